@@ -1,0 +1,1 @@
+"""The electronic dartboard over USB serial: a pure line parser and a reader thread."""

@@ -1,0 +1,144 @@
+"""Serial line protocol v1 (board -> kiosk): one line in, one ``BoardEvent`` out.
+
+Pure: no I/O. See ``architecture.md`` for the table of lines. Anything that is not a
+line of the protocol becomes ``Unknown`` (never an exception): a garbage line from a
+noisy cable must not stop a game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kiosk.domain.darts import BULL, Dart
+
+MAX_LINE = 64  # bytes, without the terminator; longer lines are dropped as Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A dart landed. ``ring`` is "i"/"o" for an inner/outer single when the board says so."""
+
+    dart: Dart
+    ring: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A board button: "NEXT", "UNDO" or "MENU"."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """A raw matrix contact (row, column), for the learn-mapping tool and board maps."""
+
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Sent by the board on reset."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Heartbeat, about once a second."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A line that is not part of the protocol; kept (printable) for the log."""
+
+    text: str
+
+
+BoardEvent = Hit | Button | Raw | Hello | Ping | Unknown
+
+BUTTONS = frozenset({"NEXT", "UNDO", "MENU"})
+_SEGMENT = re.compile(r"([SDT])([1-9]|1[0-9]|20)([IO]?)")
+_RAW = re.compile(r"RAW (\d{1,3}) (\d{1,3})")
+_LEGACY = re.compile(r"[123]\d{2}")
+_HELLO = re.compile(r"HELLO (\S+) (\S+)")
+
+
+def _printable(raw: bytes) -> str:
+    return raw.decode("ascii", errors="backslashreplace")[:80]
+
+
+def _legacy(code: int) -> Dart | None:
+    """dARts/DaSCR numeric code ``m*100+n``: 120 = S20, 320 = T20, 125 = SB, 225 = DB."""
+    m, n = divmod(code, 100)
+    if n == BULL and m in (1, 2):
+        return Dart(BULL, m)
+    if 1 <= n <= 20 and 1 <= m <= 3:
+        return Dart(n, m)
+    return None
+
+
+def parse_line(raw: bytes) -> BoardEvent:
+    """Parse one line (with or without its ``\\n`` / ``\\r\\n``)."""
+    line = raw.rstrip(b"\r\n")
+    if len(line) > MAX_LINE:
+        return Unknown(_printable(line[:MAX_LINE]) + "...")
+    try:
+        text = line.decode("ascii")
+    except UnicodeDecodeError:
+        return Unknown(_printable(line))
+    if not text.isprintable():
+        return Unknown(_printable(line))
+    t = text.strip()
+    u = t.upper()
+    if u == "MISS":
+        return Hit(Dart.MISS)
+    if u == "SB":
+        return Hit(Dart(BULL, 1))
+    if u == "DB":
+        return Hit(Dart(BULL, 2))
+    if u == "PING":
+        return Ping()
+    m = _SEGMENT.fullmatch(u)
+    if m:
+        kind, number, ring = m.groups()
+        if ring and kind != "S":
+            return Unknown(t)
+        return Hit(Dart.parse(kind + number), ring.lower())
+    if u.startswith("BTN "):
+        name = u[4:].strip()
+        return Button(name) if name in BUTTONS else Unknown(t)
+    m = _RAW.fullmatch(u)
+    if m:
+        return Raw(int(m.group(1)), int(m.group(2)))
+    m = _HELLO.fullmatch(t)
+    if m and u.startswith("HELLO "):
+        return Hello(m.group(1), m.group(2))
+    if _LEGACY.fullmatch(t):
+        dart = _legacy(int(t))
+        if dart is not None:
+            return Hit(dart)
+    return Unknown(t)
+
+
+def describe(event: BoardEvent) -> str:
+    """One line for ``board-monitor`` and the log: ``hit T20``, ``miss``, ``button NEXT``."""
+    match event:
+        case Hit(dart=d) if d.is_miss:
+            return "miss"
+        case Hit(dart=d, ring=ring):
+            return f"hit {d}{ring}"
+        case Button(name=name):
+            return f"button {name}"
+        case Raw(row=r, col=c):
+            return f"raw {r} {c}"
+        case Hello(name=name, version=version):
+            return f"hello {name} {version}"
+        case Ping():
+            return "ping"
+        case Unknown(text=text):
+            return f"unknown {text!r}"
+    raise AssertionError(event)
