@@ -41,9 +41,9 @@ def multiplier_at_radius(r_mm: float) -> int:
     """0 outside the board, 1 single, 2 double, 3 treble (bulls handled by dart_at)."""
     if r_mm > DOUBLE_OUTER:
         return 0
-    if r_mm >= DOUBLE_INNER:
+    if r_mm > DOUBLE_INNER:
         return 2
-    if TREBLE_INNER <= r_mm <= TREBLE_OUTER:
+    if TREBLE_INNER < r_mm <= TREBLE_OUTER:
         return 3
     return 1
 

@@ -1,0 +1,135 @@
+"""Board geometry: (x, y) mm -> the dart a tip there scores (WDF/BDO sizes).
+
+Expected values come from the regulation figures typed in here, not from board.py's
+constants, so a wrong constant fails a test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kiosk.domain.board import dart_at
+from kiosk.domain.darts import Dart
+
+# Clockwise from 12 o'clock; 20 at the top; each 18 degrees wide.
+CLOCKWISE = [20, 1, 18, 4, 13, 6, 10, 15, 2, 17, 3, 19, 7, 16, 8, 11, 14, 9, 12, 5]
+INNER_BULL, OUTER_BULL = 6.35, 15.9
+TREBLE = (99.0, 107.0)
+DOUBLE = (162.0, 170.0)
+EPS = 0.05  # mm
+
+
+def at(angle_deg: float, r_mm: float) -> Dart:
+    """The dart at clockwise angle ``angle_deg`` from 12 o'clock, ``r_mm`` from the centre."""
+    a = math.radians(angle_deg)
+    return dart_at(r_mm * math.sin(a), r_mm * math.cos(a))
+
+
+def centre_angle(number: int) -> float:
+    return CLOCKWISE.index(number) * 18.0
+
+
+@pytest.mark.parametrize("number", CLOCKWISE)
+@pytest.mark.parametrize(
+    ("ring", "radius"),
+    [
+        ("S", (OUTER_BULL + TREBLE[0]) / 2),  # inner single
+        ("T", sum(TREBLE) / 2),
+        ("S", (TREBLE[1] + DOUBLE[0]) / 2),  # outer single
+        ("D", sum(DOUBLE) / 2),
+    ],
+    ids=["inner single", "treble", "outer single", "double"],
+)
+def test_the_middle_of_every_segment_scores_that_segment(
+    number: int, ring: str, radius: float
+) -> None:
+    assert str(at(centre_angle(number), radius)) == f"{ring}{number}"
+
+
+def test_the_centre_is_the_inner_bull() -> None:
+    assert dart_at(0.0, 0.0) == Dart.parse("DB")
+
+
+# (radius just inside, expected ring; radius just outside, expected ring)
+RING_EDGES = [
+    (INNER_BULL, "DB", "SB"),
+    (OUTER_BULL, "SB", "S"),
+    (TREBLE[0], "S", "T"),
+    (TREBLE[1], "T", "S"),
+    (DOUBLE[0], "S", "D"),
+    (DOUBLE[1], "D", "MISS"),
+]
+
+
+def _name(ring: str, number: int) -> str:
+    return ring if ring in ("DB", "SB", "MISS") else f"{ring}{number}"
+
+
+@pytest.mark.parametrize("number", CLOCKWISE)
+@pytest.mark.parametrize(("edge", "inside", "outside"), RING_EDGES, ids=lambda v: str(v))
+def test_a_tip_005_mm_either_side_of_a_ring_edge_scores_the_ring_it_is_in(
+    number: int, edge: float, inside: str, outside: str
+) -> None:
+    angle = centre_angle(number)
+    assert str(at(angle, edge - EPS)) == _name(inside, number)
+    assert str(at(angle, edge + EPS)) == _name(outside, number)
+
+
+@pytest.mark.parametrize("index", range(20))
+@pytest.mark.parametrize("radius", [50.0, sum(TREBLE) / 2, 130.0, sum(DOUBLE) / 2])
+def test_a_tip_either_side_of_every_wire_scores_the_segment_it_is_in(
+    index: int, radius: float
+) -> None:
+    wire = index * 18.0 + 9.0  # between CLOCKWISE[index] and the next clockwise
+    offset = math.degrees(EPS / radius)  # 0.05 mm along the arc
+    before, after = at(wire - offset, radius), at(wire + offset, radius)
+    assert before.number == CLOCKWISE[index]
+    assert after.number == CLOCKWISE[(index + 1) % 20]
+    assert before.multiplier == after.multiplier
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "expected"),
+    [(50.0, 50.0, "S4"), (50.0, -50.0, "S2"), (-50.0, -50.0, "S16"), (-50.0, 50.0, "S12")],
+)
+def test_a_tip_exactly_on_a_wire_goes_to_the_segment_clockwise_of_it(
+    x: float, y: float, expected: str
+) -> None:
+    # The wires at 45, 135, 225 and 315 degrees, where the angle is exact in floats.
+    assert str(dart_at(x, y)) == expected
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [
+        (0.0, DOUBLE[1] + EPS),
+        (0.0, -(DOUBLE[1] + EPS)),
+        (DOUBLE[1] + EPS, 0.0),
+        (150.0, 150.0),
+        (1e9, -1e9),
+        (math.nan, 0.0),
+        (0.0, math.inf),
+        (-math.inf, math.nan),
+    ],
+)
+def test_outside_the_double_ring_or_not_a_number_is_a_miss(x: float, y: float) -> None:
+    assert dart_at(x, y) == Dart.MISS
+
+
+@pytest.mark.parametrize(
+    ("radius", "expected"),
+    [(INNER_BULL, "DB"), (OUTER_BULL, "SB"), (TREBLE[1], "T20"), (DOUBLE[1], "D20")],
+)
+def test_a_tip_exactly_on_a_ring_edge_belongs_to_the_inner_ring(
+    radius: float, expected: str
+) -> None:
+    assert str(dart_at(0.0, radius)) == expected
+
+
+@pytest.mark.parametrize(("radius", "expected"), [(TREBLE[0], "S20"), (DOUBLE[0], "S20")])
+def test_a_tip_exactly_on_the_inner_edge_of_treble_or_double_is_a_single(
+    radius: float, expected: str
+) -> None:
+    assert str(dart_at(0.0, radius)) == expected
