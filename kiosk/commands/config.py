@@ -1,0 +1,48 @@
+"""``darts-kiosk config``: print the commented defaults, or check a settings file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kiosk.config import ConfigError, defaults_toml, load_config
+
+NAME = "config"
+HELP = "print the default settings file, or check one"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--print-defaults",
+        action="store_true",
+        help="print a commented kiosk.toml with every setting at its default",
+    )
+    what.add_argument(
+        "--check",
+        metavar="FILE",
+        type=Path,
+        help="check FILE alone (not the system or user files) and say what is wrong",
+    )
+    what.add_argument(
+        "--show",
+        action="store_true",
+        help="print the settings in effect (system file, user file, then --config)",
+    )
+    parser.add_argument("--config", type=Path, help="with --show: the file read last")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.print_defaults:
+            sys.stdout.write(defaults_toml())
+        elif args.check is not None:
+            load_config(args.check, search_paths=())
+            print(f"{args.check}: OK")
+        else:
+            sys.stdout.write(defaults_toml(load_config(args.config)))
+    except ConfigError as exc:
+        print(f"darts-kiosk: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,341 @@
+"""Settings: TOML files -> frozen dataclasses, every default built in.
+
+Files are read in order (each optional): ``/etc/darts-kiosk/kiosk.toml``, then
+``$XDG_CONFIG_HOME/darts-kiosk/kiosk.toml`` (default ``~/.config``), then an explicit
+``--config`` path (which must exist). A later file overrides only the keys it sets.
+A wrong key, type or value raises :class:`ConfigError` naming the file, the key and
+what is allowed, e.g. ``/etc/darts-kiosk/kiosk.toml: [input] source = "usb": must be one
+of auto, serial, camera, virtual``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+APP = "darts-kiosk"
+SYSTEM_CONFIG = Path("/etc/darts-kiosk/kiosk.toml")
+
+
+class ConfigError(ValueError):
+    """A settings file is unreadable, or names a key or value that is not allowed."""
+
+
+# -- the schema: each setting carries its check and its one-line help -----------------
+
+
+def _setting(
+    default: Any,
+    help: str,
+    *,
+    choices: Sequence[Any] = (),
+    lo: int | None = None,
+    hi: int | None = None,
+) -> Any:
+    return field(
+        default=default, metadata={"help": help, "choices": tuple(choices), "lo": lo, "hi": hi}
+    )
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    source: str = _setting(
+        "auto",
+        "where darts come from: auto (serial board if one answers, else cameras if set, "
+        "else keypad only), serial, camera, virtual (a simulated board, for demos)",
+        choices=("auto", "serial", "camera", "virtual"),
+    )
+    port: str = _setting("", 'serial port or pyserial URL, e.g. "/dev/ttyACM0"; "" = find it')
+    baud: int = _setting(115200, "serial speed (8N1)", lo=1, hi=4_000_000)
+    debounce_ms: int = _setting(
+        0, "ignore a repeat of the same hit within this many ms (0 = off)", lo=0, hi=5000
+    )
+    board_map: str = _setting(
+        "", 'file mapping raw matrix contacts to segments ("" = the board sends hits)'
+    )
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    devices: tuple[str, ...] = _setting(
+        (), 'cameras watching a steel-tip board, e.g. ["/dev/video0", "/dev/video2"]'
+    )
+    calibrations: tuple[str, ...] = _setting(
+        (), "calibration file for each camera, in the same order as devices"
+    )
+
+
+@dataclass(frozen=True)
+class CricketConfig:
+    variant: str = _setting(
+        "standard",
+        "standard, cut-throat or no-score",
+        choices=("standard", "cut-throat", "no-score"),
+    )
+    round_limit: int = _setting(
+        20, "rounds before the most points wins (0 = no limit)", lo=0, hi=999
+    )
+    single_bull: bool = _setting(False, "inner bull counts 1 mark instead of 2")
+
+
+@dataclass(frozen=True)
+class FormulaConfig:
+    rules: str = _setting(
+        "classic",
+        "classic (points up to the goal) or distance (points = closeness)",
+        choices=("classic", "distance"),
+    )
+    start: int = _setting(501, "score at the start", lo=1, hi=1_000_000)
+    goal: int = _setting(100, "target number", lo=1, hi=1_000_000)
+    bonus: int = _setting(50, "extra points for hitting the goal exactly", lo=0, hi=1_000_000)
+    max_rounds: int = _setting(7, "rounds allowed", lo=1, hi=999)
+    time_limit: int = _setting(120, "seconds for a move in each round", lo=1, hi=86_400)
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    width: int = _setting(0, "window or mode width in pixels (0 = native)", lo=0, hi=16384)
+    height: int = _setting(0, "window or mode height in pixels (0 = native)", lo=0, hi=16384)
+    fullscreen: bool = _setting(True, "fill the screen (false = a window, for desks)")
+    rotation: int = _setting(
+        0, "turn the picture for a screen mounted on its side", choices=(0, 90, 180, 270)
+    )
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    volume: int = _setting(70, "0 = silent, 100 = loudest", lo=0, hi=100)
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = _setting("en", "en, uk or ru", choices=("en", "uk", "ru"))
+    data_dir: str = _setting(
+        "",
+        'where the games database lives ("" = $STATE_DIRECTORY under systemd, else '
+        "$XDG_STATE_HOME/darts-kiosk, else ~/.local/state/darts-kiosk)",
+    )
+    input: InputConfig = field(default_factory=InputConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    cricket: CricketConfig = field(default_factory=CricketConfig)
+    formula: FormulaConfig = field(default_factory=FormulaConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
+
+    def resolved_data_dir(self, env: Mapping[str, str] = os.environ) -> Path:
+        return resolve_data_dir(self.data_dir, env)
+
+
+SECTIONS: dict[str, type] = {
+    "input": InputConfig,
+    "camera": CameraConfig,
+    "cricket": CricketConfig,
+    "formula": FormulaConfig,
+    "display": DisplayConfig,
+    "sound": SoundConfig,
+}
+TOP_LEVEL = ("language", "data_dir")
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    home = env.get("HOME")
+    return Path(home) if home else Path.home()
+
+
+def resolve_data_dir(data_dir: str, env: Mapping[str, str] = os.environ) -> Path:
+    """The directory for the games database and other state, created by the caller."""
+    if data_dir == "~" or data_dir.startswith("~/"):
+        return _home(env) / data_dir[2:]
+    if data_dir:
+        return Path(data_dir)
+    # systemd's StateDirectory= sets this; several directories are ':'-separated.
+    state_directory = env.get("STATE_DIRECTORY", "")
+    if state_directory:
+        return Path(state_directory.split(":")[0])
+    xdg_state = env.get("XDG_STATE_HOME", "")
+    if xdg_state and os.path.isabs(xdg_state):
+        return Path(xdg_state) / APP
+    return _home(env) / ".local" / "state" / APP
+
+
+def default_search_paths(env: Mapping[str, str] = os.environ) -> tuple[Path, ...]:
+    """The system file, then the user's file (the XDG spec ignores relative values)."""
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    user_base = Path(xdg) if xdg and os.path.isabs(xdg) else _home(env) / ".config"
+    return (SYSTEM_CONFIG, user_base / APP / "kiosk.toml")
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def _fmt(value: Any) -> str:
+    """A value as TOML would spell it, for messages and the defaults file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{...}"
+    return str(value)
+
+
+def _check(where: str, f: dataclasses.Field[Any], value: Any) -> Any:
+    """The value converted to the field's Python type, or ConfigError."""
+    meta = f.metadata
+    default = f.default
+    bad = f"{where} = {_fmt(value)}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{bad}: must be true or false")
+        return value
+    if isinstance(default, int):
+        choices = meta["choices"]
+        if not isinstance(value, int) or isinstance(value, bool):
+            want = "one of " + ", ".join(map(str, choices)) if choices else "a whole number"
+            raise ConfigError(f"{bad}: must be {want}")
+        if choices and value not in choices:
+            raise ConfigError(f"{bad}: must be one of {', '.join(map(str, choices))}")
+        lo, hi = meta["lo"], meta["hi"]
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ConfigError(f"{bad}: must be a whole number from {lo} to {hi}")
+        return value
+    if isinstance(default, str):
+        choices = meta["choices"]
+        if not isinstance(value, str) or (choices and value not in choices):
+            want = "one of " + ", ".join(choices) if choices else "a string in quotes"
+            raise ConfigError(f"{bad}: must be {want}")
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f'{bad}: must be a list of strings, e.g. ["/dev/video0"]')
+        return tuple(value)
+    raise AssertionError(f"no check for {f.name}")  # a schema bug, not a user error
+
+
+def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    return {f.name: f for f in dataclasses.fields(cls) if f.name not in SECTIONS}
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not valid TOML: not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _allowed(names: Sequence[str]) -> str:
+    return ", ".join(names)
+
+
+def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]]) -> None:
+    """Check one file's settings and lay them over ``merged`` (section -> key -> value);
+    top-level keys are kept under section ""."""
+    top_fields = _fields(Config)
+    for key, value in data.items():
+        if key in SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: {key} = {_fmt(value)}: must be a [{key}] table")
+            section_fields = _fields(SECTIONS[key])
+            for sub, sub_value in value.items():
+                if sub not in section_fields:
+                    raise ConfigError(
+                        f"{path}: [{key}] {sub}: unknown key; allowed: "
+                        f"{_allowed(list(section_fields))}"
+                    )
+                checked = _check(f"{path}: [{key}] {sub}", section_fields[sub], sub_value)
+                merged.setdefault(key, {})[sub] = checked
+        elif key in top_fields:
+            merged.setdefault("", {})[key] = _check(f"{path}: {key}", top_fields[key], value)
+        else:
+            raise ConfigError(
+                f"{path}: {key}: unknown key; allowed: "
+                f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}"
+            )
+    cams = merged.get("camera", {})
+    if len(cams.get("calibrations", ())) > len(cams.get("devices", ())) and "camera" in data:
+        raise ConfigError(
+            f"{path}: [camera] calibrations: {len(cams['calibrations'])} given for "
+            f"{len(cams.get('devices', ()))} devices; give at most one per device"
+        )
+
+
+def found_config_files(
+    path: Path | None = None,
+    *,
+    env: Mapping[str, str] = os.environ,
+    search_paths: Sequence[Path] | None = None,
+) -> list[Path]:
+    """The files load_config reads with these arguments, in order (for the log)."""
+    paths = list(default_search_paths(env) if search_paths is None else search_paths)
+    found = [p for p in paths if p.is_file()]
+    return [*found, path] if path is not None else found
+
+
+def load_config(
+    path: Path | None = None,
+    *,
+    env: Mapping[str, str] = os.environ,
+    search_paths: Sequence[Path] | None = None,
+) -> Config:
+    """Defaults, overlaid by each existing file of ``search_paths`` (default: the system
+    and user files), then by ``path``, which must exist when given."""
+    if path is not None and not path.is_file():
+        raise ConfigError(f"{path}: no such file")
+    merged: dict[str, dict[str, Any]] = {}
+    for each in found_config_files(path, env=env, search_paths=search_paths):
+        _apply(each, _read_file(each), merged)
+    sections = {name: cls(**merged.get(name, {})) for name, cls in SECTIONS.items()}
+    return Config(**merged.get("", {}), **sections)
+
+
+# -- the commented defaults file ---------------------------------------------------------
+
+
+def _comment_lines(text: str, width: int = 88) -> list[str]:
+    lines: list[str] = []
+    line = "#"
+    for word in text.split():
+        if len(line) + 1 + len(word) > width and line != "#":
+            lines.append(line)
+            line = "#"
+        line += " " + word
+    lines.append(line)
+    return lines
+
+
+def _setting_lines(f: dataclasses.Field[Any], value: Any) -> list[str]:
+    return [*_comment_lines(f.metadata["help"]), f"{f.name} = {_fmt(value)}", ""]
+
+
+def defaults_toml(config: Config | None = None) -> str:
+    """A commented TOML file spelling out every setting of ``config`` (default: the
+    built-in defaults); loading it back gives the same Config."""
+    config = config or Config()
+    out = [
+        "# darts-kiosk settings. Read in order, later files overriding single keys:",
+        f"#   {SYSTEM_CONFIG}",
+        "#   $XDG_CONFIG_HOME/darts-kiosk/kiosk.toml (default ~/.config/...)",
+        "#   the file given with --config",
+        "# Check a file with: darts-kiosk config --check FILE",
+        "",
+    ]
+    for f in _fields(Config).values():
+        out += _setting_lines(f, getattr(config, f.name))
+    for name, cls in SECTIONS.items():
+        out.append(f"[{name}]")
+        section = getattr(config, name)
+        for f in _fields(cls).values():
+            out += _setting_lines(f, getattr(section, f.name))
+    return "\n".join(out).rstrip("\n") + "\n"

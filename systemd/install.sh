@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Install darts-kiosk as a service on Raspberry Pi OS (64-bit, Bookworm or Trixie, Lite):
+#   sudo ./systemd/install.sh              install, or update to this checkout; safe to rerun
+#   sudo ./systemd/install.sh --uninstall  remove what it added; keeps games and settings
+# Run it from a checkout of the repository: it installs that checkout.
+set -euo pipefail
+
+readonly APP=darts-kiosk
+readonly KIOSK_USER=darts
+readonly VENV=/opt/darts-kiosk
+readonly UNIT=/etc/systemd/system/darts-kiosk.service
+readonly UDEV_RULE=/etc/udev/rules.d/99-darts-kiosk.rules
+readonly CONF_DIR=/etc/darts-kiosk
+readonly CONF_FILE=$CONF_DIR/kiosk.toml
+# What this script changed beyond its own files, so --uninstall undoes only that.
+readonly RECORD=$CONF_DIR/installed-by-install-sh
+readonly DATA_DIR=/var/lib/darts-kiosk
+readonly GROUPS_NEEDED=(dialout video render input audio)
+# pygame-ce's wheel carries SDL2 (with its KMSDRM driver) but loads libdrm, libgbm and
+# EGL/GLES from the system; Mesa's DRI drivers drive the Pi's GPU; alsa-lib (bundled)
+# reads its configuration from libasound2-data.
+readonly PACKAGES=(
+    python3-venv
+    libegl1 libgbm1 libegl-mesa0 libgles2 libdrm2 libgl1-mesa-dri
+    libasound2-data
+    fonts-dejavu-core
+)
+
+say() { printf '%s: %s\n' "$APP" "$*"; }
+die() { printf '%s: error: %s\n' "$APP" "$*" >&2; exit 1; }
+
+# The kernel command line is one line; these keep it one line and are idempotent.
+set_consoleblank() {
+    local file=$1
+    if grep -qE '(^|[[:space:]])consoleblank=0([[:space:]]|$)' "$file"; then
+        return 1 # already off: nothing changed
+    fi
+    if grep -qE '(^|[[:space:]])consoleblank=' "$file"; then
+        sed -i -E 's/(^|[[:space:]])consoleblank=[^[:space:]]*/\1consoleblank=0/' "$file"
+    else
+        sed -i -E '1s/[[:space:]]*$/ consoleblank=0/' "$file"
+    fi
+}
+
+unset_consoleblank() {
+    local file=$1
+    sed -i -E '1s/[[:space:]]+consoleblank=0([[:space:]]|$)/\1/; 1s/[[:space:]]+$//' "$file"
+}
+
+find_cmdline() {
+    local candidate
+    for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
+        if [[ -f $candidate ]]; then
+            printf '%s\n' "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+record() { printf '%s\n' "$1" >>"$RECORD"; }
+
+repo_dir() {
+    local here
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    [[ -f $here/pyproject.toml && -d $here/kiosk ]] || die "run me from a darts-kiosk checkout"
+    printf '%s\n' "$here"
+}
+
+install_packages() {
+    say "installing system packages: ${PACKAGES[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}"
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        || die "darts-kiosk needs Python 3.11 or newer (Raspberry Pi OS Bookworm or later)"
+}
+
+make_user() {
+    local group
+    mkdir -p "$CONF_DIR"
+    for group in "${GROUPS_NEEDED[@]}"; do
+        if ! getent group "$group" >/dev/null; then
+            groupadd --system "$group"
+            record "group=$group"
+        fi
+    done
+    if ! id -u "$KIOSK_USER" >/dev/null 2>&1; then
+        say "creating the system user $KIOSK_USER"
+        useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "darts-kiosk scoreboard" "$KIOSK_USER"
+        record "user=$KIOSK_USER"
+    fi
+}
+
+install_venv() {
+    local repo=$1
+    say "installing the kiosk into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet "$repo"
+    # Same version number, newer code (a git pull): replace the package itself too.
+    "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$repo"
+}
+
+install_udev_rule() {
+    local repo=$1 rule=$1/hardware/udev/99-darts-kiosk.rules
+    if [[ ! -f $rule ]]; then
+        say "warning: $rule not found; no udev rule installed"
+        return 0
+    fi
+    install -m 0644 "$rule" "$UDEV_RULE"
+    udevadm control --reload-rules || true
+    udevadm trigger --action=change --subsystem-match=tty --subsystem-match=input || true
+}
+
+install_config() {
+    if [[ -e $CONF_FILE ]]; then
+        say "keeping the existing $CONF_FILE"
+        "$VENV/bin/darts-kiosk" config --check "$CONF_FILE" \
+            || say "warning: fix $CONF_FILE, or the kiosk will not start"
+        return 0
+    fi
+    local tmp
+    tmp=$(mktemp)
+    "$VENV/bin/darts-kiosk" config --print-defaults >"$tmp"
+    install -m 0644 "$tmp" "$CONF_FILE"
+    rm -f "$tmp"
+    say "wrote $CONF_FILE (every setting, commented)"
+}
+
+console_blanking_off() {
+    local cmdline
+    if ! cmdline=$(find_cmdline); then
+        say "warning: no cmdline.txt (not a Raspberry Pi?); console blanking left as is"
+        return 0
+    fi
+    if set_consoleblank "$cmdline"; then
+        record "consoleblank=$cmdline"
+        say "console blanking off from the next boot ($cmdline)"
+    fi
+    # And now, without a reboot.
+    TERM=linux setterm --blank 0 --powerdown 0 >/dev/tty1 </dev/tty1 2>/dev/null || true
+}
+
+install_service() {
+    local repo=$1
+    install -m 0644 "$repo/systemd/darts-kiosk.service" "$UNIT"
+    systemctl daemon-reload
+    systemctl enable darts-kiosk.service
+    # restart, not start: a rerun after an update must run the new code.
+    systemctl restart darts-kiosk.service
+}
+
+do_install() {
+    local repo
+    repo=$(repo_dir)
+    install_packages
+    make_user
+    install_venv "$repo"
+    install_udev_rule "$repo"
+    install_config
+    console_blanking_off
+    install_service "$repo"
+    say "installed. The scoreboard takes over tty1 (the login moves to tty2 and SSH)."
+    say "logs: journalctl -u darts-kiosk -f   settings: $CONF_FILE"
+}
+
+do_uninstall() {
+    local line
+    say "removing the service, the program and the udev rule; keeping $DATA_DIR and $CONF_FILE"
+    if [[ -f $UNIT ]]; then
+        systemctl disable --now darts-kiosk.service || true
+        rm -f "$UNIT"
+        systemctl daemon-reload
+    fi
+    if [[ -f $UDEV_RULE ]]; then
+        rm -f "$UDEV_RULE"
+        udevadm control --reload-rules || true
+    fi
+    rm -rf "$VENV"
+    if [[ -f $RECORD ]]; then
+        while IFS= read -r line; do
+            case $line in
+                consoleblank=*) [[ -f ${line#*=} ]] && unset_consoleblank "${line#*=}" ;;
+                user=*) userdel "${line#*=}" 2>/dev/null || true ;;
+                group=*) groupdel "${line#*=}" 2>/dev/null || true ;;
+            esac
+        done <"$RECORD"
+        rm -f "$RECORD"
+    fi
+    # The login prompt comes back on tty1.
+    systemctl start getty@tty1.service 2>/dev/null || true
+    say "done. The games are still in $DATA_DIR; remove it and $CONF_DIR to forget them."
+}
+
+main() {
+    case ${1:-} in
+        -h | --help)
+            sed -n '2,5s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+            return 0
+            ;;
+        --uninstall | "") ;;
+        *) die "unknown option ${1}; try --help" ;;
+    esac
+    [[ $EUID -eq 0 ]] || die "run as root: sudo $0 ${1:-}"
+    if [[ ${1:-} == --uninstall ]]; then
+        do_uninstall
+    else
+        do_install
+    fi
+}
+
+# Sourced (by the tests), only the functions are defined.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    main "$@"
+fi

@@ -1,0 +1,191 @@
+"""Settings files: defaults, layering, and messages that say what is wrong."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.config import (
+    Config,
+    ConfigError,
+    default_search_paths,
+    defaults_toml,
+    found_config_files,
+    load_config,
+    resolve_data_dir,
+)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_no_files_at_all_gives_the_built_in_defaults(tmp_path: Path) -> None:
+    missing = (tmp_path / "etc.toml", tmp_path / "user.toml")
+    config = load_config(search_paths=missing)
+    assert config == Config()
+    assert config.input.source == "auto"
+    assert config.input.baud == 115200
+    assert config.formula.start == 501
+    assert config.display.fullscreen is True
+    assert config.sound.volume == 70
+
+
+def test_the_printed_defaults_file_loads_back_to_the_defaults(tmp_path: Path) -> None:
+    path = write(tmp_path / "kiosk.toml", defaults_toml())
+    assert load_config(path, search_paths=()) == Config()
+
+
+def test_every_setting_in_the_printed_file_has_a_comment_above_it() -> None:
+    lines = defaults_toml().splitlines()
+    settings = [i for i, line in enumerate(lines) if " = " in line and not line.startswith("#")]
+    assert len(settings) == 23
+    assert all(lines[i - 1].startswith("#") for i in settings)
+
+
+def test_a_changed_config_prints_and_reloads_to_the_same_values(tmp_path: Path) -> None:
+    source = write(
+        tmp_path / "a.toml",
+        'language = "uk"\n[camera]\ndevices = ["/dev/video0", "/dev/video2"]\n'
+        'calibrations = ["cam0.json"]\n[display]\nrotation = 270\nfullscreen = false\n'
+        '[input]\nport = "C:\\\\COM3 \\"x\\""\n',
+    )
+    config = load_config(source, search_paths=())
+    assert config.camera.devices == ("/dev/video0", "/dev/video2")
+    assert config.input.port == 'C:\\COM3 "x"'
+    again = write(tmp_path / "b.toml", defaults_toml(config))
+    assert load_config(again, search_paths=()) == config
+
+
+def test_later_files_override_only_the_keys_they_set(tmp_path: Path) -> None:
+    system = write(tmp_path / "etc" / "kiosk.toml", '[input]\nsource = "serial"\nbaud = 9600\n')
+    user = write(tmp_path / "user" / "kiosk.toml", "[input]\nbaud = 57600\n[sound]\nvolume = 5\n")
+    explicit = write(tmp_path / "cli.toml", "[sound]\nvolume = 90\n")
+    config = load_config(explicit, search_paths=(system, user))
+    assert config.input.source == "serial"
+    assert config.input.baud == 57600
+    assert config.sound.volume == 90
+    missing = tmp_path / "none.toml"
+    assert found_config_files(explicit, search_paths=(system, missing, user)) == [
+        system,
+        user,
+        explicit,
+    ]
+
+
+def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: Path) -> None:
+    path = write(tmp_path / "kiosk.toml", '[input]\nsource = "usb"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(search_paths=(path,))
+    assert str(err.value) == (
+        f'{path}: [input] source = "usb": must be one of auto, serial, camera, virtual'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[sound]\nvolume = 101\n", "[sound] volume = 101: must be a whole number from 0 to 100"),
+        ('[sound]\nvolume = "loud"\n', '[sound] volume = "loud": must be a whole number'),
+        ("[sound]\nvolume = 7.5\n", "[sound] volume = 7.5: must be a whole number"),
+        ("[display]\nrotation = 45\n", "[display] rotation = 45: must be one of 0, 90, 180, 270"),
+        ("[display]\nfullscreen = 1\n", "[display] fullscreen = 1: must be true or false"),
+        ("[cricket]\nround_limit = true\n", "[cricket] round_limit = true: must be a whole"),
+        ('[cricket]\nvariant = "cutthroat"\n', "must be one of standard, cut-throat, no-score"),
+        ('language = "de"\n', 'language = "de": must be one of en, uk, ru'),
+        ("[input]\nport = 3\n", "[input] port = 3: must be a string in quotes"),
+        ('[camera]\ndevices = "/dev/video0"\n', '[camera] devices = "/dev/video0": must be a list'),
+        ("[camera]\ndevices = [0]\n", "[camera] devices = [0]: must be a list of strings"),
+        ("[input]\nspeed = 9600\n", "[input] speed: unknown key; allowed: source, port, baud"),
+        ("[inputs]\nbaud = 9600\n", "inputs: unknown key; allowed: language, data_dir, [input]"),
+        ('input = "serial"\n', 'input = "serial": must be a [input] table'),
+        ('[camera]\ncalibrations = ["a.json"]\n', "1 given for 0 devices"),
+        ("[input\n", "not valid TOML"),
+    ],
+)
+def test_each_kind_of_mistake_gets_a_message_that_names_the_file(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = write(tmp_path / "kiosk.toml", text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path, search_paths=())
+    assert str(err.value).startswith(f"{path}: ")
+    assert message in str(err.value)
+
+
+def test_an_unreadable_file_is_a_config_error_not_a_crash(tmp_path: Path) -> None:
+    path = write(tmp_path / "kiosk.toml", "")
+    path.write_bytes(b"\xff\xfe language = 1")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path, search_paths=())
+
+
+def test_an_explicit_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "nope.toml", search_paths=())
+
+
+def test_the_user_file_follows_xdg_config_home_or_falls_back_to_dot_config() -> None:
+    assert default_search_paths({"XDG_CONFIG_HOME": "/x", "HOME": "/h"}) == (
+        Path("/etc/darts-kiosk/kiosk.toml"),
+        Path("/x/darts-kiosk/kiosk.toml"),
+    )
+    assert default_search_paths({"HOME": "/h"})[1] == Path("/h/.config/darts-kiosk/kiosk.toml")
+    # The XDG spec says a relative value is invalid and must be ignored.
+    assert default_search_paths({"XDG_CONFIG_HOME": "rel", "HOME": "/h"})[1] == Path(
+        "/h/.config/darts-kiosk/kiosk.toml"
+    )
+
+
+def test_the_user_file_is_found_through_the_environment(tmp_path: Path) -> None:
+    write(tmp_path / "darts-kiosk" / "kiosk.toml", 'language = "ru"\n')
+    env = {"XDG_CONFIG_HOME": str(tmp_path), "HOME": "/nonexistent"}
+    assert load_config(env=env).language == "ru"
+
+
+@pytest.mark.parametrize(
+    ("data_dir", "env", "expected"),
+    [
+        ("/srv/darts", {"STATE_DIRECTORY": "/var/lib/darts-kiosk"}, "/srv/darts"),
+        ("~/games", {"HOME": "/home/bar"}, "/home/bar/games"),
+        (
+            "",
+            {"STATE_DIRECTORY": "/var/lib/darts-kiosk:/var/lib/x", "HOME": "/h"},
+            "/var/lib/darts-kiosk",
+        ),
+        ("", {"XDG_STATE_HOME": "/xs", "HOME": "/h"}, "/xs/darts-kiosk"),
+        ("", {"XDG_STATE_HOME": "relative", "HOME": "/h"}, "/h/.local/state/darts-kiosk"),
+        ("", {"HOME": "/h"}, "/h/.local/state/darts-kiosk"),
+    ],
+)
+def test_the_data_directory_comes_from_the_setting_then_systemd_then_xdg(
+    data_dir: str, env: dict[str, str], expected: str
+) -> None:
+    assert resolve_data_dir(data_dir, env) == Path(expected)
+    assert Config(data_dir=data_dir).resolved_data_dir(env) == Path(expected)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", "config", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_config_command_prints_defaults_and_checks_files(tmp_path: Path) -> None:
+    printed = run_cli("--print-defaults")
+    assert printed.returncode == 0
+    good = write(tmp_path / "good.toml", printed.stdout)
+    bad = write(tmp_path / "bad.toml", "[sound]\nvolume = -1\n")
+    ok = run_cli("--check", str(good))
+    assert (ok.returncode, ok.stdout.strip()) == (0, f"{good}: OK")
+    refused = run_cli("--check", str(bad))
+    assert refused.returncode == 2
+    assert f"{bad}: [sound] volume = -1: must be a whole number from 0 to 100" in refused.stderr
