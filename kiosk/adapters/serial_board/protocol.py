@@ -64,11 +64,13 @@ BUTTONS = frozenset({"NEXT", "UNDO", "MENU"})
 _SEGMENT = re.compile(r"([SDT])([1-9]|1[0-9]|20)([IO]?)")
 _RAW = re.compile(r"RAW (\d{1,3}) (\d{1,3})")
 _LEGACY = re.compile(r"[123]\d{2}")
-_HELLO = re.compile(r"HELLO (\S+) (\S+)")
+_HELLO = re.compile(r"HELLO (\S+) (\S+)", re.IGNORECASE)
 
 
 def _printable(raw: bytes) -> str:
-    return raw.decode("ascii", errors="backslashreplace")[:80]
+    # Control bytes escaped too: a stray ESC sequence must not drive the log's terminal.
+    text = raw.decode("ascii", errors="backslashreplace")
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)[:80]
 
 
 def _legacy(code: int) -> Dart | None:
@@ -114,8 +116,8 @@ def parse_line(raw: bytes) -> BoardEvent:
     m = _RAW.fullmatch(u)
     if m:
         return Raw(int(m.group(1)), int(m.group(2)))
-    m = _HELLO.fullmatch(t)
-    if m and u.startswith("HELLO "):
+    m = _HELLO.fullmatch(t)  # case-insensitive like every other line; name kept as sent
+    if m:
         return Hello(m.group(1), m.group(2))
     if _LEGACY.fullmatch(t):
         dart = _legacy(int(t))
@@ -140,5 +142,5 @@ def describe(event: BoardEvent) -> str:
         case Ping():
             return "ping"
         case Unknown(text=text):
-            return f"unknown {text!r}"
+            return f"unknown '{text}'"  # text is escaped already: repr would double it
     raise AssertionError(event)

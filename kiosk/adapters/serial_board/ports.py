@@ -1,0 +1,94 @@
+"""Which serial port is the board.
+
+Order: the configured port; else ``/dev/dartboard`` (the udev rule in ``hardware/``
+makes it); else the first ``/dev/serial/by-id/*`` device that speaks the protocol
+(``HELLO``, or ``PING`` for a board that does not reset on open) within ``timeout``;
+else None, and the caller falls back to the virtual board.
+
+Probing opens every by-id device at once, on threads: an Arduino resets when the port
+opens (DTR) and needs about 2 s to say HELLO, and another USB serial device (a GPS, a
+modem) must not make the board wait behind it. A board with the legacy dARts/DaSCR
+firmware never says HELLO: configure its port.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from pathlib import Path
+
+import serial
+
+from kiosk.adapters.serial_board.protocol import Hello, Ping, parse_line
+from kiosk.adapters.serial_board.reader import CHUNK, READ_TIMEOUT, LineSplitter
+
+log = logging.getLogger("kiosk.serial")
+
+FIXED = "/dev/dartboard"
+BY_ID = "/dev/serial/by-id"
+PROBE_TIMEOUT = 2.5
+
+
+def choose_port(
+    configured: str | None,
+    *,
+    fixed: str | os.PathLike[str] = FIXED,
+    by_id: str | os.PathLike[str] = BY_ID,
+    baudrate: int = 115200,
+    timeout: float = PROBE_TIMEOUT,
+) -> str | None:
+    if configured:
+        return configured
+    if os.path.exists(fixed):
+        return str(fixed)
+    try:
+        candidates = sorted(str(p) for p in Path(by_id).iterdir())
+    except OSError:
+        candidates = []
+    if not candidates:
+        log.info("no board port configured, no %s, nothing in %s", fixed, by_id)
+        return None
+    answers: queue.Queue[str | None] = queue.Queue()
+    for path in candidates:
+        threading.Thread(
+            target=lambda p=path: answers.put(p if says_hello(p, baudrate, timeout) else None),
+            name=f"probe {path}",
+            daemon=True,
+        ).start()
+    deadline = time.monotonic() + timeout + 1.0
+    for _ in candidates:
+        try:
+            found = answers.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if found is not None:
+            log.info("board found on %s", found)
+            return found
+    log.info("no board answered on %s", ", ".join(candidates))
+    return None
+
+
+def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT) -> bool:
+    """Open ``url`` and wait up to ``timeout`` s for a HELLO or PING line."""
+    try:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT)
+    except (serial.SerialException, OSError, ValueError) as e:
+        log.debug("probe %s: %s", url, e)
+        return False
+    splitter = LineSplitter()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            chunk = port.read(min(max(1, port.in_waiting), CHUNK))
+            for item in splitter.feed(chunk):
+                if isinstance(item, bytes) and isinstance(parse_line(item), Hello | Ping):
+                    return True
+        return False
+    except (serial.SerialException, OSError) as e:
+        log.debug("probe %s: %s", url, e)
+        return False
+    finally:
+        port.close()

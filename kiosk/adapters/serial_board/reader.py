@@ -1,0 +1,329 @@
+"""The board reader: a thread that turns a serial port into ``BoardEvent``s.
+
+Read loop -> line splitter -> pure parser (``protocol.parse_line``) -> board map ->
+debounce -> ``sink``. The sink is called from the reader thread; the UI only puts what
+it gets on its queue.
+
+Connection states, sent to the sink as ``Status(state, detail)``:
+
+- ``connected``: the port is open (after a heartbeat loss: once the board speaks again);
+- ``lost``: the port failed (unplugged, read error) or a board that sends ``PING`` went
+  silent for ``ping_timeout`` seconds; also sent once if the port cannot be opened at
+  start;
+- ``reconnecting``: the first reopen attempt failed (or the reopened port is silent);
+  the reader keeps retrying every ``retry_interval`` seconds, forever, on its thread.
+
+A loss followed by a successful immediate reopen is ``lost`` -> ``connected``.
+Statuses are only sent on a change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+
+from kiosk.adapters.serial_board.board_map import BoardMap
+from kiosk.adapters.serial_board.protocol import (
+    MAX_LINE,
+    BoardEvent,
+    Button,
+    Hello,
+    Hit,
+    Ping,
+    Unknown,
+    describe,
+    parse_line,
+)
+
+log = logging.getLogger("kiosk.serial")
+
+READ_TIMEOUT = 0.1  # s; bounds how long stop() and the heartbeat check wait
+CHUNK = 1024  # bytes per read at most: keeps the pending buffer near 1 KB
+LOG_BURST = 10  # unknown lines / double reads logged per LOG_WINDOW, then summarised
+LOG_WINDOW = 10.0  # s
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The connection changed: ``state`` is "connected", "lost" or "reconnecting"."""
+
+    state: str
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class ReaderStats:
+    """Counters for the log and the UI's diagnostics."""
+
+    lines: int = 0
+    unknown: int = 0
+    doubles: int = 0
+    losses: int = 0
+    max_buffered: int = 0  # largest partial line held (bytes): stays <= MAX_LINE
+
+
+class LineSplitter:
+    """Bytes in, lines out, with a bounded buffer.
+
+    ``\\n`` and ``\\r`` both end a line (``\\r\\n`` gives one line: empty lines are
+    skipped). A line longer than ``MAX_LINE`` is dropped as one ``Unknown`` as soon as
+    it is known to be too long; its bytes are never kept, so a megabyte of garbage
+    without a newline costs at most ``MAX_LINE`` bytes of buffer.
+    """
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._dropping = False  # inside an over-long line: skip to the next terminator
+        self.high_water = 0  # largest pending buffer seen (bytes), for tests and bench
+
+    def feed(self, chunk: bytes) -> list[bytes | Unknown]:
+        out: list[bytes | Unknown] = []
+        start = 0
+        n = len(chunk)
+        while start < n:
+            end = _next_terminator(chunk, start)
+            piece = chunk[start:end] if end >= 0 else chunk[start:]
+            if self._dropping:
+                if end < 0:
+                    break
+                self._dropping = False
+            elif len(self._buf) + len(piece) > self.max_line:
+                # No terminator inside, so over MAX_LINE: parse_line makes it an Unknown
+                # with the escaped sample.
+                sample = bytes(self._buf + piece[: self.max_line + 1])[: self.max_line + 1]
+                out.append(Unknown(describe_overlong(sample)))
+                self._buf.clear()
+                self._dropping = end < 0
+                if end < 0:
+                    break
+            elif end < 0:
+                self._buf += piece
+                break
+            else:
+                line = bytes(self._buf + piece)
+                self._buf.clear()
+                if line:
+                    out.append(line)
+            start = end + 1
+        self.high_water = max(self.high_water, len(self._buf))
+        return out
+
+
+def describe_overlong(sample: bytes) -> str:
+    event = parse_line(sample[: MAX_LINE + 1].ljust(MAX_LINE + 1, b"."))
+    return event.text if isinstance(event, Unknown) else repr(sample)
+
+
+def _next_terminator(chunk: bytes, start: int) -> int:
+    nl = chunk.find(b"\n", start)
+    cr = chunk.find(b"\r", start, nl if nl >= 0 else len(chunk))
+    return cr if cr >= 0 else nl
+
+
+class _RateLimitedLog:
+    """At most ``LOG_BURST`` messages per ``LOG_WINDOW``; then one count of the rest."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.window_start = 0.0
+        self.logged = 0
+        self.suppressed = 0
+
+    def warning(self, now: float, msg: str, *args: object) -> None:
+        if now - self.window_start >= LOG_WINDOW:
+            if self.suppressed:
+                log.warning("%d more %s not logged", self.suppressed, self.what)
+            self.window_start, self.logged, self.suppressed = now, 0, 0
+        if self.logged < LOG_BURST:
+            self.logged += 1
+            log.warning(msg, *args)
+        else:
+            self.suppressed += 1
+
+
+class BoardReader:
+    """Reads a board on its own thread; see the module docstring for the states."""
+
+    def __init__(
+        self,
+        url: str,
+        sink: Callable[[object], None],
+        *,
+        baudrate: int = 115200,
+        debounce_ms: int = 0,
+        board_map: BoardMap | None = None,
+        ping_timeout: float = 3.0,
+        retry_interval: float = 0.5,
+    ) -> None:
+        self.url = url
+        self.sink = sink
+        self.baudrate = baudrate
+        self.debounce_s = max(0, debounce_ms) / 1000.0
+        self.board_map = board_map
+        self.ping_timeout = ping_timeout
+        self.retry_interval = retry_interval
+        self.stats = ReaderStats()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port: Any = None
+        self._port_lock = threading.Lock()  # cancel_read must not race close
+        self._state: str | None = None
+        self._last_seen: dict[BoardEvent, float] = {}
+        self._unknown_log = _RateLimitedLog("unknown lines")
+        self._double_log = _RateLimitedLog("double reads")
+
+    # -- public -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("BoardReader already started")
+        self._thread = threading.Thread(target=self._run, name="board-reader", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop and join the thread (within about ``READ_TIMEOUT``)."""
+        self._stop.set()
+        with self._port_lock:
+            # Not every transport can cancel; the read timeout bounds the wait then.
+            if self._port is not None:
+                with contextlib.suppress(AttributeError, OSError, serial.SerialException):
+                    self._port.cancel_read()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            if self._thread.is_alive():
+                log.error("board reader thread did not stop")
+
+    # -- thread -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        # After a heartbeat loss an open port proves nothing (the board may be hung):
+        # on "probation" the reader waits for a line before saying "connected", and
+        # reopens (which also resets an Arduino through DTR) if none comes.
+        probation = False
+        try:
+            while not self._stop.is_set():
+                port = self._open()
+                if port is None:
+                    self._stop.wait(self.retry_interval)
+                    continue
+                if probation:
+                    self._status("reconnecting", "port open, waiting for the board to speak")
+                else:
+                    self._status("connected", self.url)
+                try:
+                    loss = self._pump(port, probation)
+                finally:
+                    self._close(port)
+                if loss is None:
+                    break
+                reason, silent = loss
+                if probation and silent:
+                    log.info("board still silent on %s; reopening", self.url)
+                    continue
+                probation = silent
+                self.stats.losses += 1
+                log.warning("board lost on %s: %s", self.url, reason)
+                self._status("lost", reason)
+        except Exception:  # a bug here must be loud, not a silently dead thread
+            log.exception("board reader crashed")
+            self._status("lost", "reader crashed (see log)")
+
+    def _open(self) -> Any:
+        try:
+            port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=READ_TIMEOUT)
+        except (serial.SerialException, OSError, ValueError) as e:
+            detail = f"cannot open {self.url}: {e}"
+            log.debug("%s", detail)
+            if self._state is None:
+                log.warning("%s", detail)
+                self._status("lost", detail)
+            else:
+                self._status("reconnecting", detail)
+            return None
+        with self._port_lock:
+            self._port = port
+        if self._stop.is_set():  # stop() ran before _port was set: it could not cancel
+            self._close(port)
+            return None
+        log.info("opened %s at %d baud", self.url, self.baudrate)
+        return port
+
+    def _close(self, port: Any) -> None:
+        with self._port_lock:
+            self._port = None
+            try:
+                port.close()
+            except (serial.SerialException, OSError) as e:
+                log.debug("closing %s: %s", self.url, e)
+
+    def _pump(self, port: Any, probation: bool) -> tuple[str, bool] | None:
+        """Read until loss (returns the reason and whether it was silence) or stop (None)."""
+        splitter = LineSplitter()
+        heartbeat = False  # this board sends PING: its silence means it is gone
+        last_line = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                waiting = port.in_waiting
+                chunk = port.read(min(max(1, waiting), CHUNK))
+            except (serial.SerialException, OSError) as e:
+                return f"read failed: {e}", False
+            now = time.monotonic()
+            if chunk:
+                items = splitter.feed(chunk)
+                self.stats.max_buffered = max(self.stats.max_buffered, splitter.high_water)
+                for item in items:
+                    last_line = now
+                    if probation:
+                        probation = False
+                        self._status("connected", self.url)
+                    event = parse_line(item) if isinstance(item, bytes) else item
+                    heartbeat = heartbeat or isinstance(event, Ping)
+                    self._deliver(event, now)
+            if (heartbeat or probation) and now - last_line > self.ping_timeout:
+                return f"silent for {self.ping_timeout:g} s (no PING)", True
+        return None
+
+    def _deliver(self, event: BoardEvent, now: float) -> None:
+        self.stats.lines += 1
+        if self.board_map is not None:
+            event = self.board_map.event_for(event)
+        if isinstance(event, Hello):
+            log.info("board on %s says hello: %s %s", self.url, event.name, event.version)
+        elif isinstance(event, Unknown):
+            self.stats.unknown += 1
+            self._unknown_log.warning(now, "unknown line from board: '%s'", event.text)
+        elif isinstance(event, Hit | Button) and self.debounce_s > 0:
+            # Membrane boards double-register one dart and stuck contacts chatter: the
+            # same segment again within the window is one dart. The window runs from
+            # the last read (not the last accepted) so a chattering contact stays quiet.
+            # Buttons too: a NEXT read twice would skip a player.
+            last = self._last_seen.get(event)
+            self._last_seen[event] = now
+            if last is not None and now - last < self.debounce_s:
+                self.stats.doubles += 1
+                ms = (now - last) * 1000
+                self._double_log.warning(
+                    now, "double read dropped: %s, %.0f ms", describe(event), ms
+                )
+                return
+        self._emit(event)
+
+    def _status(self, state: str, detail: str) -> None:
+        if state == self._state:
+            return
+        self._state = state
+        self._emit(Status(state, detail))
+
+    def _emit(self, item: object) -> None:
+        try:
+            self.sink(item)
+        except Exception:  # the UI's bug must not kill the board
+            log.exception("board event sink failed on %r", item)

@@ -1,0 +1,175 @@
+"""``virtual-board`` and ``board-monitor`` as real processes talking over a pty."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+from test_serial_support import Events
+
+from kiosk.adapters.serial_board.protocol import Button, Hit
+from kiosk.adapters.serial_board.reader import BoardReader
+from kiosk.domain.darts import Dart
+
+ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+
+class Proc:
+    """A ``darts-kiosk`` subprocess whose stdout lines can be waited for."""
+
+    def __init__(self, *args: str, stdin: bool = False) -> None:
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "kiosk", *args],
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        assert self.p.stdout is not None
+        threading.Thread(target=self._pump, args=(self.p.stdout,), daemon=True).start()
+
+    def _pump(self, out: IO[str]) -> None:
+        for line in out:
+            self.lines.put(line.rstrip("\n"))
+
+    def next_line(self, timeout: float = 10.0) -> str:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no output in {timeout} s; so far {self.seen}") from None
+        self.seen.append(line)
+        return line
+
+    def until(self, wanted: str, timeout: float = 10.0) -> None:
+        while self.next_line(timeout) != wanted:
+            pass
+
+    def say(self, text: str) -> None:
+        assert self.p.stdin is not None
+        self.p.stdin.write(text + "\n")
+        self.p.stdin.flush()
+
+    def stop(self) -> str:
+        if self.p.poll() is None:
+            self.p.terminate()
+        try:
+            self.p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        assert self.p.stderr is not None
+        return self.p.stderr.read()
+
+
+@pytest.fixture
+def procs() -> Iterator[list[Proc]]:
+    started: list[Proc] = []
+    yield started
+    for p in started:
+        p.stop()
+
+
+GAME = ["T20", "SB", "MISS", "BTN NEXT", "xyz", "DB", "125", "S5i", "BTN UNDO"]
+SHOWN = [
+    "hit T20",
+    "hit SB",
+    "miss",
+    "button NEXT",
+    "unknown 'xyz'",
+    "hit DB",
+    "hit SB",
+    "hit S5i",
+    "button UNDO",
+]
+
+
+def test_board_monitor_shows_every_event_of_a_game_on_the_virtual_board(
+    tmp_path: Path, procs: list[Proc]
+) -> None:
+    link = tmp_path / "dartboard"
+    board = Proc("virtual-board", "--link", str(link), stdin=True)
+    procs.append(board)
+    assert board.next_line().startswith("/dev/pts/")
+    monitor = Proc("board-monitor", "--port", str(link))
+    procs.append(monitor)
+    monitor.until("status connected")
+    for line in GAME:
+        board.say(line)
+    shown = [monitor.next_line() for _ in SHOWN]
+    assert shown == SHOWN
+    board.say("replug")  # the USB cable pulled and put back
+    monitor.until("status lost")
+    monitor.until("status connected")
+    board.say("T19")
+    line = monitor.next_line()
+    while line.startswith("hello "):  # the board's HELLO after reset, if caught
+        line = monitor.next_line()
+    assert line == "hit T19"
+    assert "ping" not in monitor.seen
+
+
+def test_board_monitor_verbose_shows_pings(tmp_path: Path, procs: list[Proc]) -> None:
+    link = tmp_path / "dartboard"
+    board = Proc("virtual-board", "--link", str(link), stdin=True)
+    procs.append(board)
+    board.next_line()
+    monitor = Proc("board-monitor", "--port", str(link), "--verbose")
+    procs.append(monitor)
+    monitor.until("ping", timeout=15)
+
+
+def test_virtual_board_plays_a_script_and_keeps_pinging(tmp_path: Path, procs: list[Proc]) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("# a short leg\nsleep 1.0\nT20\n\nsleep 0.2\nD16\nBTN NEXT\n")
+    board = Proc("virtual-board", "--script", str(script))
+    procs.append(board)
+    path = board.next_line()
+    events = Events()
+    reader = BoardReader(path, events, ping_timeout=2.5)
+    reader.start()
+    try:
+        events.status("connected")
+        events.next(lambda e: e == Hit(Dart(20, 3)), timeout=5)
+        events.next(lambda e: e == Hit(Dart(16, 2)))
+        events.next(lambda e: e == Button("NEXT"))
+        events.next(lambda e: type(e).__name__ == "Ping", timeout=3)  # still alive after
+    finally:
+        reader.stop()
+    assert board.p.poll() is None, "a scripted board keeps running until killed"
+    board.stop()
+    assert board.p.returncode == 0
+
+
+def test_virtual_board_exits_at_the_end_of_stdin(procs: list[Proc]) -> None:
+    board = Proc("virtual-board", stdin=True)
+    procs.append(board)
+    board.next_line()
+    assert board.p.stdin is not None
+    board.p.stdin.close()
+    assert board.p.wait(timeout=10) == 0
+
+
+def test_board_monitor_without_a_board_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing"
+    monitor = Proc("board-monitor", "--port", str(missing))
+    assert monitor.next_line() == "status lost"
+    monitor.stop()
+
+
+def test_virtual_board_will_not_replace_a_real_file(tmp_path: Path) -> None:
+    real = tmp_path / "important"
+    real.write_text("keep me")
+    board = Proc("virtual-board", "--link", str(real))
+    assert board.p.wait(timeout=10) == 1
+    assert "not replaced" in board.stop()
+    assert real.read_text() == "keep me"

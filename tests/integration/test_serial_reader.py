@@ -1,0 +1,240 @@
+"""BoardReader against real ptys (VirtualBoard), a TCP socket and missing devices."""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_serial_support import Events
+
+from kiosk.adapters.serial_board.board_map import BoardMap
+from kiosk.adapters.serial_board.protocol import Button, Hit, Raw, Unknown
+from kiosk.adapters.serial_board.reader import BoardReader, Status
+from kiosk.adapters.serial_board.virtual import VirtualBoard
+from kiosk.domain.darts import Dart, all_darts
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[VirtualBoard]:
+    vb = VirtualBoard(tmp_path / "dartboard", ping_interval=0.2)
+    vb.start()
+    yield vb
+    vb.close()
+
+
+def open_reader(url: str | Path, **kw: object) -> tuple[BoardReader, Events]:
+    events = Events()
+    reader = BoardReader(str(url), events, **kw)  # type: ignore[arg-type]
+    reader.start()
+    events.status("connected")
+    return reader, events
+
+
+def hits(events: Events) -> list[str]:
+    return [str(e.dart) for e in events.of_type(Hit)]  # type: ignore[attr-defined]
+
+
+def test_hits_arrive_in_the_order_thrown(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    thrown = [str(d) for d in all_darts()]
+    for d in thrown:
+        board.send(d)
+    events.next(lambda e: isinstance(e, Hit) and e.dart.is_miss)
+    reader.stop()
+    assert hits(events) == thrown
+
+
+def test_a_garbage_line_is_unknown_and_the_reader_goes_on(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.send("T20")
+    board.write(b"\x00\xffnoise\x1b[2J\n")
+    board.send("T21")
+    board.send("D5")
+    events.next(lambda e: e == Hit(Dart(5, 2)))
+    reader.stop()
+    unknown = events.of_type(Unknown)
+    assert [u.text for u in unknown] == ["\\x00\\xffnoise\\x1b[2J", "T21"]  # type: ignore[attr-defined]
+    assert hits(events) == ["T20", "D5"]
+    assert reader.stats.unknown == 2
+
+
+def test_a_megabyte_of_random_bytes_lets_every_valid_line_through(board: VirtualBoard) -> None:
+    rng = random.Random(1234)
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    darts = [str(d) for d in all_darts()]
+    sent: list[str] = []
+    total = 0
+    chunks = []
+    while total < 1_000_000:
+        size = rng.choice([10, 500, 5000, 70000])  # short lines and long newline-free runs
+        junk = rng.randbytes(size)
+        if size >= 5000:
+            junk = junk.replace(b"\n", b"").replace(b"\r", b"")
+        line = rng.choice(darts)
+        sent.append(line)
+        chunks.append(junk + b"\n" + line.encode() + b"\n")
+        total += len(chunks[-1])
+
+    def write_all() -> None:
+        for c in chunks:
+            board.write(c)
+
+    writer = threading.Thread(target=write_all)
+    writer.start()
+    writer.join(timeout=60)
+    board.send("BTN MENU")
+    events.next(lambda e: e == Button("MENU"), timeout=30)
+    reader.stop()
+    assert hits(events) == sent
+    assert reader.stats.max_buffered <= 64
+    assert not events.of_type(Status)[1:], "the garbage must not drop the connection"
+
+
+def test_an_unplugged_board_is_lost_and_found_again_behind_its_link(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.replug()
+    events.status("lost")
+    events.status("connected")
+    board.send("T19")
+    events.next(lambda e: e == Hit(Dart(19, 3)))
+    reader.stop()
+
+
+def test_a_board_that_goes_away_is_retried_until_it_comes_back(tmp_path: Path) -> None:
+    link = tmp_path / "dartboard"
+    first = VirtualBoard(link)
+    reader, events = open_reader(link, retry_interval=0.1)
+    first.close()  # pty gone and link removed: the reader gets EOF/EIO, then ENOENT
+    events.status("lost")
+    events.status("reconnecting")
+    time.sleep(0.3)  # a few failed attempts
+    with VirtualBoard(link) as second:
+        events.status("connected")
+        second.send("SB")
+        events.next(lambda e: e == Hit(Dart(25, 1)))
+    reader.stop()
+
+
+def test_a_missing_port_at_start_is_reported_lost_and_then_found(tmp_path: Path) -> None:
+    link = tmp_path / "dartboard"
+    events = Events()
+    reader = BoardReader(str(link), events, retry_interval=0.1)
+    reader.start()
+    assert "cannot open" in events.status("lost").detail
+    events.status("reconnecting")
+    with VirtualBoard(link) as vb:
+        events.status("connected")
+        vb.send("MISS")
+        events.next(lambda e: e == Hit(Dart.MISS))
+    reader.stop()
+
+
+def test_a_board_silent_after_pinging_is_lost_and_reconnected(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link, ping_timeout=1.0)  # type: ignore[arg-type]
+    events.next(lambda e: type(e).__name__ == "Ping")
+    board.pause_pings()
+    assert "silent" in events.status("lost").detail
+    events.status("reconnecting")  # the port reopens but the board must speak first
+    board.resume_pings()
+    events.status("connected")
+    board.send("D20")
+    events.next(lambda e: e == Hit(Dart(20, 2)))
+    reader.stop()
+
+
+def test_a_board_that_never_pings_is_not_lost_when_quiet(tmp_path: Path) -> None:
+    with VirtualBoard(tmp_path / "legacy", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.2)
+        time.sleep(0.8)
+        vb.send("320")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        reader.stop()
+    assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
+
+
+def test_a_double_read_within_the_debounce_window_counts_once(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link, debounce_ms=150)  # type: ignore[arg-type]
+    board.send("T20")
+    board.send("T20")  # the membrane registered one dart twice
+    board.send("S20")  # another segment is another dart
+    board.send("BTN NEXT")
+    board.send("BTN NEXT")
+    board.send("MISS")
+    events.next(lambda e: e == Hit(Dart.MISS))
+    time.sleep(0.3)  # past the window: the same segment is a new dart
+    board.send("T20")
+    events.next(lambda e: isinstance(e, Hit) and e.dart == Dart(20, 3))
+    reader.stop()
+    assert hits(events) == ["T20", "S20", "MISS", "T20"]
+    assert events.of_type(Button) == [Button("NEXT")]
+    assert reader.stats.doubles == 2
+
+
+def test_without_debounce_every_repeat_is_a_dart(board: VirtualBoard) -> None:
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    for _ in range(3):
+        board.send("T20")
+    board.send("D1")
+    events.next(lambda e: e == Hit(Dart(1, 2)))
+    reader.stop()
+    assert hits(events) == ["T20", "T20", "T20", "D1"]
+
+
+def test_a_board_map_turns_raw_contacts_into_hits(board: VirtualBoard) -> None:
+    bmap = BoardMap({(3, 7): "T20", (0, 1): "BTN UNDO"})
+    reader, events = open_reader(board.link, board_map=bmap)  # type: ignore[arg-type]
+    board.send("RAW 3 7")
+    board.send("RAW 0 1")
+    board.send("RAW 5 5")
+    events.next(lambda e: isinstance(e, Raw))
+    reader.stop()
+    assert hits(events) == ["T20"]
+    assert events.of_type(Button) == [Button("UNDO")]
+    assert events.of_type(Raw) == [Raw(5, 5)]
+
+
+def test_a_failing_sink_does_not_stop_the_reader(board: VirtualBoard) -> None:
+    events = Events()
+
+    def sink(item: object) -> None:
+        if item == Hit(Dart(1, 1)):
+            raise RuntimeError("UI bug")
+        events(item)
+
+    reader = BoardReader(str(board.link), sink)
+    reader.start()
+    events.status("connected")
+    board.send("S1")
+    board.send("S2")
+    events.next(lambda e: e == Hit(Dart(2, 1)))
+    reader.stop()
+
+
+def test_stop_ends_the_thread_promptly_even_while_reconnecting(tmp_path: Path) -> None:
+    reader = BoardReader(str(tmp_path / "nothing"), lambda e: None, retry_interval=30)
+    reader.start()
+    time.sleep(0.1)
+    reader.stop()
+    assert not [t for t in threading.enumerate() if t.name == "board-reader"]
+
+
+def test_a_board_on_a_tcp_socket_url_is_read_and_its_close_is_a_loss() -> None:
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    events = Events()
+    reader = BoardReader(f"socket://127.0.0.1:{port}", events, retry_interval=0.1)
+    reader.start()
+    conn, _ = server.accept()
+    events.status("connected")
+    conn.sendall(b"HELLO tcp-board 1\r\nT20\r\nBTN NEXT\r\n")
+    events.next(lambda e: e == Button("NEXT"))
+    conn.close()
+    server.close()
+    events.status("lost")
+    reader.stop()
+    assert hits(events) == ["T20"]

@@ -1,0 +1,177 @@
+"""The serial line protocol v1 and the line splitter, table by table."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.adapters.serial_board.protocol import (
+    Button,
+    Hello,
+    Hit,
+    Ping,
+    Raw,
+    Unknown,
+    describe,
+    parse_line,
+)
+from kiosk.adapters.serial_board.reader import LineSplitter
+from kiosk.domain.darts import Dart, all_darts
+
+V1_LINES: list[tuple[bytes, object]] = [
+    (b"T20\n", Hit(Dart(20, 3))),
+    (b"D20\n", Hit(Dart(20, 2))),
+    (b"S20\n", Hit(Dart(20, 1))),
+    (b"S20i\n", Hit(Dart(20, 1), "i")),
+    (b"S20o\n", Hit(Dart(20, 1), "o")),
+    (b"S1\n", Hit(Dart(1, 1))),
+    (b"T1\n", Hit(Dart(1, 3))),
+    (b"SB\n", Hit(Dart(25, 1))),
+    (b"DB\n", Hit(Dart(25, 2))),
+    (b"MISS\n", Hit(Dart.MISS)),
+    (b"BTN NEXT\n", Button("NEXT")),
+    (b"BTN UNDO\n", Button("UNDO")),
+    (b"BTN MENU\n", Button("MENU")),
+    (b"RAW 3 7\n", Raw(3, 7)),
+    (b"RAW 0 15\n", Raw(0, 15)),
+    (b"HELLO virtual-board 0.1.0\n", Hello("virtual-board", "0.1.0")),
+    (b"PING\n", Ping()),
+    (b"t20\n", Hit(Dart(20, 3))),
+    (b"ping\n", Ping()),
+    (b"hello diy-board 2\n", Hello("diy-board", "2")),
+    (b"  T5 \n", Hit(Dart(5, 3))),
+]
+
+LEGACY_CODES: list[tuple[bytes, object]] = [
+    (b"120\n", Hit(Dart(20, 1))),
+    (b"220\n", Hit(Dart(20, 2))),
+    (b"320\n", Hit(Dart(20, 3))),
+    (b"101\n", Hit(Dart(1, 1))),
+    (b"319\n", Hit(Dart(19, 3))),
+    (b"125\n", Hit(Dart(25, 1))),
+    (b"225\n", Hit(Dart(25, 2))),
+]
+
+INVALID = [
+    b"425",  # no quadruple
+    b"325",  # no triple bull
+    b"100",  # m*100+0
+    b"121",  # no 21
+    b"T21",
+    b"T0",
+    b"D20i",  # only singles have inner/outer
+    b"T20o",
+    b"S20x",
+    b"BTN FIRE",
+    b"BTN",
+    b"RAW 3",
+    b"RAW 1234 1",
+    b"HELLO onlyname",
+    b"T 20",
+    b"20",
+    b"",
+    b"\xd0\x9f\xd1\x80\xd0\xb8",  # non-ASCII (Cyrillic)
+    b"T20\xff",
+    b"T2\x000",
+    b"\t",
+]
+
+
+@pytest.mark.parametrize(("line", "event"), V1_LINES + LEGACY_CODES)
+def test_every_protocol_line_becomes_its_event(line: bytes, event: object) -> None:
+    assert parse_line(line) == event
+
+
+@pytest.mark.parametrize(("line", "event"), V1_LINES + LEGACY_CODES)
+def test_crlf_and_bare_lines_mean_the_same(line: bytes, event: object) -> None:
+    bare = line.rstrip(b"\n")
+    assert parse_line(bare + b"\r\n") == event
+    assert parse_line(bare) == event
+
+
+@pytest.mark.parametrize("dart", all_darts())
+def test_every_dart_sent_as_text_comes_back(dart: Dart) -> None:
+    assert parse_line(str(dart).encode()) == Hit(dart)
+
+
+@pytest.mark.parametrize("line", INVALID)
+def test_an_invalid_line_is_unknown_and_never_raises(line: bytes) -> None:
+    event = parse_line(line)
+    assert isinstance(event, Unknown)
+    assert event.text.isprintable()
+
+
+def test_a_line_over_64_bytes_is_dropped_even_if_it_starts_like_a_hit() -> None:
+    line = b"T20" + b" " * 62
+    event = parse_line(line)
+    assert isinstance(event, Unknown)
+    assert event.text.endswith("...")
+    assert parse_line(b"T20" + b" " * 61) == Hit(Dart(20, 3))  # 64 bytes is still a line
+
+
+@pytest.mark.parametrize(
+    ("event", "text"),
+    [
+        (Hit(Dart(20, 3)), "hit T20"),
+        (Hit(Dart(25, 1)), "hit SB"),
+        (Hit(Dart(25, 2)), "hit DB"),
+        (Hit(Dart(20, 1), "i"), "hit S20i"),
+        (Hit(Dart.MISS), "miss"),
+        (Button("NEXT"), "button NEXT"),
+        (Raw(3, 7), "raw 3 7"),
+        (Hello("b", "1"), "hello b 1"),
+        (Ping(), "ping"),
+        (Unknown("xyz"), "unknown 'xyz'"),
+    ],
+)
+def test_describe_gives_the_monitor_line(event: object, text: str) -> None:
+    assert describe(event) == text  # type: ignore[arg-type]
+
+
+# -- line splitting (reader.LineSplitter) -----------------------------------------------
+
+SPLITS = [
+    ([b"T20\n"], [b"T20"]),
+    ([b"T2", b"0\n"], [b"T20"]),
+    ([b"T20\r\nD5\r\n"], [b"T20", b"D5"]),
+    ([b"T20\r", b"\nD5\n"], [b"T20", b"D5"]),
+    ([b"T20\rD5\r"], [b"T20", b"D5"]),  # bare CR terminators
+    ([b"\n\n\r\nT20\n\n"], [b"T20"]),  # empty lines are nothing
+    ([b"T20"], []),  # unfinished: waits for its end
+    ([b"T20\nD5"], [b"T20"]),
+]
+
+
+@pytest.mark.parametrize(("chunks", "lines"), SPLITS)
+def test_chunks_are_split_into_lines(chunks: list[bytes], lines: list[bytes]) -> None:
+    s = LineSplitter()
+    out = [item for chunk in chunks for item in s.feed(chunk)]
+    assert out == lines
+
+
+def test_an_over_long_line_is_one_unknown_and_the_next_line_survives() -> None:
+    s = LineSplitter()
+    out = s.feed(b"x" * 200 + b"\nT20\n")
+    assert len(out) == 2
+    assert isinstance(out[0], Unknown) and out[0].text == "x" * 64 + "..."
+    assert out[1] == b"T20"
+
+
+def test_a_megabyte_without_newline_never_grows_the_buffer() -> None:
+    s = LineSplitter()
+    out = []
+    for _ in range(1024):
+        out += s.feed(b"y" * 1024)
+    out += s.feed(b"\nD20\n")
+    assert s.high_water <= 64
+    assert len([o for o in out if isinstance(o, Unknown)]) == 1
+    assert out[-1] == b"D20"
+
+
+def test_an_over_long_line_split_across_chunks_is_reported_once() -> None:
+    s = LineSplitter()
+    out = []
+    for _ in range(10):
+        out += s.feed(b"z" * 30)
+    out += s.feed(b"zz\nS1\n")
+    assert [type(o) for o in out] == [Unknown, bytes]
+    assert out[1] == b"S1"
