@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench screenshots clean
+.PHONY: run test lint format bench screenshots clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,16 +12,23 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
+ARGS ?= --window
+
 run: $(STAMP)
 	$(PY) -m kiosk $(ARGS)
 
-test: $(STAMP)
+system-deps:
+	@bash scripts/system-deps.sh
+
+test: $(STAMP) system-deps
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check kiosk tests bench
 	$(PY) -m ruff format --check kiosk tests bench
 	$(PY) -m mypy
+	@if command -v shellcheck >/dev/null; then shellcheck systemd/install.sh scripts/*.sh .ci/run hardware/firmware/test/run.sh; \
+	else echo "shellcheck not installed: shell scripts not checked (make system-deps installs it)"; fi
 
 format: $(STAMP)
 	$(PY) -m ruff format kiosk tests bench
