@@ -1,0 +1,98 @@
+"""The two scoring rule sets of formula darts (rules.md section 2).
+
+``CLASSIC`` (seed 000, the default) and ``DISTANCE`` (seed 001) share the parameters
+and the score update ``new score = |score - points|``; they differ in how a result
+becomes points, and in how a duel ends when ``max_rounds`` pass with nobody at 0.
+Variants are ``dataclasses.replace(CLASSIC, max_rounds=10)``; ``rules_by_name`` finds
+a rule set by its name.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rules(ABC):
+    """Parameters shared by both rule sets; subclasses say how a result scores."""
+
+    name: str
+    start: int = 501
+    goal: int = 100
+    bonus: int = 50
+    max_rounds: int = 7
+    time_limit: int = 120  # seconds for a move in each round
+    # How a duel ends after max_rounds with neither player at 0: a draw (seed 000) or a
+    # loss for both (seed 001).
+    both_lose_at_max_rounds: bool = False
+
+    def __post_init__(self) -> None:
+        for field in ("start", "goal", "max_rounds", "time_limit"):
+            if getattr(self, field) < 1:
+                raise ValueError(f"{field} must be at least 1, not {getattr(self, field)}")
+        if self.bonus < 0:
+            raise ValueError(f"bonus can't be negative, not {self.bonus}")
+
+    @property
+    def min_rounds(self) -> int:
+        """The fewest rounds that can bring ``start`` to 0: a perfect game."""
+        return math.ceil(self.start / (self.goal + self.bonus))
+
+    @abstractmethod
+    def points(self, result: int) -> int:
+        """The points a formula's result earns this round."""
+
+    @staticmethod
+    def next_score(score: int, points: int) -> int:
+        """Seed 001 rule 7: overshooting 0 bounces back (34 - 39 -> 5)."""
+        return abs(score - points)
+
+
+@dataclass(frozen=True)
+class ClassicRules(Rules):
+    """Seed 000: points grow as the result nears the goal or any multiple of it.
+
+    ``rest = result mod goal``; above the goal ``points = goal - rest``, otherwise
+    ``points = result``; exactly ``goal`` points earn the bonus. Python's ``%`` and
+    PHP's differ for negative numbers, but ``rest`` is used only when the result is
+    above the (positive) goal, so they never disagree here; a negative result is at or
+    below the goal and scores itself: negative points, which raise the score.
+    """
+
+    name: str = "classic"
+
+    def points(self, result: int) -> int:
+        points = self.goal - result % self.goal if result > self.goal else result
+        if points == self.goal:
+            points += self.bonus
+        return points
+
+
+@dataclass(frozen=True)
+class DistanceRules(Rules):
+    """Seed 001: ``points = goal - |result - goal|``, plus the bonus for hitting the goal."""
+
+    name: str = "distance"
+    both_lose_at_max_rounds: bool = True
+
+    def points(self, result: int) -> int:
+        points = self.goal - abs(result - self.goal)
+        if result == self.goal:
+            points += self.bonus
+        return points
+
+
+CLASSIC: Rules = ClassicRules()
+DISTANCE: Rules = DistanceRules()
+RULE_SETS: dict[str, Rules] = {CLASSIC.name: CLASSIC, DISTANCE.name: DISTANCE}
+
+
+def rules_by_name(name: str) -> Rules:
+    """``"classic"`` or ``"distance"`` (any case) -> the rule set with default parameters."""
+    try:
+        return RULE_SETS[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(RULE_SETS)
+        raise ValueError(f"unknown rule set {name!r}: choose one of {known}") from None

@@ -1,0 +1,222 @@
+"""Every value a short string of digits can make, with the shortest formula found for it.
+
+The solver's building block: ``Tables.table("348")`` maps each value reachable from the
+digits "348" (kept in order) to an ``Entry`` holding its shortest formula found. The
+grammar explored (a subset of what ``evaluate`` accepts, and always accepted by it):
+
+- a number made of adjacent digits (no leading 0 on multi-digit numbers);
+- ``a + b``, ``a - b``, ``a * b``, ``a / b`` over two adjacent digit ranges;
+- ``pow(a, b)`` with a whole exponent, or a fractional one where the result is exactly
+  rational (``pow(8, 1/3)``), every value within 10**15 (numerator and denominator);
+- ``-x`` and ``sqrt(x)`` where the root is exact (repeated: ``sqrt(sqrt(81))``).
+
+Not explored: irrational intermediate values (``sqrt(2)*sqrt(2)``), which the
+evaluator accepts through floating point; values or denominators beyond 10**15.
+
+Tables are cached per digit string: across all 9000 numbers there are only 10 + 100 +
+1000 strings of up to 3 digits, so each is computed once.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import NamedTuple
+
+from kiosk.domain.formula.exact import LIMIT, iroot
+
+Num = int | Fraction  # ints wherever the value is whole: much faster than Fraction
+SUM, PRODUCT, ATOM = 0, 1, 2  # how tightly a formula binds, for placing brackets
+
+
+class Entry(NamedTuple):
+    length: int
+    prec: int
+    neg_start: bool  # the formula starts with "-": never put it after a "-"
+    formula: str
+
+
+def normal(v: Num) -> Num:
+    if type(v) is Fraction and v.denominator == 1:
+        return v.numerator
+    return v
+
+
+def in_bounds(v: Num) -> bool:
+    if type(v) is int:
+        return -LIMIT <= v <= LIMIT
+    assert isinstance(v, Fraction)
+    return abs(v.numerator) <= LIMIT and v.denominator <= LIMIT
+
+
+def leaf(s: str) -> Entry | None:
+    if len(s) > 1 and s[0] == "0":
+        return None
+    return Entry(len(s), ATOM, False, s)
+
+
+def _wrap(e: Entry) -> str:
+    return f"({e.formula})"
+
+
+def binop(op: str, a: Entry, b: Entry) -> Entry:
+    left = _wrap(a) if op in "*/" and a.prec == SUM else a.formula
+    if op == "+":
+        right = b.formula
+    elif op == "-":
+        right = _wrap(b) if b.prec == SUM or b.neg_start else b.formula
+    elif op == "*":
+        right = _wrap(b) if b.prec == SUM else b.formula
+    else:  # "/": a/(b*c) is not a/b*c
+        right = _wrap(b) if b.prec < ATOM else b.formula
+    text = f"{left}{op}{right}"
+    return Entry(len(text), SUM if op in "+-" else PRODUCT, a.neg_start, text)
+
+
+def call(name: str, *args: Entry) -> Entry:
+    text = f"{name}({','.join(a.formula for a in args)})"
+    return Entry(len(text), ATOM, False, text)
+
+
+def negate(e: Entry) -> Entry:
+    if e.prec == SUM or e.neg_start:
+        text = f"-({e.formula})"
+        return Entry(len(text), ATOM, True, text)
+    return Entry(e.length + 1, e.prec, True, f"-{e.formula}")
+
+
+def power(a: Num, b: Num) -> Num | None:
+    """``pow(a, b)`` when exact and within bounds (checked before computing), else None."""
+    if type(a) is int and type(b) is int and a > 1 and b > 0:  # the common case, fast
+        return a**b if b <= max_exponent(a) else None
+    if a == 0:
+        return None if b < 0 else (1 if b == 0 else 0)
+    if b == 0:
+        return 1
+    if type(b) is Fraction:
+        if a < 0 or b.denominator > 64:
+            return None
+        if type(a) is int:
+            p, q = a, 1
+        else:
+            p, q = a.numerator, a.denominator
+        rp, rq = iroot(p, b.denominator), iroot(q, b.denominator)
+        if rp is None or rq is None:
+            return None
+        a = rp if rq == 1 else Fraction(rp, rq)
+        b = b.numerator
+    assert type(b) is int
+    big = abs(a) if type(a) is int else max(abs(a.numerator), a.denominator)
+    if big == 1:
+        return normal(Fraction(a) ** b) if b < 0 else a**b
+    if abs(b) * math.log10(big) > 15.01:
+        return None
+    v = a**b if b > 0 else Fraction(a) ** b
+    v = normal(v)
+    return v if in_bounds(v) else None
+
+
+MAX_EXPONENTS: dict[int, int] = {}
+
+
+def max_exponent(a: int) -> int:
+    """The largest b with a**b within bounds, for a >= 2 (memoised: a pure function)."""
+    m = MAX_EXPONENTS.get(a)
+    if m is None:
+        m = 0
+        while a ** (m + 1) <= LIMIT:
+            m += 1
+        MAX_EXPONENTS[a] = m
+    return m
+
+
+def divide(a: Num, b: Num) -> Num:
+    if type(a) is int and type(b) is int:
+        return a // b if a % b == 0 else Fraction(a, b)
+    return normal(Fraction(a) / b)
+
+
+def exact_sqrt(v: Num) -> Num | None:
+    if v < 0:
+        return None
+    if type(v) is int:
+        return iroot(v, 2)
+    assert isinstance(v, Fraction)
+    p, q = iroot(v.numerator, 2), iroot(v.denominator, 2)
+    return None if p is None or q is None else normal(Fraction(p, q))
+
+
+def _offer(table: dict[Num, Entry], v: Num, e: Entry) -> bool:
+    old = table.get(v)
+    if old is None or e.length < old.length:
+        table[v] = e
+        return True
+    return False
+
+
+class Halves(NamedTuple):
+    """A table's non-negative values, split by kind (tables are closed under negation)."""
+
+    ints: list[int]
+    fracs: list[Fraction]
+
+
+class Tables:
+    """Cached tables for digit strings of up to 3 digits (the 4-digit level is the solver's)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[Num, Entry]] = {}
+        self._halves: dict[str, Halves] = {}
+
+    def table(self, s: str) -> dict[Num, Entry]:
+        found = self._tables.get(s)
+        if found is None:
+            found = self._tables[s] = self._build(s)
+        return found
+
+    def halves(self, s: str) -> Halves:
+        found = self._halves.get(s)
+        if found is None:
+            values = self.table(s)
+            ints = sorted(v for v in values if type(v) is int and v >= 0)
+            fracs = sorted(v for v in values if type(v) is Fraction and v > 0)
+            found = self._halves[s] = Halves(ints, fracs)
+        return found
+
+    def _build(self, s: str) -> dict[Num, Entry]:
+        out: dict[Num, Entry] = {}
+        e = leaf(s)
+        if e is not None:
+            out[int(s)] = e
+        for k in range(1, len(s)):
+            left, right = self.table(s[:k]), self.table(s[k:])
+            for a, ea in left.items():
+                for b, eb in right.items():
+                    for op, v in (("+", a + b), ("-", a - b), ("*", a * b)):
+                        v = normal(v)
+                        if in_bounds(v):
+                            old = out.get(v)
+                            if old is None or ea.length + eb.length + 1 < old.length:
+                                _offer(out, v, binop(op, ea, eb))
+                    if b != 0:
+                        v = divide(a, b)
+                        if in_bounds(v):
+                            _offer(out, v, binop("/", ea, eb))
+                    p = power(a, b)
+                    if p is not None:
+                        _offer(out, p, call("pow", ea, eb))
+        close(out)
+        return out
+
+
+def close(out: dict[Num, Entry]) -> None:
+    """Add ``-x`` and exact ``sqrt(x)`` of every value, repeatedly."""
+    todo = list(out)
+    while todo:
+        v = todo.pop()
+        e = out[v]
+        if _offer(out, normal(-v), negate(e)):
+            todo.append(normal(-v))
+        r = exact_sqrt(v) if v > 1 else None
+        if r is not None and _offer(out, r, call("sqrt", e)):
+            todo.append(r)

@@ -1,0 +1,109 @@
+"""The solver: its formulas are real formulas, and it finds the best the rules allow."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from kiosk.domain.formula import evaluate, exact
+from kiosk.domain.formula.rules import CLASSIC, DISTANCE
+from kiosk.domain.formula.solver import Solver, best, reachable
+
+SAMPLE = [
+    3489,
+    3001,
+    1231,
+    2578,
+    1000,
+    9999,
+    4505,
+    8139,
+    1111,
+    *random.Random(7).sample(range(1000, 10000), 40),
+]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+@pytest.mark.parametrize("digits", SAMPLE)
+def test_every_best_formula_passes_the_evaluator_with_its_result(
+    solver: Solver, digits: int
+) -> None:
+    for rules in (CLASSIC, DISTANCE):
+        for score in (None, 501, 37, 200):
+            sol = solver.best(digits, rules, score)
+            assert evaluate(sol.formula, digits) == sol.result
+            assert sol.points == rules.points(sol.result)
+            assert sol.result in solver.reachable(digits)
+
+
+@pytest.mark.parametrize("digits", SAMPLE[:15])
+def test_best_is_the_optimum_over_the_reachable_results(solver: Solver, digits: int) -> None:
+    results = solver.reachable(digits)
+    sol = solver.best(digits, CLASSIC)
+    assert sol.points == max(CLASSIC.points(r) for r in results)
+    sol = solver.best(digits, DISTANCE, score=123)
+    assert DISTANCE.next_score(123, sol.points) == min(
+        DISTANCE.next_score(123, DISTANCE.points(r)) for r in results
+    )
+
+
+def test_reachable_contains_the_seed_results_and_only_whole_numbers() -> None:
+    assert {123, 3132, 492, 3489} <= reachable(3489)
+    assert 110 in reachable(2578)  # pow(2,5)+78
+    assert 18 in reachable(8139)  # pow(8, 1/3)*9: a fractional exponent
+    assert all(type(r) is int for r in reachable(1231))
+
+
+def _plain_search(s: str) -> set[Fraction]:
+    """Reference: every exact value of the grammar, by brute force over the evaluator's
+    own guarded arithmetic (slow, independent of the solver's shortcuts)."""
+    out: set[Fraction] = set()
+    if len(s) == 1 or s[0] != "0":
+        out.add(Fraction(int(s)))
+    for k in range(1, len(s)):
+        for a in _plain_search(s[:k]):
+            for b in _plain_search(s[k:]):
+                for f in (exact.add, exact.sub, exact.mul, exact.div, exact.power):
+                    try:
+                        v = f(a, b)
+                    except exact.Refusal:
+                        continue
+                    if isinstance(v, Fraction) and v.denominator <= exact.LIMIT:
+                        out.add(v)
+    todo = list(out)
+    while todo:
+        v = todo.pop()
+        for w in (-v, exact.sqrt(v) if v > 1 else v):
+            if isinstance(w, Fraction) and w not in out:
+                out.add(w)
+                todo.append(w)
+    return out
+
+
+@pytest.mark.parametrize("digits", [1000, 1231, 2578, 8139])
+def test_reachable_matches_a_plain_search(solver: Solver, digits: int) -> None:
+    plain = {int(v) for v in _plain_search(str(digits)) if v.denominator == 1}
+    assert solver.reachable(digits) == plain
+
+
+def test_a_score_finishing_at_zero_is_found() -> None:
+    sol = best(2578, CLASSIC, score=34)
+    assert CLASSIC.next_score(34, sol.points) == 0
+
+
+def test_solve_command_prints_both_rule_sets_and_writes_a_table(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk", "solve", "3489"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("classic") and "distance" in out
+    formula = out.splitlines()[0].split()[1]
+    assert evaluate(formula, 3489) == int(out.splitlines()[0].split("=")[1].split()[0])
