@@ -1,0 +1,132 @@
+"""The SQLite store: players, league nights and seasons, games as event logs, results,
+ratings. One file (see ``schema.py``), stdlib ``sqlite3``, used from one thread.
+
+How the kiosk uses it::
+
+    store = Store.open(default_db_path())            # in bootstrap; store.close() at exit
+    for game in store.games.unfinished():            # on start: offer Resume / Abandon
+        live = store.resume(game.id)                 # engine rebuilt by replay
+    night = store.league.tonight()
+    live = store.start_game("cricket", ["Ann", "Bob"], {"variant": "standard"},
+                            rated=True, night_id=night.id)
+    live.dart(Dart.parse("T20"))                     # committed when it returns: now draw
+    live.end_turn(); live.undo()
+    if live.is_over():
+        live.finish()                                # results + ratings, one transaction
+
+The sub-objects do the work: ``store.players`` (``Players``), ``store.games``
+(``Games``), ``store.league`` (``League``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kiosk.adapters.store import results as _results
+from kiosk.adapters.store.db import Db, utc_now
+from kiosk.adapters.store.games import GameError, GameRecord, Games
+from kiosk.adapters.store.league import League, LeagueError, Night, Season, Standing
+from kiosk.adapters.store.live import LiveGame
+from kiosk.adapters.store.players import ImportReport, Player, PlayerError, Players
+from kiosk.adapters.store.schema import (
+    SCHEMA_VERSION,
+    SchemaTooNewError,
+    StoreError,
+    connect,
+    default_db_path,
+)
+from kiosk.domain.replay import SeatResult, new_game
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "GameError",
+    "GameRecord",
+    "ImportReport",
+    "LeagueError",
+    "LiveGame",
+    "Night",
+    "Player",
+    "PlayerError",
+    "SchemaTooNewError",
+    "Season",
+    "Standing",
+    "Store",
+    "StoreError",
+    "default_db_path",
+]
+
+
+class Store:
+    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
+        self.db = Db(conn, clock)
+        self.players = Players(self.db)
+        self.games = Games(self.db, self.players)
+        self.league = League(self.db, self.players)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = utc_now) -> Store:
+        """Opens (creates, migrates) the database file at ``path``."""
+        return cls(connect(Path(path)), clock)
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start_game(
+        self,
+        kind: str,
+        players: Sequence[Player | int | str],
+        settings: Mapping[str, Any] | None = None,
+        *,
+        rated: bool = False,
+        night_id: int | None = None,
+    ) -> LiveGame:
+        """A new game, committed. A rated game with no ``night_id`` joins tonight's night
+        (so it shows in the standings); training games need none."""
+        if rated and night_id is None:
+            night_id = self.league.tonight().id
+        record = self.games.start(kind, players, settings, rated=rated, night_id=night_id)
+        engine = new_game(record.kind, record.settings, record.players)
+        return LiveGame(self.games, record, engine, self.finish)
+
+    def resume(self, game_id: int) -> LiveGame:
+        """An unfinished game, its engine rebuilt from the log (``ReplayError`` if not)."""
+        record = self.games.get(game_id)
+        if record.status != "playing":
+            raise GameError(f"game {game_id} is {record.status}, not in play")
+        return LiveGame(self.games, record, self.games.replay(game_id), self.finish)
+
+    def unfinished_game(self) -> GameRecord | None:
+        """The most recently started game still in play, if any."""
+        games = self.games.unfinished()
+        return games[-1] if games else None
+
+    def abandon(self, game_id: int) -> None:
+        self.games.abandon(game_id)
+
+    def finish(self, game_id: int) -> list[SeatResult]:
+        return _results.finish(self.db, self.games, game_id)
+
+    def rebuild_results(self, game_id: int | None = None) -> int:
+        return _results.rebuild_results(self.db, self.games, game_id)
+
+    def integrity_check(self) -> str:
+        return str(self.db.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """A consistent copy of the live database via SQLite's online backup API."""
+        dst = sqlite3.connect(Path(target))
+        try:
+            self.db.conn.backup(dst)
+        finally:
+            dst.close()

@@ -1,0 +1,75 @@
+"""A game in play: the engine the screen draws, and its log, kept in step.
+
+Every input goes to the engine first (which refuses what the rules refuse, so the log
+only ever holds events that replay), then to the log, committed; only then does the
+call return and the screen may show it. If the commit fails, the engine input is taken
+back and the error raised: the screen never shows what the disk does not hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.adapters.store.games import GameRecord, Games
+from kiosk.domain.darts import Dart
+from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply
+
+
+class LiveGame:
+    def __init__(self, games: Games, record: GameRecord, engine: Engine, finish: Any) -> None:
+        self._games = games
+        self._finish = finish
+        self.record = record
+        self.engine = engine
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    def _do(self, event: GameEvent) -> Any:
+        result = apply(self.engine, event, self.record.players)
+        try:
+            self._games.record(self.record.id, event)
+        except BaseException:
+            # Take the input back, then report the failure. An undo is taken back by
+            # rebuilding the engine from the log (always read ``live.engine`` afresh).
+            if event.kind == "undo":
+                self.engine = self._games.replay(self.record.id)
+            else:
+                self.engine.pop()
+            raise
+        return result
+
+    def dart(self, dart: Dart | str) -> None:
+        """Cricket: the current player's dart."""
+        self._do(GameEvent.dart(dart))
+
+    def end_turn(self) -> None:
+        """Cricket: the turn ends early (NEXT button)."""
+        self._do(GameEvent.turn_end())
+
+    def submit(self, seat: int, formula: str) -> Any:
+        """Formula: player at ``seat`` submits; returns what the engine returns (points).
+        A refused formula raises the engine's error and records nothing."""
+        return self._do(GameEvent.formula(seat, formula))
+
+    def timeout(self, seat: int) -> Any:
+        """Formula: the player at ``seat`` ran out of time."""
+        return self._do(GameEvent.timeout(seat))
+
+    def undo(self) -> Any:
+        """Undoes the last input (recorded as an ``undo`` event); returns what was undone."""
+        return self._do(GameEvent.undo())
+
+    def save_clock(self, seat: int, remaining_s: float) -> None:
+        self._games.save_clock(self.record.id, seat, remaining_s)
+
+    def is_over(self) -> bool:
+        return self.engine.outcome() is not None
+
+    def finish(self) -> list[SeatResult]:
+        """Records results (and ratings if rated) once the engine has an outcome."""
+        return list(self._finish(self.record.id))
+
+    def abandon(self) -> None:
+        self._games.abandon(self.record.id)

@@ -1,0 +1,223 @@
+"""Players: add, find, rename, merge, retire, import a roster.
+
+Names are unique whatever their case, in any script (``casefold``, so "Олег" and "ОЛЕГ"
+are the same name; SQLite's NOCASE folds ASCII only). Spaces are trimmed and runs of
+spaces collapsed. A merged player's row stays (``merged_into`` points at the kept one)
+so the old name still finds the kept player; their games, results and rating history
+move to the kept player, and ratings are then recomputed from the games (they are
+derived; see ``results.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.adapters.store.db import Db
+from kiosk.domain.rating import START
+
+MAX_NAME = 24
+
+
+class PlayerError(ValueError):
+    """A player name or a player operation that is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str
+    retired: bool = False
+    merged_into: int | None = None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    added: list[str] = field(default_factory=list)
+    existing: list[str] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (line, why)
+
+
+def clean_name(name: object) -> str:
+    """The name as stored, or PlayerError with the reason."""
+    if not isinstance(name, str):
+        raise PlayerError(f"a name must be text, not {name!r}")
+    text = " ".join(unicodedata.normalize("NFC", name).split())
+    if not text:
+        raise PlayerError("a name cannot be empty")
+    if len(text) > MAX_NAME:
+        raise PlayerError(f"a name has at most {MAX_NAME} characters: {text!r}")
+    if any(unicodedata.category(c).startswith("C") for c in text):
+        raise PlayerError(f"a name cannot hold control characters: {text!r}")
+    return text
+
+
+def name_key(name: str) -> str:
+    return clean_name(name).casefold()
+
+
+def _player(row: tuple[Any, ...]) -> Player:
+    pid, name, retired, merged = row
+    return Player(int(pid), str(name), bool(retired), None if merged is None else int(merged))
+
+
+_COLS = "id, name, retired, merged_into"
+
+
+class Players:
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    def add(self, name: str) -> Player:
+        text = clean_name(name)
+        with self._db.transaction() as c:
+            if c.execute("SELECT 1 FROM players WHERE name_key = ?", (text.casefold(),)).fetchone():
+                raise PlayerError(f"there is already a player called {text!r}")
+            cur = c.execute(
+                "INSERT INTO players (name, name_key, created_at) VALUES (?, ?, ?)",
+                (text, text.casefold(), self._db.now()),
+            )
+            return Player(int(cur.lastrowid or 0), text)
+
+    def get(self, player_id: int) -> Player:
+        row = self._db.conn.execute(
+            f"SELECT {_COLS} FROM players WHERE id = ?", (player_id,)
+        ).fetchone()
+        if row is None:
+            raise PlayerError(f"no player with id {player_id}")
+        return _player(row)
+
+    def find(self, name: str) -> Player | None:
+        """The player called ``name`` (any case); a merged name gives the kept player."""
+        try:
+            key = name_key(name)
+        except PlayerError:
+            return None
+        row = self._db.conn.execute(
+            f"SELECT {_COLS} FROM players WHERE name_key = ?", (key,)
+        ).fetchone()
+        player = None if row is None else _player(row)
+        seen = set()
+        while player is not None and player.merged_into is not None and player.id not in seen:
+            seen.add(player.id)
+            player = self.get(player.merged_into)
+        return player
+
+    def need(self, name: str) -> Player:
+        player = self.find(name)
+        if player is None:
+            raise PlayerError(f"no player called {name!r}")
+        return player
+
+    def roster(self, include_retired: bool = False) -> list[Player]:
+        sql = f"SELECT {_COLS} FROM players WHERE merged_into IS NULL"
+        if not include_retired:
+            sql += " AND retired = 0"
+        rows = self._db.conn.execute(sql).fetchall()
+        return sorted((_player(r) for r in rows), key=lambda p: p.name.casefold())
+
+    def rename(self, old: str, new: str) -> Player:
+        player = self.need(old)
+        text = clean_name(new)
+        with self._db.transaction() as c:
+            clash = c.execute(
+                "SELECT id FROM players WHERE name_key = ?", (text.casefold(),)
+            ).fetchone()
+            if clash is not None and int(clash[0]) != player.id:
+                raise PlayerError(f"there is already a player called {text!r}")
+            c.execute(
+                "UPDATE players SET name = ?, name_key = ? WHERE id = ?",
+                (text, text.casefold(), player.id),
+            )
+        return self.get(player.id)
+
+    def retire(self, name: str, retired: bool = True) -> Player:
+        """A retired player keeps their history and leaves the pick lists."""
+        player = self.need(name)
+        with self._db.transaction() as c:
+            c.execute("UPDATE players SET retired = ? WHERE id = ?", (int(retired), player.id))
+        return self.get(player.id)
+
+    def merge(self, source: str, into: str) -> Player:
+        """``source``'s games and history become ``into``'s; ``source`` is kept as an alias.
+
+        Refused if the two played in the same game (they are then two people) or if
+        ``source`` is in an unfinished game.
+        """
+        # Imported here: results.py imports this module for player lookups.
+        from kiosk.adapters.store.results import rebuild_ratings
+
+        a, b = self.need(source), self.need(into)
+        if a.id == b.id:
+            raise PlayerError(f"{source!r} and {into!r} are the same player")
+        with self._db.transaction() as c:
+            shared = c.execute(
+                """SELECT x.game_id FROM game_players x JOIN game_players y
+                   ON x.game_id = y.game_id WHERE x.player_id = ? AND y.player_id = ?
+                   LIMIT 1""",
+                (a.id, b.id),
+            ).fetchone()
+            if shared is not None:
+                raise PlayerError(
+                    f"{a.name!r} and {b.name!r} played each other in game {shared[0]}: "
+                    "they are two players, not one"
+                )
+            playing = c.execute(
+                """SELECT g.id FROM games g JOIN game_players gp ON gp.game_id = g.id
+                   WHERE gp.player_id = ? AND g.status = 'playing' LIMIT 1""",
+                (a.id,),
+            ).fetchone()
+            if playing is not None:
+                raise PlayerError(f"{a.name!r} is in game {playing[0]}, not finished yet")
+            for table in ("game_players", "results", "ratings"):
+                c.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", (b.id, a.id))
+            c.execute("UPDATE players SET merged_into = ?, retired = 1 WHERE id = ?", (b.id, a.id))
+            c.execute("UPDATE players SET merged_into = ? WHERE merged_into = ?", (b.id, a.id))
+            rebuild_ratings(self._db)
+        return self.get(b.id)
+
+    def rating(self, player_id: int) -> float:
+        row = self._db.conn.execute(
+            "SELECT after FROM ratings WHERE player_id = ? ORDER BY id DESC LIMIT 1",
+            (player_id,),
+        ).fetchone()
+        return START if row is None else float(row[0])
+
+    def rating_history(self, player_id: int) -> list[tuple[int, float, float]]:
+        """``(game_id, before, after)`` in the order the games ended."""
+        rows = self._db.conn.execute(
+            "SELECT game_id, before, after FROM ratings WHERE player_id = ? ORDER BY id",
+            (player_id,),
+        ).fetchall()
+        return [(int(g), float(b), float(a)) for g, b, a in rows]
+
+    def import_roster(self, text: str) -> ImportReport:
+        """Adds the players of a roster CSV: a ``name`` column if the first row has one,
+        else the first column. Existing names are left alone; bad lines are reported."""
+        report = ImportReport()
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+        column = 0
+        start = 0
+        if rows:
+            header = [h.strip().casefold() for h in rows[0]]
+            if "name" in header:
+                column, start = header.index("name"), 1
+        for number, row in enumerate(rows[start:], start=start + 1):
+            if not row or not any(cell.strip() for cell in row):
+                continue
+            if column >= len(row):
+                report.refused.append((number, "no name in this line"))
+                continue
+            try:
+                name = clean_name(row[column])
+            except PlayerError as e:
+                report.refused.append((number, str(e)))
+                continue
+            if self.find(name) is not None:
+                report.existing.append(name)
+                continue
+            report.added.append(self.add(name).name)
+        return report

@@ -1,0 +1,207 @@
+"""The database file: where it lives, how it is opened, and its schema migrations.
+
+One SQLite file, ``kiosk.sqlite3``. Opened in WAL mode with ``synchronous=FULL`` so a
+committed transaction is on the disk (the WAL is fsynced at every commit) and survives a
+power cut; foreign keys on. The schema version is ``PRAGMA user_version``; ``MIGRATIONS``
+is the list of forward steps, migration ``i`` takes version ``i`` to ``i + 1``. Each runs
+in its own transaction together with the new ``user_version``, so a cut mid-migration
+leaves the file at the old version, whole. A file from a newer darts-kiosk is refused
+with a clear message rather than touched.
+
+Connections use ``isolation_level=None``: the store opens its own ``BEGIN IMMEDIATE`` /
+``COMMIT`` and Python's sqlite3 module never starts a transaction behind its back.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+DB_NAME = "kiosk.sqlite3"
+APP_DIR = "darts-kiosk"
+
+
+class StoreError(Exception):
+    """The database cannot be used (not a database, too new, damaged)."""
+
+
+class SchemaTooNewError(StoreError):
+    """The file was written by a newer darts-kiosk than this one."""
+
+
+def default_db_path(env: Mapping[str, str] | None = None) -> Path:
+    """``$STATE_DIRECTORY`` (systemd ``StateDirectory=``) else ``$XDG_STATE_HOME/darts-kiosk``
+    else ``~/.local/state/darts-kiosk``; the file is ``kiosk.sqlite3`` in it."""
+    env = os.environ if env is None else env
+    state_dir = env.get("STATE_DIRECTORY", "")
+    if state_dir:
+        # systemd may pass several directories separated by ':'; ours is the first.
+        return Path(state_dir.split(":")[0]) / DB_NAME
+    xdg = env.get("XDG_STATE_HOME", "")
+    base = Path(xdg) if xdg else Path(env.get("HOME", str(Path.home()))) / ".local" / "state"
+    return base / APP_DIR / DB_NAME
+
+
+def _v1_initial(conn: sqlite3.Connection) -> None:
+    statements = [
+        """CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,      -- casefolded: unique whatever the case/script
+            retired INTEGER NOT NULL DEFAULT 0,
+            merged_into INTEGER REFERENCES players(id),
+            created_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE seasons (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE nights (
+            id INTEGER PRIMARY KEY,
+            season_id INTEGER NOT NULL REFERENCES seasons(id),
+            date TEXT NOT NULL,                 -- ISO date of the evening it started
+            UNIQUE (season_id, date)
+        )""",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('cricket', 'formula')),
+            variant TEXT NOT NULL,
+            settings TEXT NOT NULL,             -- JSON: everything the engine is built from
+            mode TEXT NOT NULL CHECK (mode IN ('rated', 'training')),
+            night_id INTEGER REFERENCES nights(id),
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            status TEXT NOT NULL DEFAULT 'playing'
+                CHECK (status IN ('playing', 'finished', 'abandoned'))
+        )""",
+        "CREATE INDEX games_status ON games(status)",
+        "CREATE INDEX games_night ON games(night_id)",
+        """CREATE TABLE game_players (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,              -- 0-based turn order
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            team INTEGER,                       -- NULL unless a team game
+            PRIMARY KEY (game_id, seat),
+            UNIQUE (game_id, player_id)
+        )""",
+        "CREATE INDEX game_players_player ON game_players(player_id)",
+        """CREATE TABLE game_events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,               -- 1, 2, 3... per game
+            kind TEXT NOT NULL
+                CHECK (kind IN ('dart', 'turn_end', 'formula', 'timeout', 'undo')),
+            payload TEXT NOT NULL,              -- JSON
+            at TEXT NOT NULL,                   -- UTC ISO timestamp of the commit
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+        # The log is append-only: the database itself refuses edits and deletions.
+        """CREATE TRIGGER game_events_no_update BEFORE UPDATE ON game_events
+           BEGIN SELECT RAISE(ABORT, 'game events are append-only'); END""",
+        """CREATE TRIGGER game_events_no_delete BEFORE DELETE ON game_events
+           BEGIN SELECT RAISE(ABORT, 'game events are append-only'); END""",
+        """CREATE TABLE results (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            seat INTEGER NOT NULL,
+            placement INTEGER NOT NULL,         -- 1 = first; equal placements = a draw
+            outcome TEXT NOT NULL CHECK (outcome IN ('won', 'lost', 'drawn')),
+            points INTEGER NOT NULL,            -- Cricket points / formula final score
+            stats TEXT NOT NULL,                -- JSON
+            PRIMARY KEY (game_id, player_id)
+        )""",
+        "CREATE INDEX results_player ON results(player_id)",
+        """CREATE TABLE ratings (
+            id INTEGER PRIMARY KEY,             -- chronological order of the changes
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            before REAL NOT NULL,
+            after REAL NOT NULL,
+            UNIQUE (player_id, game_id)
+        )""",
+    ]
+    for sql in statements:
+        conn.execute(sql)
+
+
+def _v2_clocks(conn: sqlite3.Connection) -> None:
+    # The time left on a formula clock. Not game state (the engine never reads a clock):
+    # it lets a resumed round restart with the time that was left, as seen last.
+    conn.execute(
+        """CREATE TABLE game_clocks (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            remaining_ms INTEGER NOT NULL,
+            at TEXT NOT NULL
+        )"""
+    )
+
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_clocks]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema forward to ``target``; returns the version found before."""
+    found = user_version(conn)
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"the database is schema version {found}, newer than this darts-kiosk "
+            f"understands (up to {SCHEMA_VERSION}); install a newer darts-kiosk "
+            "or open a backup; the file was not changed"
+        )
+    for version in range(found, target):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[version](conn)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return found
+
+
+def connect(
+    path: str | os.PathLike[str], *, migrate_to: int = SCHEMA_VERSION
+) -> sqlite3.Connection:
+    """Open (creating if needed) the database at ``path``, set the pragmas, migrate.
+
+    Before an existing file with data is migrated, a copy is kept next to it
+    (``kiosk.sqlite3.schema-v1.bak``) via the online backup API.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+    try:
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            found = user_version(conn)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{path} is not a usable SQLite database: {e}") from e
+        if found > SCHEMA_VERSION:
+            migrate(conn)  # raises SchemaTooNewError before anything is written
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{path}: could not switch to WAL journal mode (got {mode!r})")
+        conn.execute("PRAGMA synchronous = FULL")
+        if 0 < found < migrate_to:
+            backup_path = path.with_name(f"{path.name}.schema-v{found}.bak")
+            if not backup_path.exists():
+                dst = sqlite3.connect(backup_path)
+                try:
+                    conn.backup(dst)
+                finally:
+                    dst.close()
+        migrate(conn, migrate_to)
+        return conn
+    except BaseException:
+        conn.close()
+        raise

@@ -1,0 +1,62 @@
+"""``darts-kiosk backup PATH``: a consistent copy of the database while the kiosk runs.
+
+Uses SQLite's online backup API, so a game in play goes on; the copy is written to a
+temporary file beside PATH, checked (``PRAGMA integrity_check``) and then renamed into
+place, so PATH is never a half-written file. PATH may be a directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from kiosk.adapters.store import StoreError, default_db_path
+from kiosk.adapters.store.schema import connect
+
+NAME = "backup"
+HELP = "copy the database to PATH (safe while the kiosk runs)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="backup file, or a directory to put it in")
+    parser.add_argument("--db", type=Path, help="database file (default: the kiosk's)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+
+def run(args: argparse.Namespace) -> int:
+    source = args.db or default_db_path()
+    target: Path = args.path
+    if target.is_dir():
+        target = target / f"kiosk-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
+    if target.exists() and not args.force:
+        print(f"darts-kiosk backup: {target} exists (--force to overwrite)", file=sys.stderr)
+        return 1
+    if not source.exists():
+        print(f"darts-kiosk backup: no database at {source}", file=sys.stderr)
+        return 1
+    tmp = target.with_name(f".{target.name}.part")
+    try:
+        src = connect(source)
+        try:
+            tmp.unlink(missing_ok=True)
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+                check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        if check != "ok":
+            raise StoreError(f"the copy fails its integrity check: {check}")
+        os.replace(tmp, target)
+    except (StoreError, sqlite3.Error, OSError) as e:
+        tmp.unlink(missing_ok=True)
+        print(f"darts-kiosk backup: {e}", file=sys.stderr)
+        return 1
+    print(f"backed up {source} to {target}")
+    return 0

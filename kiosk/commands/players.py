@@ -1,0 +1,69 @@
+"""``darts-kiosk players``: add, list, rename, merge, retire, import a roster."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kiosk.adapters.store import PlayerError, Store, StoreError, default_db_path
+
+NAME = "players"
+HELP = "manage players: add, list, rename, merge, retire, import a roster CSV"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, help="database file (default: the kiosk's)")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("add", help="add a player")
+    p.add_argument("name")
+    p = sub.add_parser("list", help="list players with their ratings")
+    p.add_argument("--all", action="store_true", help="include retired players")
+    p = sub.add_parser("rename", help="rename a player")
+    p.add_argument("old")
+    p.add_argument("new")
+    p = sub.add_parser("merge", help="merge FROM into INTO (same person entered twice)")
+    p.add_argument("source", metavar="FROM")
+    p.add_argument("into", metavar="INTO")
+    p = sub.add_parser("retire", help="retire a player (history kept; --undo brings back)")
+    p.add_argument("name")
+    p.add_argument("--undo", action="store_true")
+    p = sub.add_parser("import", help="add the players of a roster CSV (a 'name' column)")
+    p.add_argument("csv", type=Path)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with Store.open(args.db or default_db_path()) as store:
+            return _run(store, args)
+    except (PlayerError, StoreError, OSError, UnicodeDecodeError) as e:
+        print(f"darts-kiosk players: {e}", file=sys.stderr)
+        return 1
+
+
+def _run(store: Store, args: argparse.Namespace) -> int:
+    players = store.players
+    if args.action == "add":
+        print(f"added {players.add(args.name).name}")
+    elif args.action == "list":
+        for p in players.roster(include_retired=args.all):
+            flag = "  (retired)" if p.retired else ""
+            print(f"{p.name:<24} {players.rating(p.id):7.1f}{flag}")
+    elif args.action == "rename":
+        print(f"renamed {args.old} -> {players.rename(args.old, args.new).name}")
+    elif args.action == "merge":
+        kept = players.merge(args.source, args.into)
+        print(f"merged {args.source} into {kept.name}; rating now {players.rating(kept.id):.1f}")
+    elif args.action == "retire":
+        p = players.retire(args.name, retired=not args.undo)
+        print(f"{p.name} {'retired' if p.retired else 'back in the lists'}")
+    elif args.action == "import":
+        report = players.import_roster(args.csv.read_text(encoding="utf-8"))
+        for line, why in report.refused:
+            print(f"line {line}: {why}", file=sys.stderr)
+        print(
+            f"added {len(report.added)}, already there {len(report.existing)}, "
+            f"refused {len(report.refused)}"
+        )
+        return 1 if report.refused else 0
+    return 0

@@ -1,0 +1,134 @@
+"""The ``darts-kiosk players / export / backup`` commands on a real database file."""
+
+import csv
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from test_store_support import win_cricket
+
+from kiosk.adapters.store import Store
+from kiosk.cli import main
+
+OLEG = "Олег"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "kiosk.sqlite3"
+
+
+def players(db, *argv):
+    return main(["players", "--db", str(db), *argv])
+
+
+def test_players_can_be_added_listed_renamed_retired_and_merged(db, capsys):
+    assert players(db, "add", "Ann") == 0
+    assert players(db, "add", "Bob") == 0
+    assert players(db, "add", "Bobby") == 0
+    assert players(db, "rename", "ann", "Annie") == 0
+    assert players(db, "merge", "Bobby", "Bob") == 0
+    assert players(db, "retire", "Annie") == 0
+    capsys.readouterr()
+    assert players(db, "list") == 0
+    assert capsys.readouterr().out.split() == ["Bob", "1500.0"]
+    assert players(db, "list", "--all") == 0
+    assert "Annie" in capsys.readouterr().out
+
+
+def test_a_duplicate_name_is_a_clear_error_not_a_crash(db, capsys):
+    players(db, "add", "Ann")
+    assert players(db, "add", "ANN") == 1
+    err = capsys.readouterr().err
+    assert "already a player called 'ANN'" in err and "Traceback" not in err
+    assert players(db, "rename", "Nobody", "X") == 1
+
+
+def test_a_roster_is_imported_and_bad_lines_reported(db, tmp_path, capsys):
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"name,phone\nAnn,1\n{OLEG},2\n" + "x" * 40 + ",3\n", encoding="utf-8")
+    assert players(db, "import", str(roster)) == 1
+    out = capsys.readouterr()
+    assert "added 2, already there 0, refused 1" in out.out
+    assert "line 4" in out.err
+    with Store.open(db) as store:
+        assert [p.name for p in store.players.roster()] == ["Ann", OLEG]
+
+
+def test_players_list_runs_as_a_real_command(db):
+    players(db, "add", "Ann")
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk", "players", "--db", str(db), "list"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["Ann", "1500.0"]
+
+
+def league_with_a_game(db):
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        store.players.add("Bob")
+        store.league.start_season("Spring")
+        night = store.league.tonight()
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True, night_id=night.id), 0)
+        return night
+
+
+def test_a_season_exports_as_json(db, capsys):
+    league_with_a_game(db)
+    assert main(["export", "--db", str(db), "--season", "Spring", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(r["name"], r["won"], r["rating"]) for r in data["standings"]] == [
+        ("Ann", 1, 1516.0),
+        ("Bob", 0, 1484.0),
+    ]
+    assert len(data["games"]) == 1
+
+
+def test_a_season_exports_as_csv_with_season_and_night_rows(db, tmp_path):
+    night = league_with_a_game(db)
+    out = tmp_path / "spring.csv"
+    assert main(["export", "--db", str(db), "--season", "Spring", "--out", str(out)]) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [(r["scope"], r["name"], r["won"]) for r in rows] == [
+        ("season", "Ann", "1"),
+        ("season", "Bob", "0"),
+        (night.date, "Ann", "1"),
+        (night.date, "Bob", "0"),
+    ]
+
+
+def test_exporting_an_unknown_season_says_so(db, capsys):
+    league_with_a_game(db)
+    assert main(["export", "--db", str(db), "--season", "Autumn"]) == 1
+    assert "no season called 'Autumn'" in capsys.readouterr().err
+
+
+def test_a_backup_taken_during_a_game_holds_every_committed_dart(db, tmp_path, capsys):
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        store.players.add("Bob")
+        live = store.start_game("cricket", ["Ann", "Bob"])
+        for d in ("T20", "T19", "S5"):
+            live.dart(d)
+        target = tmp_path / "copy.sqlite3"
+        assert main(["backup", "--db", str(db), str(target)]) == 0  # the kiosk still has it open
+        live.dart("DB")
+    copy = sqlite3.connect(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT COUNT(*) FROM game_events").fetchone()[0] == 3
+    copy.close()
+    assert main(["backup", "--db", str(db), str(target)]) == 1  # no silent overwrite
+    assert "exists" in capsys.readouterr().err
+    assert main(["backup", "--db", str(db), str(tmp_path)]) == 0  # a directory: dated name
+    assert len(list(tmp_path.glob("kiosk-*.sqlite3"))) == 1
+
+
+def test_backing_up_a_missing_database_fails_clearly(tmp_path, capsys):
+    assert main(["backup", "--db", str(tmp_path / "none.sqlite3"), str(tmp_path / "b")]) == 1
+    assert "no database" in capsys.readouterr().err

@@ -1,0 +1,236 @@
+"""Games as event logs in a real SQLite file: what was committed survives, what was not
+is gone, even when the process is killed with SIGKILL."""
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kiosk.adapters.store import GameError, Store
+from kiosk.domain.darts import all_darts
+from kiosk.domain.replay import GameEvent
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "kiosk.sqlite3"
+
+
+def cricket(store, rated=False):
+    for name in ("Ann", "Bob"):
+        if store.players.find(name) is None:
+            store.players.add(name)
+    return store.start_game("cricket", ["Ann", "Bob"], {"variant": "standard"}, rated=rated)
+
+
+def test_darts_survive_closing_and_reopening_the_file(db):
+    with Store.open(db) as store:
+        live = cricket(store)
+        for d in ("T20", "S19", "MISS"):
+            live.dart(d)
+        live.end_turn()
+        live.dart("DB")
+        live.undo()
+        state = live.engine.state
+    with Store.open(db) as store:
+        (game,) = store.games.unfinished()
+        kinds = [e.kind for e in store.games.events(game.id)]
+        assert kinds == ["dart", "dart", "dart", "turn_end", "dart", "undo"]
+        resumed = store.resume(game.id)
+        assert resumed.engine.state == state
+        assert resumed.engine.current_player == "Ann"
+
+
+def test_the_connection_is_wal_with_full_sync_and_foreign_keys(db):
+    with Store.open(db) as store:
+        c = store.db.conn
+        assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert c.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert c.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_the_event_log_cannot_be_edited_or_deleted(db):
+    with Store.open(db) as store:
+        live = cricket(store)
+        live.dart("T20")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.db.conn.execute("UPDATE game_events SET payload = '{}'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.db.conn.execute("DELETE FROM game_events")
+        assert len(store.games.events(live.id)) == 1
+
+
+def test_a_refused_input_is_not_recorded(db):
+    with Store.open(db) as store:
+        live = cricket(store)
+        with pytest.raises(ValueError):
+            live.undo()  # nothing to undo
+        with pytest.raises(ValueError):
+            live.dart("T21")
+        assert store.games.events(live.id) == []
+
+
+def test_an_event_that_fails_to_commit_is_taken_back_from_the_screen(db):
+    with Store.open(db) as store:
+        live = cricket(store)
+        live.dart("T20")
+        before = live.engine.state
+        store.games.abandon(live.id)  # the next write is refused by the store
+        with pytest.raises(GameError):
+            live.dart("T19")
+        assert live.engine.state == before
+        with pytest.raises(GameError):
+            live.undo()
+        assert live.engine.state == before
+
+
+def test_the_unfinished_game_is_found_for_resume_and_abandon_closes_it(db):
+    with Store.open(db) as store:
+        assert store.unfinished_game() is None
+        live = cricket(store)
+        live.dart("T20")
+        assert store.unfinished_game().id == live.id
+        store.abandon(live.id)
+        assert store.unfinished_game() is None
+        with pytest.raises(GameError):
+            store.resume(live.id)
+
+
+def test_a_formula_clock_restarts_with_the_time_that_was_left(db):
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        live = store.start_game("formula", ["Ann"], {"mode": "training"})
+        live.save_clock(0, 87.25)
+    with Store.open(db) as store:
+        assert store.games.clock(live.id) == (0, 87.25)
+        resumed = store.resume(live.id)
+        assert resumed.engine.digits == live.engine.digits
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from kiosk.adapters.store import Store
+    store = Store.open(sys.argv[1])
+    game_id = int(sys.argv[2])
+    live = store.resume(game_id)
+    darts = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10"]
+    i = 0
+    while True:
+        if i % 4 == 3:
+            live.end_turn()
+        else:
+            live.dart(darts[i % len(darts)])
+        # Shown: only now may the screen draw it.
+        print(len(live.engine.history), flush=True)
+        i += 1
+    """
+)
+
+
+def test_sigkill_mid_game_loses_no_committed_event_and_leaves_the_file_whole(db):
+    with Store.open(db) as store:
+        game_id = cricket(store).id
+    rng = random.Random(7)
+    shown_total = 0
+    for _round in range(3):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(db), str(game_id)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        shown = 0
+        stop_after = rng.randint(5, 60)
+        for line in proc.stdout:
+            shown = int(line)
+            if shown >= shown_total + stop_after:
+                break
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        with Store.open(db) as store:
+            assert store.integrity_check() == "ok"
+            events = store.games.events(game_id)
+            # Everything shown is there (the writer may have committed a few more darts
+            # between our last read and the kill; those are whole too).
+            assert len(events) >= shown
+            resumed = store.resume(game_id)
+            assert len(resumed.engine.history) == len(events)
+        shown_total = len(events)
+
+
+HOLDER = textwrap.dedent(
+    """
+    import sqlite3, sys, time
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(
+        "INSERT INTO game_events (game_id, seq, kind, payload, at) "
+        "VALUES (?, 99, 'dart', '{\\"dart\\": \\"T20\\"}', 'now')",
+        (int(sys.argv[2]),),
+    )
+    print("written, not committed", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def test_a_transaction_not_committed_when_killed_is_rolled_back(db):
+    with Store.open(db) as store:
+        live = cricket(store)
+        live.dart("T20")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db), str(live.id)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout.readline().strip() == "written, not committed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    with Store.open(db) as store:
+        assert store.integrity_check() == "ok"
+        assert [json.dumps(dict(e.payload)) for e in store.games.events(live.id)] == [
+            '{"dart": "T20"}'
+        ]
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    inputs=st.lists(
+        st.one_of(
+            st.sampled_from([str(d) for d in all_darts()]),
+            st.sampled_from(["END", "UNDO", "T20", "T19", "DB"]),
+        ),
+        max_size=40,
+    )
+)
+def test_a_resumed_game_equals_the_live_game_for_random_play(tmp_path_factory, inputs):
+    db = tmp_path_factory.mktemp("prop") / "kiosk.sqlite3"
+    with Store.open(db) as store:
+        live = cricket(store)
+        for text in inputs:
+            try:
+                if text == "END":
+                    live.end_turn()
+                elif text == "UNDO":
+                    live.undo()
+                else:
+                    live.dart(text)
+            except ValueError:
+                pass
+        state, outcome = live.engine.state, live.engine.outcome()
+    with Store.open(db) as store:
+        again = store.resume(live.id)
+        assert again.engine.state == state
+        assert again.engine.outcome() == outcome
+        assert all(isinstance(e, GameEvent) for e in store.games.events(live.id))

@@ -1,0 +1,95 @@
+"""Players in the store: add, rename, merge, retire, import a roster."""
+
+import pytest
+from test_store_support import win_cricket
+
+from kiosk.adapters.store import PlayerError, Store
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path / "kiosk.sqlite3") as s:
+        yield s
+
+
+def test_names_are_unique_whatever_the_case_in_any_script(store):
+    store.players.add("Олег")
+    store.players.add("Ann  Lee ")
+    with pytest.raises(PlayerError, match="already"):
+        store.players.add("ОЛЕГ")
+    with pytest.raises(PlayerError, match="already"):
+        store.players.add("ann lee")
+    assert [p.name for p in store.players.roster()] == ["Ann Lee", "Олег"]
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "x" * 25, "tab\there\x07", None])
+def test_a_bad_name_is_refused_with_a_reason(store, bad):
+    with pytest.raises(PlayerError):
+        store.players.add(bad)
+    assert store.players.roster() == []
+
+
+def test_a_renamed_player_keeps_their_games_and_they_still_replay(store):
+    store.players.add("Ann")
+    store.players.add("Bob")
+    live = store.start_game("cricket", ["Ann", "Bob"])
+    live.dart("T20")
+    store.players.rename("ann", "Annie")
+    assert store.players.find("Ann") is None
+    resumed = store.resume(live.id)
+    assert resumed.record.players == ("Annie", "Bob")
+    assert resumed.engine.marks("Annie", 20) == 3
+
+
+def test_renaming_onto_another_players_name_is_refused(store):
+    store.players.add("Ann")
+    store.players.add("Bob")
+    with pytest.raises(PlayerError, match="already"):
+        store.players.rename("Ann", "BOB")
+    store.players.rename("Ann", "ANN")  # a change of case of one's own name is fine
+    assert store.players.find("ann").name == "ANN"
+
+
+def test_a_retired_player_leaves_the_list_but_keeps_history(store):
+    store.players.add("Ann")
+    store.players.add("Bob")
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+    store.players.retire("Ann")
+    assert [p.name for p in store.players.roster()] == ["Bob"]
+    assert [p.name for p in store.players.roster(include_retired=True)] == ["Ann", "Bob"]
+    assert store.players.rating(store.players.find("Ann").id) == pytest.approx(1516)
+
+
+def test_merging_moves_games_and_ratings_to_the_kept_player(store):
+    for name in ("Ann", "Anne", "Bob"):
+        store.players.add(name)
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+    win_cricket(store.start_game("cricket", ["Anne", "Bob"], rated=True), 0)
+    kept = store.players.merge("Anne", "Ann")
+    assert kept.name == "Ann"
+    # Recomputed as two wins by one player: 1516, then 1516 + 32 * (1 - E(1516, 1484)).
+    history = store.players.rating_history(kept.id)
+    assert [g for g, _b, _a in history] == [1, 2]
+    assert history[0][2] == pytest.approx(1516)
+    assert history[1][1] == pytest.approx(1516)
+    assert store.players.find("Anne").id == kept.id  # the old name finds the kept player
+    assert [p.name for p in store.players.roster(include_retired=True)] == ["Ann", "Bob"]
+    assert store.games.get(2).players == ("Ann", "Bob")
+
+
+def test_two_players_who_met_in_a_game_cannot_be_merged(store):
+    store.players.add("Ann")
+    store.players.add("Bob")
+    store.start_game("cricket", ["Ann", "Bob"]).dart("T20")
+    with pytest.raises(PlayerError, match="played each other"):
+        store.players.merge("Bob", "Ann")
+
+
+def test_a_roster_csv_adds_new_names_and_reports_the_rest(store):
+    store.players.add("Bob")
+    text = "\ufeffteam,name\nRed,Ann\nRed,bob\n\nBlue,\nBlue,Олег\nBlue\n"
+    report = store.players.import_roster(text)
+    assert report.added == ["Ann", "Олег"]
+    assert report.existing == ["bob"]
+    assert [line for line, _why in report.refused] == [5, 7]
+    assert len(store.players.roster()) == 3

@@ -1,0 +1,110 @@
+"""The database file: where it lives, forward migrations, refusing what it cannot read."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kiosk.adapters.store import SCHEMA_VERSION, SchemaTooNewError, Store, StoreError
+from kiosk.adapters.store.schema import MIGRATIONS, connect, default_db_path
+
+
+def version(path):
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_systemd_state_directory_wins_then_xdg_then_home():
+    assert default_db_path({"STATE_DIRECTORY": "/var/lib/darts-kiosk", "HOME": "/h"}) == Path(
+        "/var/lib/darts-kiosk/kiosk.sqlite3"
+    )
+    assert default_db_path({"XDG_STATE_HOME": "/x", "HOME": "/h"}) == Path(
+        "/x/darts-kiosk/kiosk.sqlite3"
+    )
+    assert default_db_path({"HOME": "/h"}) == Path("/h/.local/state/darts-kiosk/kiosk.sqlite3")
+
+
+def test_a_new_file_and_its_directory_are_created_at_the_latest_version(tmp_path):
+    path = tmp_path / "state" / "darts-kiosk" / "kiosk.sqlite3"
+    Store.open(path).close()
+    assert version(path) == SCHEMA_VERSION == len(MIGRATIONS)
+
+
+def test_an_empty_version_0_file_migrates(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    sqlite3.connect(path).close()  # an empty database: user_version 0
+    assert version(path) == 0
+    with Store.open(path) as store:
+        store.players.add("Ann")
+    assert version(path) == SCHEMA_VERSION
+
+
+def test_a_version_1_file_with_games_migrates_keeping_them_and_a_backup(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    conn = connect(path, migrate_to=1)
+    conn.close()
+    assert version(path) == 1
+    # Fill it through the v1 tables only.
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
+    )
+    raw.execute(
+        "INSERT INTO players (id, name, name_key, created_at) VALUES (2, 'Bob', 'bob', 'x')"
+    )
+    raw.execute(
+        "INSERT INTO games (id, kind, variant, settings, mode, started_at) "
+        "VALUES (1, 'cricket', 'standard', '{}', 'training', 'x')"
+    )
+    raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL), (1, 1, 2, NULL)")
+    raw.execute("INSERT INTO game_events VALUES (1, 1, 'dart', '{\"dart\": \"T20\"}', 'x')")
+    raw.commit()
+    raw.close()
+    with Store.open(path) as store:
+        assert version(path) == SCHEMA_VERSION
+        live = store.resume(1)
+        assert live.engine.marks("Ann", 20) == 3
+        live.save_clock(0, 10.0)  # a v2 table
+    backup = tmp_path / "kiosk.sqlite3.schema-v1.bak"
+    assert backup.exists() and version(backup) == 1
+
+
+def test_a_file_from_a_newer_kiosk_is_refused_clearly_and_left_alone(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    Store.open(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNewError, match="newer than this darts-kiosk"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    assert version(path) == SCHEMA_VERSION + 1
+
+
+def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    path.write_bytes(b"this is a shopping list, not a database" * 100)
+    with pytest.raises(StoreError, match="not a usable SQLite database"):
+        Store.open(path)
+
+
+def test_a_failing_migration_leaves_the_file_at_the_old_version(tmp_path, monkeypatch):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=1).close()
+
+    def broken(conn):
+        conn.execute("CREATE TABLE half_done (x)")
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr("kiosk.adapters.store.schema.MIGRATIONS", [MIGRATIONS[0], broken])
+    with pytest.raises(RuntimeError):
+        Store.open(path)
+    assert version(path) == 1
+    raw = sqlite3.connect(path)
+    names = {r[0] for r in raw.execute("SELECT name FROM sqlite_master")}
+    raw.close()
+    assert "half_done" not in names

@@ -1,0 +1,20 @@
+"""Helpers for the store tests: play whole games through a LiveGame."""
+
+WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
+
+
+def win_cricket(live, winner_seat):
+    """The player at ``winner_seat`` closes everything; the others end their turns."""
+    darts = iter(WINNING)
+    winner = live.record.players[winner_seat]
+    while not live.is_over():
+        if live.engine.current_player == winner:
+            live.dart(next(darts))
+        else:
+            live.end_turn()
+    return live.finish()
+
+
+def quick_formula_settings(mode):
+    """Start 50 and no bonus: ``50+0*1`` on 5001 finishes in one round."""
+    return {"mode": mode, "digits": [5001, 5001, 5001], "start": 50, "bonus": 0}
