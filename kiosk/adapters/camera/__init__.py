@@ -1,0 +1,1 @@
+"""Cameras watching a steel-tip board: capture, calibration, detection, fusion."""

@@ -1,0 +1,265 @@
+"""Per-camera calibration: the homography from image pixels to board millimetres.
+
+File format (JSON)::
+
+    {"image_size": [w, h],
+     "points": [{"image": [x, y], "board": [x_mm, y_mm]}, ...]}
+
+at least 4 points; board mm as in ``kiosk/domain/board.py`` (origin at the bull centre,
+x right, y up, 20 at the top). Up to ``RANSAC_FROM - 1`` points the homography is the
+least-squares fit of all of them; from ``RANSAC_FROM`` points on, RANSAC drops points
+more than ``RANSAC_MM`` off (a mis-click) and fits the rest.
+
+Besides the plane mapping, the detector needs to know which way a dart sticks out of
+the board in the image (its body points "up", away from the surface, its tip is at
+the other end). A homography alone does not give that; with square pixels and the
+principal point at the image centre it gives the focal length and the camera pose
+(Zhang's constraints), see ``CameraPose``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+RANSAC_FROM = 8  # points; below this every point is trusted (least squares)
+RANSAC_MM = 3.0  # a point further than this from the fit is a mis-click
+MAX_RMS_MM = 5.0  # a least-squares fit worse than this means the points disagree
+MAX_IMAGE_SIZE = 16384
+
+
+class CalibrationError(ValueError):
+    """A calibration file or point set that does not give a usable homography."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointPair:
+    image: tuple[float, float]
+    board: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPose:
+    """Pinhole camera estimated from a homography: ``x ~ K (R X + t)``, X in board mm."""
+
+    K: np.ndarray
+    R: np.ndarray
+    t: np.ndarray
+    focal_estimated: bool  # False: the view was too face-on to tell, a default was used
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Board-frame 3-D points (N, 3) mm -> image points (N, 2)."""
+        cam = pts @ self.R.T + self.t
+        uvw = cam @ self.K.T
+        return np.asarray(uvw[:, :2] / uvw[:, 2:3])
+
+    @property
+    def centre(self) -> np.ndarray:
+        """The camera's position in board mm (z > 0: in front of the board)."""
+        return np.asarray(-self.R.T @ self.t)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    image_size: tuple[int, int]
+    points: tuple[PointPair, ...]
+    homography: np.ndarray = field(compare=False, repr=False)  # image px -> board mm
+    inliers: tuple[bool, ...] = field(compare=False, repr=False)
+    rms_mm: float = field(compare=False)
+
+    # -- building -----------------------------------------------------------------------
+
+    @classmethod
+    def from_points(
+        cls, image_size: tuple[int, int], points: list[PointPair] | tuple[PointPair, ...]
+    ) -> Calibration:
+        w, h = _size(image_size)
+        pts = tuple(points)
+        if len(pts) < 4:
+            raise CalibrationError(f"need at least 4 points, got {len(pts)}")
+        img = np.array([p.image for p in pts], dtype=np.float64)
+        brd = np.array([p.board for p in pts], dtype=np.float64)
+        if not (np.isfinite(img).all() and np.isfinite(brd).all()):
+            raise CalibrationError("a point is not a finite number")
+        for i, (x, y) in enumerate(img):
+            if not (-0.5 <= x <= w + 0.5 and -0.5 <= y <= h + 0.5):
+                raise CalibrationError(f"point {i + 1}: image {x:g},{y:g} is outside {w}x{h}")
+        for name, arr in (("image", img), ("board", brd)):
+            if _spread_area(arr) < 1e-3 * max(1.0, float(np.ptp(arr, axis=0).max()) ** 2):
+                raise CalibrationError(f"the {name} points are (nearly) on one line")
+        if len(pts) >= RANSAC_FROM:
+            H, mask = cv2.findHomography(img, brd, cv2.RANSAC, RANSAC_MM)
+        else:
+            H, mask = cv2.findHomography(img, brd, 0)
+        if H is None or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-12:
+            raise CalibrationError("the points do not give a homography (degenerate layout)")
+        inl = tuple(bool(m) for m in mask.ravel()) if mask is not None else (True,) * len(pts)
+        if sum(inl) < 4:
+            raise CalibrationError("fewer than 4 points agree with each other")
+        err = np.linalg.norm(_apply(H, img) - brd, axis=1)
+        rms = float(np.sqrt(np.mean(err[np.array(inl)] ** 2)))
+        if rms > MAX_RMS_MM:
+            worst = int(np.argmax(err)) + 1
+            raise CalibrationError(
+                f"the points disagree: {rms:.1f} mm rms (worst: point {worst}, "
+                f"{err[worst - 1]:.1f} mm); check the marked points"
+            )
+        return cls((w, h), pts, H / H[2, 2], inl, rms)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Calibration:
+        if not isinstance(data, dict):
+            raise CalibrationError("calibration must be a JSON object")
+        for key in ("image_size", "points"):
+            if key not in data:
+                raise CalibrationError(f"missing {key!r}")
+        raw = data["points"]
+        if not isinstance(raw, list):
+            raise CalibrationError("'points' must be a list")
+        pts = []
+        for i, p in enumerate(raw):
+            if not isinstance(p, dict) or "image" not in p or "board" not in p:
+                raise CalibrationError(f"point {i + 1}: needs 'image' and 'board'")
+            pts.append(PointPair(_pair(p["image"], f"point {i + 1} image"),
+                                 _pair(p["board"], f"point {i + 1} board")))  # fmt: skip
+        return cls.from_points(_size(data["image_size"]), pts)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise CalibrationError(f"{path}: not JSON: {e}") from e
+        try:
+            return cls.from_dict(data)
+        except CalibrationError as e:
+            raise CalibrationError(f"{path}: {e}") from e
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "image_size": list(self.image_size),
+            "points": [{"image": list(p.image), "board": list(p.board)} for p in self.points],
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (temp file + rename): a power cut leaves the old file or the new."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(p)
+
+    # -- using --------------------------------------------------------------------------
+
+    def image_to_board(self, pts: np.ndarray) -> np.ndarray:
+        return _apply(self.homography, np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+
+    def board_to_image(self, pts: np.ndarray) -> np.ndarray:
+        Hi = np.linalg.inv(self.homography)
+        return _apply(Hi, np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+
+    def scale_at(self, image_pt: tuple[float, float]) -> float:
+        """Pixels per mm at a point, in the board's worst direction (smallest singular
+        value of the board->image Jacobian): what one pixel of error costs there."""
+        x, y = image_pt
+        b = self.image_to_board(np.array([[x, y], [x + 1, y], [x, y + 1]]))
+        J = np.column_stack([b[1] - b[0], b[2] - b[0]])  # mm per px
+        s = np.linalg.svd(J, compute_uv=False)
+        return float(1.0 / s[0]) if s[0] > 0 else 0.0
+
+    def pose(self) -> CameraPose:
+        return _pose(np.linalg.inv(self.homography), self.image_size)
+
+    def up_direction(
+        self, image_pt: tuple[float, float], pose: CameraPose | None = None
+    ) -> np.ndarray:
+        """Unit image vector in which a dart's body leaves the board at ``image_pt``."""
+        pose = pose or self.pose()
+        bx, by = self.image_to_board(np.array(image_pt))[0]
+        side = 1.0 if pose.centre[2] >= 0 else -1.0
+        p = pose.project(np.array([[bx, by, 0.0], [bx, by, side * 20.0]]))
+        d = p[1] - p[0]
+        n = float(np.hypot(*d))
+        return d / n if n > 1e-9 else np.array([0.0, -1.0])
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
+    return np.asarray(q[:, :2] / q[:, 2:3])
+
+
+def _spread_area(pts: np.ndarray) -> float:
+    c = pts - pts.mean(axis=0)
+    s = np.linalg.svd(c, compute_uv=False)
+    return float(s[0] * s[1]) / max(1, len(pts))
+
+
+def _pair(v: Any, what: str) -> tuple[float, float]:
+    if not isinstance(v, list | tuple) or len(v) != 2:
+        raise CalibrationError(f"{what}: expected [x, y], got {v!r}")
+    out = []
+    for c in v:
+        if isinstance(c, bool) or not isinstance(c, int | float) or not math.isfinite(c):
+            raise CalibrationError(f"{what}: {c!r} is not a finite number")
+        out.append(float(c))
+    return (out[0], out[1])
+
+
+def _size(v: Any) -> tuple[int, int]:
+    if not isinstance(v, list | tuple) or len(v) != 2:
+        raise CalibrationError(f"image_size: expected [w, h], got {v!r}")
+    w, h = v
+    for c in (w, h):
+        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_IMAGE_SIZE:
+            raise CalibrationError(f"image_size: {c!r} is not a size in pixels")
+    return (int(w), int(h))
+
+
+def default_focal(image_size: tuple[int, int]) -> float:
+    """A typical webcam: about 65 degrees across the width."""
+    return image_size[0] / 2 / math.tan(math.radians(65 / 2))
+
+
+def _pose(H_b2i: np.ndarray, image_size: tuple[int, int]) -> CameraPose:
+    w, h = image_size
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    T = np.array([[1.0, 0, -cx], [0, 1.0, -cy], [0, 0, 1.0]])
+    G = T @ H_b2i
+    G = G / np.linalg.norm(G[:, :2])
+    g1, g2 = G[:, 0], G[:, 1]
+    # With K = diag(f, f, 1): r1 . r2 = 0 and |r1| = |r2| are linear in u = 1/f^2.
+    a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
+    b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
+    f0 = default_focal(image_size)
+    denom = float(a @ a)
+    u = -float(a @ b) / denom if denom > 0 else -1.0
+    if u > 0 and 0.3 * w <= 1 / math.sqrt(u) <= 4 * w:
+        K, R, t = _extrinsics(H_b2i, 1 / math.sqrt(u), cx, cy)
+        # Within ~8 degrees of face-on the constraints barely depend on f: keep f0.
+        if abs(R[2, 2]) < math.cos(math.radians(8.0)):
+            return CameraPose(K, R, t, True)
+    K, R, t = _extrinsics(H_b2i, f0, cx, cy)
+    return CameraPose(K, R, t, False)
+
+
+def _extrinsics(
+    H_b2i: np.ndarray, f: float, cx: float, cy: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    M = np.linalg.inv(K) @ H_b2i
+    lam = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    if M[2, 2] * lam < 0:  # the board must be in front of the camera (t_z > 0)
+        lam = -lam
+    r1, r2, t = M[:, 0] * lam, M[:, 1] * lam, M[:, 2] * lam
+    R = np.column_stack([r1, r2, np.cross(r1, r2)])
+    U, _, Vt = np.linalg.svd(R)
+    return K, U @ Vt, t

@@ -1,0 +1,170 @@
+"""Frames from a camera, a ``/dev/video*`` node, a video file or a URL, on a thread.
+
+A recorded video works as a camera (tests, demos): with ``realtime=True`` it is played
+at its own frame rate, with ``loop=True`` it starts again at its end. A camera that
+fails (unplugged, a read error, the end of a file that does not loop) is reported as
+``lost`` and reopened every ``retry_interval`` seconds, forever; it never raises into
+the kiosk.
+
+Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
+"reconnecting" (the vocabulary of the serial reader's ``Status``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+log = logging.getLogger("kiosk.camera")
+
+FrameSink = Callable[[np.ndarray, int, float], None]  # frame, index, monotonic time
+StatusSink = Callable[[str, str], None]
+
+# What "fixed" means to the V4L2 backend: 1 = manual exposure (3 = auto), and the
+# other automatic controls off. Cameras without a control ignore it; we log what took.
+FIXED_CONTROLS = (
+    ("auto exposure", cv2.CAP_PROP_AUTO_EXPOSURE, 1.0),
+    ("auto white balance", cv2.CAP_PROP_AUTO_WB, 0.0),
+    ("autofocus", cv2.CAP_PROP_AUTOFOCUS, 0.0),
+)
+
+
+def parse_source(source: str | int) -> str | int:
+    """``"0"`` -> camera index 0; anything else (``/dev/video2``, a path, a URL) as is."""
+    if isinstance(source, int):
+        return source
+    s = source.strip()
+    return int(s) if s.isdigit() else s
+
+
+def is_device(source: str | int) -> bool:
+    return isinstance(source, int) or str(source).startswith("/dev/video")
+
+
+def open_capture(source: str | int, size: tuple[int, int] | None = (1280, 720)) -> Any:
+    """An opened ``cv2.VideoCapture`` or None. Fixes exposure, white balance and focus
+    on real cameras where the driver allows it."""
+    src = parse_source(source)
+    cap = cv2.VideoCapture(src)
+    if not cap.isOpened():
+        cap.release()
+        return None
+    if is_device(src):
+        if size is not None:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        for name, prop, value in FIXED_CONTROLS:
+            ok = cap.set(prop, value)
+            log.info("camera %s: %s %s (now %s)", src, name, "fixed" if ok else "not settable",
+                     cap.get(prop))  # fmt: skip
+    return cap
+
+
+class CameraReader:
+    """Reads one camera on its own thread; frames and statuses go to the callbacks."""
+
+    def __init__(
+        self,
+        source: str | int,
+        on_frame: FrameSink,
+        on_status: StatusSink,
+        *,
+        realtime: bool = False,
+        loop: bool = False,
+        retry_interval: float = 1.0,
+        size: tuple[int, int] | None = (1280, 720),
+        name: str = "camera",
+    ) -> None:
+        self.source = parse_source(source)
+        self.on_frame = on_frame
+        self.on_status = on_status
+        self.realtime = realtime
+        self.loop = loop
+        self.retry_interval = retry_interval
+        self.size = size
+        self.name = name
+        self.frames = 0  # frames delivered since start
+        self._state: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("CameraReader already started")
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3.0)
+            if self._thread.is_alive():
+                log.error("%s: reader thread did not stop", self.name)
+
+    def _status(self, state: str, detail: str) -> None:
+        if state == self._state:
+            return
+        self._state = state
+        try:
+            self.on_status(state, detail)
+        except Exception:
+            log.exception("%s: status sink failed", self.name)
+
+    def _run(self) -> None:
+        try:
+            first = True
+            while not self._stop.is_set():
+                cap = open_capture(self.source, self.size)
+                if cap is None:
+                    detail = f"cannot open {self.source}"
+                    self._status("lost" if first else "reconnecting", detail)
+                    first = False
+                    self._stop.wait(self.retry_interval)
+                    continue
+                first = False
+                self._status("connected", str(self.source))
+                try:
+                    reason = self._pump(cap)
+                finally:
+                    cap.release()
+                if reason is None:
+                    break
+                log.warning("%s: lost %s: %s", self.name, self.source, reason)
+                self._status("lost", reason)
+                self._stop.wait(self.retry_interval)
+        except Exception:  # a bug here must be loud, not a silently dead thread
+            log.exception("%s: reader crashed", self.name)
+            self._status("lost", "camera reader crashed (see log)")
+
+    def _pump(self, cap: Any) -> str | None:
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+        period = 1.0 / fps if 1 <= fps <= 240 else 1 / 30
+        next_t = time.monotonic()
+        while not self._stop.is_set():
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                if self.loop and not is_device(self.source) and self.frames:
+                    cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                    ok, frame = cap.read()
+                if not ok or frame is None:
+                    return "no frame (unplugged, or the end of the video)"
+            now = time.monotonic()
+            try:
+                self.on_frame(frame, self.frames, now)
+            except Exception:
+                log.exception("%s: frame sink failed", self.name)
+            self.frames += 1
+            if self.realtime:
+                next_t += period
+                delay = next_t - time.monotonic()
+                if delay > 0:
+                    self._stop.wait(delay)
+                else:
+                    next_t = time.monotonic()
+        return None

@@ -1,0 +1,187 @@
+"""Cameras -> darts, for the kiosk: the camera twin of the serial ``BoardReader``.
+
+``CameraScorer(sources, calibrations, sink).start()`` runs a reader thread per camera
+(capture -> ``Detector``) and one thread that fuses what the cameras saw of a dart
+(``fusion.fuse``) and calls ``sink`` with:
+
+- ``Hit(dart)`` (``kiosk.adapters.serial_board.protocol.Hit``): a dart, or
+  ``Hit(Dart.MISS)`` for a bounce-out;
+- ``CameraStatus(camera, state, detail)``: "connected", "lost", "reconnecting";
+- ``CameraTakeout()``: the darts were pulled (the app may treat it as "next player").
+
+A dart-sized change whose tip no camera could place is logged and not sent (the
+player enters that dart by hand); it is counted in ``stats.unreadable``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.capture import CameraReader
+from kiosk.adapters.camera.detector import (
+    Bounce,
+    DartSeen,
+    Detector,
+    DetectorParams,
+    Observation,
+    Takeout,
+)
+from kiosk.adapters.camera.fusion import fuse
+from kiosk.adapters.serial_board.protocol import Hit
+from kiosk.domain.darts import Dart
+
+log = logging.getLogger("kiosk.camera")
+
+WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
+
+
+@dataclass(frozen=True, slots=True)
+class CameraStatus:
+    camera: int
+    state: str  # "connected", "lost", "reconnecting"
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraTakeout:
+    """The darts were taken out of the board."""
+
+
+@dataclass(slots=True)
+class ScorerStats:
+    darts: int = 0
+    bounces: int = 0
+    takeouts: int = 0
+    unreadable: int = 0
+
+
+class CameraScorer:
+    def __init__(
+        self,
+        sources: Sequence[str | int],
+        calibrations: Sequence[Calibration],
+        sink: Callable[[object], None],
+        *,
+        realtime: bool = False,
+        loop: bool = False,
+        retry_interval: float = 1.0,
+        params: DetectorParams | None = None,
+    ) -> None:
+        if len(sources) != len(calibrations) or not sources:
+            raise ValueError("one calibration per camera, at least one camera")
+        self.sink = sink
+        self.stats = ScorerStats()
+        self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
+        self._live = [False] * len(sources)
+        self.detectors = [
+            Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
+        ]
+        self.readers = [
+            CameraReader(
+                src,
+                self._frame_cb(i),
+                self._status_cb(i),
+                realtime=realtime,
+                loop=loop,
+                retry_interval=retry_interval,
+                size=calibrations[i].image_size,
+                name=f"camera-{i}",
+            )
+            for i, src in enumerate(sources)
+        ]
+        self._thread: threading.Thread | None = None
+
+    def _frame_cb(self, i: int) -> Callable[[np.ndarray, int, float], None]:
+        det = self.detectors[i]
+
+        def on_frame(frame: np.ndarray, index: int, t: float) -> None:
+            for obs in det.feed(frame, index):
+                self._q.put((t, obs))
+
+        return on_frame
+
+    def _status_cb(self, i: int) -> Callable[[str, str], None]:
+        def on_status(state: str, detail: str) -> None:
+            self._live[i] = state == "connected"
+            if state != "connected":
+                self.detectors[i].reset()  # the view may have moved while it was away
+            self._emit(CameraStatus(i, state, detail))
+
+        return on_status
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("CameraScorer already started")
+        self._thread = threading.Thread(target=self._run, name="camera-fusion", daemon=True)
+        self._thread.start()
+        for r in self.readers:
+            r.start()
+
+    def stop(self) -> None:
+        for r in self.readers:
+            r.stop()
+        self._q.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=3.0)
+
+    def _emit(self, item: object) -> None:
+        try:
+            self.sink(item)
+        except Exception:  # the UI's bug must not kill the cameras
+            log.exception("camera event sink failed on %r", item)
+
+    def _run(self) -> None:
+        pending: list[Observation] = []
+        opened = 0.0
+        last_takeout = -1e9
+        while True:
+            timeout = max(0.0, opened + WINDOW_S - time.monotonic()) if pending else None
+            try:
+                item = self._q.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+                stop = False
+            else:
+                stop = item is None
+            if item is not None:
+                t, obs = item
+                if isinstance(obs, Takeout):
+                    if t - last_takeout > 2.0:
+                        self.stats.takeouts += 1
+                        self._emit(CameraTakeout())
+                    last_takeout = t
+                else:
+                    if not pending:
+                        opened = time.monotonic()
+                    pending.append(obs)
+            live = sum(self._live) or 1
+            cams = {o.camera for o in pending}
+            if pending and (stop or len(cams) >= live or time.monotonic() - opened >= WINDOW_S):
+                self._decide(pending)
+                pending = []
+            if stop:
+                return
+
+    def _decide(self, obs: list[Observation]) -> None:
+        seen = [o for o in obs if isinstance(o, DartSeen)]
+        if seen:
+            fused = fuse([o.estimate for o in seen if o.estimate is not None])
+            if fused is None:
+                self.stats.unreadable += 1
+                log.warning("a dart landed but no camera could place its tip")
+                return
+            self.stats.darts += 1
+            log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,
+                     *fused.board, fused.used, fused.spread_mm)  # fmt: skip
+            self._emit(Hit(fused.dart))
+        elif any(isinstance(o, Bounce) for o in obs):
+            self.stats.bounces += 1
+            self._emit(Hit(Dart.MISS))

@@ -1,0 +1,81 @@
+"""``darts-kiosk camera-score``: score one dart from before/after pictures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+from kiosk.adapters.camera.fusion import Estimate, fuse
+from kiosk.adapters.camera.tip import find_tip
+
+NAME = "camera-score"
+HELP = "score a dart from a picture before and after it landed (one or more cameras)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--calibration", action="append", default=[], metavar="CAL.json",
+                        help="the camera's calibration (repeat per camera)")  # fmt: skip
+    parser.add_argument("--before", action="append", default=[], metavar="IMG",
+                        help="picture before the dart (repeat per camera)")  # fmt: skip
+    parser.add_argument("--after", action="append", default=[], metavar="IMG",
+                        help="picture after the dart (repeat per camera)")  # fmt: skip
+    parser.add_argument("images", nargs="*", metavar="BEFORE AFTER",
+                        help="one camera: the two pictures")  # fmt: skip
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each camera's view")
+
+
+def _fail(msg: str) -> int:
+    print(f"camera-score: {msg}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    cals, befores, afters = list(args.calibration), list(args.before), list(args.after)
+    if args.images:
+        if len(args.images) != 2 or befores or afters:
+            return _fail("give BEFORE AFTER, or --before/--after per camera, not both")
+        befores, afters = [args.images[0]], [args.images[1]]
+    if not cals:
+        return _fail("--calibration is required")
+    if not (len(cals) == len(befores) == len(afters)):
+        return _fail(f"{len(cals)} calibrations, {len(befores)} befores, {len(afters)} afters: "
+                     "give one of each per camera")  # fmt: skip
+    estimates = []
+    for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
+        try:
+            cal = Calibration.load(c)
+        except CalibrationError as e:
+            return _fail(str(e))
+        imgs = []
+        for path in (b, a):
+            img = cv2.imread(path, cv2.IMREAD_COLOR)
+            if img is None:
+                return _fail(f"{path}: cannot read the picture")
+            imgs.append(img)
+        if imgs[0].shape != imgs[1].shape:
+            return _fail(f"{b} and {a} differ in size")
+        h, w = imgs[0].shape[:2]
+        if (w, h) != cal.image_size:
+            return _fail(f"{a}: {w}x{h}, but {c} is for {cal.image_size[0]}x{cal.image_size[1]}")
+        f = find_tip(imgs[0], imgs[1], cal)
+        if f is None:
+            if args.verbose:
+                print(f"camera {i + 1}: no dart")
+            continue
+        bx, by = cal.image_to_board(np.array(f.image))[0]
+        weight = cal.scale_at(f.image) ** 2 * f.confidence
+        estimates.append(Estimate(i, (float(bx), float(by)), weight))
+        if args.verbose:
+            print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
+                  f"{bx:.1f}, {by:.1f} mm (weight {weight:.3f})")  # fmt: skip
+    fused = fuse(estimates)
+    if fused is None:
+        print("none")
+        return 0
+    print(fused.dart)
+    print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
+    return 0

@@ -1,0 +1,75 @@
+import threading
+import time
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.capture import CameraReader
+from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
+from kiosk.adapters.camera.synthetic import Step, render_turn
+
+
+def _write_video(path, frames, fps=30):
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    assert out.isOpened()
+    for f in frames:
+        out.write(f)
+    out.release()
+
+
+def _wait(cond, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_recorded_video_plays_as_a_camera_frame_by_frame(tmp_path):
+    frames = [np.full((72, 128, 3), 20 * i, np.uint8) for i in range(6)]
+    _write_video(tmp_path / "v.avi", frames)
+    got, states = [], []
+    r = CameraReader(str(tmp_path / "v.avi"), lambda f, i, t: got.append(int(f.mean())),
+                     lambda s, d: states.append(s), retry_interval=60)  # fmt: skip
+    r.start()
+    assert _wait(lambda: "lost" in states)
+    r.stop()
+    assert len(got) == 6
+    assert got == sorted(got)  # in order
+    assert states[:2] == ["connected", "lost"]
+
+
+def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_crash(tmp_path):
+    states = []
+    r = CameraReader(str(tmp_path / "missing.avi"), lambda f, i, t: None,
+                     lambda s, d: states.append(s), retry_interval=0.05)  # fmt: skip
+    r.start()
+    assert _wait(lambda: "reconnecting" in states)
+    (tmp_path / "missing.avi").touch()  # still not a video: keeps retrying
+    time.sleep(0.2)
+    r.stop()
+    assert states == ["lost", "reconnecting"]
+
+
+def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):
+    video = render_turn(11, [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)],
+                        off_axis=20.0)  # fmt: skip
+    _write_video(tmp_path / "turn.avi", video.frames)
+    events = []
+    done = threading.Event()
+
+    def sink(e):
+        events.append(e)
+        if type(e).__name__ == "Hit":
+            done.set()
+
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], sink, retry_interval=60)
+    s.start()
+    done.wait(20)
+    s.stop()
+    assert events[0] == CameraStatus(0, "connected", str(tmp_path / "turn.avi"))
+    hits = [e for e in events if type(e).__name__ == "Hit"]
+    assert len(hits) == 1
+    assert str(hits[0].dart) == "S20"

@@ -1,0 +1,48 @@
+import subprocess
+import sys
+
+import cv2
+
+from kiosk.adapters.camera.synthetic import render_throw
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "kiosk", "camera-score", *args],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def _files(tmp_path, throw, i):
+    cal, b, a = tmp_path / f"c{i}.json", tmp_path / f"b{i}.png", tmp_path / f"a{i}.png"
+    throw.calibrations[i].save(cal)
+    cv2.imwrite(str(b), throw.before[i])
+    cv2.imwrite(str(a), throw.after[i])
+    return str(cal), str(b), str(a)
+
+
+def test_two_identical_pictures_score_none(tmp_path):
+    t = render_throw(1, 1)
+    cal, b, _ = _files(tmp_path, t, 0)
+    r = _cli("--calibration", cal, b, b)
+    assert r.returncode == 0
+    assert r.stdout == "none\n"
+
+
+def test_three_cameras_are_fused_into_one_dart_and_a_board_point(tmp_path):
+    t = render_throw(1002, 3)
+    args = []
+    for i in range(3):
+        cal, b, a = _files(tmp_path, t, i)
+        args += ["--calibration", cal, "--before", b, "--after", a]
+    r = _cli(*args)
+    assert r.returncode == 0, r.stderr
+    dart, point = r.stdout.splitlines()
+    assert dart == str(t.truth)
+    x, y, unit = point.split()
+    assert unit == "mm"
+    assert abs(float(x) - t.dart.tip[0]) < 2 and abs(float(y) - t.dart.tip[1]) < 2
+
+
+def test_a_missing_calibration_file_is_a_clear_error(tmp_path):
+    r = _cli("--calibration", str(tmp_path / "nope.json"), "b.jpg", "a.jpg")
+    assert r.returncode == 2
+    assert "nope.json: cannot read" in r.stderr

@@ -1,0 +1,83 @@
+import json
+
+import numpy as np
+import pytest
+
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.synthetic import random_camera
+
+FIVE = [
+    PointPair((640.0, 360.0), (0.0, 0.0)),
+    PointPair((640.0, 190.0), (0.0, 170.0)),
+    PointPair((810.0, 360.0), (170.0, 0.0)),
+    PointPair((640.0, 530.0), (0.0, -170.0)),
+    PointPair((470.0, 360.0), (-170.0, 0.0)),
+]
+
+
+def test_a_calibration_survives_a_save_and_load(tmp_path):
+    cal = Calibration.from_points((1280, 720), FIVE)
+    cal.save(tmp_path / "c.json")
+    back = Calibration.load(tmp_path / "c.json")
+    assert back == cal
+    assert np.allclose(back.homography, cal.homography)
+    assert json.loads((tmp_path / "c.json").read_text())["image_size"] == [1280, 720]
+
+
+def test_a_face_on_calibration_maps_pixels_to_board_mm():
+    cal = Calibration.from_points((1280, 720), FIVE)
+    x, y = cal.image_to_board(np.array([725.0, 275.0]))[0]
+    assert (x, y) == pytest.approx((85.0, 85.0), abs=1e-6)
+
+
+def test_many_points_with_one_misclick_still_give_the_true_mapping():
+    cam = random_camera(np.random.default_rng(3), 30.0)
+    cal = cam.calibration(np.random.default_rng(4), click_px=0.0)
+    pts = list(cal.points)
+    pts[3] = PointPair((pts[3].image[0] + 40, pts[3].image[1]), pts[3].board)
+    bad = Calibration.from_points(cal.image_size, pts)
+    assert not bad.inliers[3]
+    assert bad.rms_mm < 0.1
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"image_size": [1280, 720], "points": []}, "at least 4 points"),
+        ({"points": []}, "missing 'image_size'"),
+        (
+            {"image_size": [1280, 720], "points": [{"image": [1, 2]}] * 4},
+            "needs 'image' and 'board'",
+        ),
+        ({"image_size": [0, 720], "points": []}, "not a size"),
+        (
+            {"image_size": [1280, 720],
+             "points": [{"image": [i * 10, i * 10], "board": [i, i]} for i in range(5)]},
+            "on one line",
+        ),
+        (
+            {"image_size": [100, 100],
+             "points": [{"image": [500, 5], "board": [0, 0]}]
+             + [{"image": [1, 1], "board": [1, 1]}] * 3},
+            "outside 100x100",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bad_calibration_is_refused_with_a_reason(data, message):
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.from_dict(data)
+
+
+def test_a_calibration_file_that_is_not_json_names_the_file(tmp_path):
+    p = tmp_path / "c.json"
+    p.write_text("{not json")
+    with pytest.raises(CalibrationError, match=r"c\.json: not JSON"):
+        Calibration.load(p)
+
+
+def test_the_pose_from_a_calibration_knows_which_way_a_dart_sticks_out():
+    cam = random_camera(np.random.default_rng(7), 35.0)
+    cal = cam.calibration(np.random.default_rng(8))
+    p = cam.project(np.array([[50.0, 20.0, 0.0], [50.0, 20.0, 30.0]]))
+    truth = (p[1] - p[0]) / np.linalg.norm(p[1] - p[0])
+    assert float(cal.up_direction(tuple(p[0])) @ truth) > 0.99
