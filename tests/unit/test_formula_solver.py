@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.domain.formula import evaluate, exact
 from kiosk.domain.formula.rules import CLASSIC, DISTANCE
-from kiosk.domain.formula.solver import Solver, best, reachable
+from kiosk.domain.formula.solver import PLAIN_MAX, Solver, best, reachable
 
 SAMPLE = [
     3489,
@@ -107,3 +107,43 @@ def test_solve_command_prints_both_rule_sets_and_writes_a_table(tmp_path: Path) 
     assert out.startswith("classic") and "distance" in out
     formula = out.splitlines()[0].split()[1]
     assert evaluate(formula, 3489) == int(out.splitlines()[0].split("=")[1].split()[0])
+
+
+@pytest.mark.parametrize("digits", [3489, 8139, 4859, 5489, 2848, 1000, 7041, 9795])
+def test_best_is_as_short_as_a_full_forward_search(solver: Solver, digits: int) -> None:
+    # The 4-digit table built forward (every pair of pieces, every operation) holds the
+    # shortest formula of every value: the pruned backward search must match it.
+    full = solver.tables.table(str(digits))
+    results = solver.reachable(digits)
+    assert {v for v in full if type(v) is int} == set(results)
+    for rules in (CLASSIC, DISTANCE):
+        for score in (None, 37):
+            sol = solver.best(digits, rules, score)
+            tied = [
+                r
+                for r in results
+                if (rules.points(r) if score is None else -rules.next_score(score, rules.points(r)))
+                == (sol.points if score is None else -rules.next_score(score, sol.points))
+            ]
+            assert len(sol.formula) == min(full[r].length for r in tied)
+
+
+def _plain_values(s: str) -> set[Fraction]:
+    """Every value of + - * / and brackets alone (no pow, no sqrt) over the digits ``s``."""
+    out: set[Fraction] = set()
+    if len(s) == 1 or s[0] != "0":
+        out.add(Fraction(int(s)))
+    for k in range(1, len(s)):
+        for a in _plain_values(s[:k]):
+            for b in _plain_values(s[k:]):
+                out.update((a + b, a - b, a * b))
+                if b:
+                    out.add(a / b)
+    return out | {-v for v in out}
+
+
+@pytest.mark.parametrize("digits", [9999, 9899, 9198, 1999, 1000, 9019, 9091])
+def test_a_formula_without_pow_or_sqrt_never_exceeds_the_plain_bound(digits: int) -> None:
+    # The solver skips results above PLAIN_MAX once it holds a formula under 10
+    # characters; that is sound only if such short formulas can't reach them.
+    assert max(abs(v) for v in _plain_values(str(digits))) <= PLAIN_MAX

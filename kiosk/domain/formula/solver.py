@@ -1,45 +1,46 @@
 """The best formula for a round: ``best(3489, CLASSIC, score=424)``.
 
-How it stays fast (all 9000 numbers in seconds, see ``bench/solver.py``):
+How it stays fast (all 9000 numbers in about 12 s, median about 1 ms per number, see
+``bench/solver.py``):
 
 - Values of the 1-, 2- and 3-digit pieces come from ``tables.Tables``, cached per
   digit string and shared by every number (only 1110 such strings exist).
-- The whole-number results of a 4-digit number are found without formulas, on the
-  non-negative halves of the pieces' tables (they are closed under negation, so
-  ``a - b``, ``a * b`` ... over signed values are ``+-(x - y)``, ``+-x*y`` ... over
-  non-negative ones), and with plain ints wherever the values are whole. A fraction
-  only takes part where the result can be whole (``x/3 * 6`` but never ``x/3 + 2``).
-- Only for the few best results is a formula built, by working back from the result
-  (``a + b = r`` -> look up ``r - a``) rather than by trying every pair.
+- The whole-number results of a 4-digit number are found without formulas and with
+  plain ints (``results.py``): a fraction only takes part where the result can be
+  whole (``x/3 * 6`` but never ``x/3 + 2``).
+- The best points (or new score) are decided by the set of results alone; a formula
+  is built only for the results that reach it, by working back from the result
+  (``backward.py``: ``a + b = r`` -> look up ``r - a``) over the pieces' entries in
+  order of length, stopping as soon as nothing shorter can come.
+- Tied results (classic without a score: every reachable multiple of 100) are tried
+  in order of a cheap lower bound on their formula's length (``_least_length``), and
+  the search ends once the bound reaches the shortest formula found.
 
 The grammar explored is the one described in ``tables.py`` (no irrational
 intermediates); ``reachable`` and ``best`` cover exactly that grammar. The formula
 returned is the shortest the backward search finds; exotic exponents (a fraction with
 a large digit range as the exponent) are tried only when nothing else makes the
-result, so in such rare cases a shorter formula may exist.
+result, so in such rare cases a shorter formula may exist (none in a test against
+the full forward table on a sample of numbers).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+from itertools import compress, repeat
 
-from kiosk.domain.formula.exact import LIMIT, iroot
+from kiosk.domain.formula.backward import Best, arith_back, pow_back
+from kiosk.domain.formula.exact import LIMIT
+from kiosk.domain.formula.results import whole_results
 from kiosk.domain.formula.rules import Rules
 from kiosk.domain.formula.tables import (
     Entry,
-    Num,
     Tables,
-    binop,
     call,
-    divide,
     leaf,
-    max_exponent,
     negate,
-    normal,
     power,
 )
 
@@ -73,37 +74,38 @@ class Solver:
         found: set[int] = set()
         if s[0] != "0":
             found.add(int(s))
+        halves = self.tables.halves
         for k in range(1, len(s)):
-            self._whole_results(s[:k], s[k:], found)
+            whole_results(halves(s[:k]), halves(s[k:]), found)
         found = {v for v in found if -LIMIT <= v <= LIMIT}
-        found |= {-v for v in found}
-        todo = [v for v in found if v > 1]
+        found.update([-v for v in found])
+        isqrt = math.isqrt
+        todo = [r for v in found if v > 1 and (r := isqrt(v)) * r == v]
         while todo:
-            r = iroot(todo.pop(), 2)
-            if r is not None and r not in found:
+            r = todo.pop()
+            if r not in found:
                 found.update((r, -r))
-                if r > 1:
-                    todo.append(r)
+                if r > 1 and (q := isqrt(r)) * q == r:
+                    todo.append(q)
         return frozenset(found)
 
     def best(self, digits: int, rules: Rules, score: int | None = None) -> Solution:
-        results = self.reachable(digits)
+        results = list(self.reachable(digits))
+        points = list(map(rules.points, results))
         if score is None:
-
-            def key(r: int) -> int:
-                return -rules.points(r)
+            top = max(points)
+            candidates = list(compress(results, map(top.__eq__, points)))
         else:
-            start = score
-
-            def key(r: int) -> int:
-                return rules.next_score(start, rules.points(r))
-
-        keyed = [(key(r), r) for r in results]
-        best_key = min(k for k, _ in keyed)
-        candidates = sorted((r for k, r in keyed if k == best_key), key=abs)
+            after = list(map(rules.next_score, repeat(score), points))
+            candidates = list(compress(results, map(min(after).__eq__, after)))
         s = _digit_string(digits)
+        # Shortest formula among the tied results: try the likely short ones first and
+        # stop when no formula of the rest can be shorter than the one in hand.
+        candidates.sort(key=lambda r: (_least_length(s, r), abs(r), r))
         chosen: tuple[Entry, int] | None = None
         for r in candidates:
+            if chosen is not None and _least_length(s, r) >= chosen[0].length:
+                break
             e = self.formula_for(s, r, shorter_than=None if chosen is None else chosen[0].length)
             if e is not None and (chosen is None or e.length < chosen[0].length):
                 chosen = (e, r)
@@ -135,9 +137,8 @@ class Solver:
                     break
                 if d not in known:
                     continue
-                # a direct formula is at least 4 digits and an operator long
-                extra = 6 * depth + (sign < 0)
-                if extra + (4 if str(d) == s else 5) >= limit:
+                extra = 6 * depth + (sign < 0)  # "sqrt(...)" and "-"
+                if extra + _least_length(s, d) >= limit:
                     continue
                 e = self._direct(s, d, exotic, limit - extra)
                 if e is None:
@@ -151,215 +152,56 @@ class Solver:
                     limit = e.length
         return found
 
-    # -- whole results, fast ----------------------------------------------------------------
-
-    def _whole_results(self, ls: str, rs: str, out: set[int]) -> None:
-        left, right = self.tables.halves(ls), self.tables.halves(rs)
-        li, lf, ri, rf = left.ints, left.fracs, right.ints, right.fracs
-        for x in li:
-            out.update([x + y for y in ri])
-            out.update([x - y for y in ri])
-            out.update([x * y for y in ri])
-            out.update([x // y for y in ri if y and x % y == 0])
-            if x >= 2:
-                m = max_exponent(x)
-                out.update([x**y for y in ri if y <= m])
-            elif ri:
-                out.add(1)  # pow(1, y), pow(x, 0)
-                if x == 0:
-                    out.add(0)
-            for y in rf:
-                if x % y.denominator == 0:
-                    out.add(x // y.denominator * y.numerator)
-                if x % y.numerator == 0:
-                    out.add(x // y.numerator * y.denominator)
-                _add_whole(out, power(x, y))
-                _add_whole(out, power(x, -y))
-        if 0 in ri and (li or lf):
-            out.add(1)  # pow(a, 0)
-        for xf in lf:
-            q = xf.denominator
-            for yi in ri:
-                if yi % q == 0:
-                    out.add(yi // q * xf.numerator)
-                if xf.numerator == 1 and yi:
-                    _add_whole(out, power(xf, -yi))
-            for yf in rf:
-                if yf.denominator == q:
-                    _add_whole(out, normal(xf + yf))
-                    _add_whole(out, normal(xf - yf))
-                _add_whole(out, normal(xf * yf))
-                _add_whole(out, normal(xf / yf))
-                if xf.numerator == 1:
-                    _add_whole(out, power(xf, -yf))
-
     # -- formulas, backward ------------------------------------------------------------------
 
-    def _direct(self, s: str, r: Num, exotic: bool, limit: int) -> Entry | None:
-        """Shortest formula for ``r`` that is the leaf or one operation at the top.
+    def _direct(self, s: str, r: int, exotic: bool, limit: int) -> Entry | None:
+        """Shortest formula shorter than ``limit`` for ``r`` that is the leaf or one
+        operation at the top.
 
         ``exotic``: also try every pair for ``pow`` (fractional exponents the backward
         search does not solve for); slow, used only when nothing else is found.
         """
-        found: Entry | None = None
-
-        def offer(e: Entry) -> None:
-            nonlocal found
-            if found is None or e.length < found.length:
-                found = e
-
+        best = Best(limit)
         if str(r) == s:
             e = leaf(s)
             if e is not None:
-                offer(e)
+                best.offer(e)
         for k in range(1, len(s)):
-            if found is not None:
-                limit = min(limit, found.length)
-            if limit <= 5:  # nothing with an operator can be shorter
+            if best.limit <= 5:  # nothing with an operator can be shorter
                 break
-            left, right = self.tables.table(s[:k]), self.tables.table(s[k:])
-            self._arith_back(left, right, r, offer)
-            if limit > 10:  # "pow(a,b)" is at least 10 characters
-                self._pow_back(left, right, r, offer)
+            left, right = self.tables.ranked(s[:k]), self.tables.ranked(s[k:])
+            arith_back(left, right, r, best)
+            if best.limit > 10:  # "pow(a,b)" is at least 10 characters
+                pow_back(left, right, r, best)
         if exotic:
             for k in range(1, len(s)):
-                left, right = self.tables.table(s[:k]), self.tables.table(s[k:])
-                for a, ea in left.items():
-                    for b, eb in right.items():
+                left_table, right_table = self.tables.table(s[:k]), self.tables.table(s[k:])
+                for a, ea in left_table.items():
+                    for b, eb in right_table.items():
                         if power(a, b) == r:
-                            offer(call("pow", ea, eb))
-        return found
-
-    @staticmethod
-    def _arith_back(
-        left: dict[Num, Entry],
-        right: dict[Num, Entry],
-        r: Num,
-        offer: Callable[[Entry], None],
-    ) -> None:
-        if len(left) <= len(right):
-            for a, ea in left.items():
-                for op, b in _partners_of_left(a, r, right):
-                    eb_found = right.get(b)
-                    if eb_found is not None:
-                        offer(binop(op, ea, eb_found))
-        else:
-            for b, eb in right.items():
-                for op, a in _partners_of_right(b, r, left):
-                    ea_found = left.get(a)
-                    if ea_found is not None:
-                        offer(binop(op, ea_found, eb))
-
-    @staticmethod
-    def _pow_back(
-        left: dict[Num, Entry],
-        right: dict[Num, Entry],
-        r: Num,
-        offer: Callable[[Entry], None],
-    ) -> None:
-        if len(right) <= len(left):
-            for b, eb in right.items():
-                for a in _bases(b, r):
-                    ea_found = left.get(a)
-                    if ea_found is not None and power(a, b) == r:
-                        offer(call("pow", ea_found, eb))
-        else:
-            for a, ea in left.items():
-                for b in _exponents(a, r, right):
-                    eb_found = right.get(b)
-                    if eb_found is not None and power(a, b) == r:
-                        offer(call("pow", ea, eb_found))
+                            best.offer(call("pow", ea, eb))
+        return best.entry
 
 
-def _add_whole(out: set[int], v: Num | None) -> None:
-    if type(v) is int:
-        out.add(v)
+# Every formula of 4 digits with only + - * / and brackets (no pow, no sqrt) has a value
+# of at most 9801 in size, or is the 4-digit number itself (checked for all 9000
+# numbers; a test repeats the check on the extreme ones). pow and sqrt each cost 6
+# characters more, so a value above 9999 in size needs a formula of at least 10
+# characters: "pow(3,489)", "sqrt(4598)".
+PLAIN_MAX = 9999
+
+
+def _least_length(s: str, v: int) -> int:
+    """A lower bound on the length of any formula of the digits ``s`` worth ``v``."""
+    if str(v) == s:
+        return 4
+    return 10 if abs(v) > PLAIN_MAX else 5
 
 
 def _digit_string(digits: int) -> str:
     if type(digits) is not int or not 1000 <= digits <= 9999:
         raise ValueError(f"digits must be a number from 1000 to 9999, not {digits!r}")
     return str(digits)
-
-
-def _shortest(table: dict[Num, Entry]) -> Num:
-    return min(table, key=lambda v: table[v].length)
-
-
-def _partners_of_left(a: Num, r: Num, right: dict[Num, Entry]) -> Iterable[tuple[str, Num]]:
-    """For a known left operand ``a``: (op, b) with ``a op b == r``."""
-    yield "+", normal(r - a)
-    yield "-", normal(a - r)
-    if a != 0:
-        yield "*", divide(r, a)
-    elif r == 0:
-        yield "*", _shortest(right)
-    if r != 0 and a != 0:
-        yield "/", divide(a, r)
-    elif r == 0 and a == 0:
-        nonzero = {v: e for v, e in right.items() if v != 0}
-        if nonzero:
-            yield "/", _shortest(nonzero)
-
-
-def _partners_of_right(b: Num, r: Num, left: dict[Num, Entry]) -> Iterable[tuple[str, Num]]:
-    """For a known right operand ``b``: (op, a) with ``a op b == r``."""
-    yield "+", normal(r - b)
-    yield "-", normal(r + b)
-    if b != 0:
-        yield "*", divide(r, b)
-        yield "/", normal(r * b)
-    elif r == 0:
-        yield "*", _shortest(left)
-
-
-def _bases(b: Num, r: Num) -> list[Num]:
-    """Bases ``a`` with ``pow(a, b) == r`` could hold (checked by the caller)."""
-    if b == 0:
-        return [1] if r == 1 else []
-    if r == 0:
-        return [0] if b > 0 else []
-    if type(b) is Fraction:
-        if r < 0 or b.denominator > 64:
-            return []
-        # a = r ** (q/p): raise to q first (bounded), then take the p-th root
-        q, p = b.denominator, abs(b.numerator)
-        rq = Fraction(r) ** q
-        if max(abs(rq.numerator), rq.denominator) > 10**60:
-            return []
-        n, d = iroot(rq.numerator, p), iroot(rq.denominator, p)
-        if n is None or d is None:
-            return []
-        a = Fraction(n, d) if b > 0 else Fraction(d, n)
-        return [normal(a)]
-    assert type(b) is int
-    rr = Fraction(r)
-    n, d = iroot(abs(rr.numerator), abs(b)), iroot(rr.denominator, abs(b))
-    if n is None or d is None:
-        return []
-    root = Fraction(n, d) if b > 0 else Fraction(d, n)
-    if r < 0:
-        return [normal(-root)] if b % 2 else []
-    return [normal(root), normal(-root)] if b % 2 == 0 else [normal(root)]
-
-
-def _exponents(a: Num, r: Num, right: dict[Num, Entry]) -> list[Num]:
-    """Whole exponents ``b`` with ``pow(a, b) == r`` could hold (checked by the caller)."""
-    if a == 0:
-        return (
-            [_shortest({v: e for v, e in right.items() if v > 0})]
-            if r == 0 and any(v > 0 for v in right)
-            else []
-        )
-    if r == 0:
-        return []
-    if abs(a) == 1:
-        return [v for v in right if type(v) is int] if abs(r) == 1 else []
-    if r == 1:
-        return [0]
-    ratio = math.log(abs(float(r))) / math.log(abs(float(a)))
-    guess = round(ratio)
-    return [guess - 1, guess, guess + 1] if abs(ratio - guess) < 1e-6 else []
 
 
 @cache

@@ -14,12 +14,16 @@ Not explored: irrational intermediate values (``sqrt(2)*sqrt(2)``), which the
 evaluator accepts through floating point; values or denominators beyond 10**15.
 
 Tables are cached per digit string: across all 9000 numbers there are only 10 + 100 +
-1000 strings of up to 3 digits, so each is computed once.
+1000 strings of up to 3 digits, so each is computed once (about 2 s for all of them).
+Two views of a table serve the solver: ``Halves`` (non-negative values as plain ints,
+for the whole results) and ``Ranked`` (entries by formula length, for the backward
+search).
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -155,10 +159,38 @@ def _offer(table: dict[Num, Entry], v: Num, e: Entry) -> bool:
 
 
 class Halves(NamedTuple):
-    """A table's non-negative values, split by kind (tables are closed under negation)."""
+    """A table's non-negative values, split by kind (tables are closed under negation),
+    in the plain-int form the search for whole results works on."""
 
-    ints: list[int]
-    fracs: list[Fraction]
+    ints: list[int]  # whole values >= 0, ascending
+    max_exponents: list[int]  # per int x: the largest b with x**b in bounds (-1 if x < 2)
+    fracs: list[tuple[int, int]]  # values > 0 that are not whole: (numerator, denominator)
+
+
+class Ranked(NamedTuple):
+    """A table with its entries in order of formula length, for searches that stop early."""
+
+    table: dict[Num, Entry]
+    items: list[tuple[Num, Entry]]  # shortest formula first
+    lengths: list[int]  # the items' formula lengths, ascending
+    denominators: frozenset[int]  # of the values that are not whole
+
+    def get_quotient(self, n: int, d: int) -> Entry | None:
+        """The entry for the value ``n / d`` (``d != 0``), without building a Fraction
+        unless the table holds one with that denominator."""
+        if n % d == 0:
+            return self.table.get(n // d)
+        if abs(d) // math.gcd(n, d) not in self.denominators:
+            return None
+        return self.table.get(Fraction(n, d))
+
+    @property
+    def shortest(self) -> int:
+        return self.lengths[0]
+
+    def count_shorter(self, length: int) -> int:
+        """How many entries have a formula shorter than ``length``."""
+        return bisect_left(self.lengths, length)
 
 
 class Tables:
@@ -167,6 +199,17 @@ class Tables:
     def __init__(self) -> None:
         self._tables: dict[str, dict[Num, Entry]] = {}
         self._halves: dict[str, Halves] = {}
+        self._ranked: dict[str, Ranked] = {}
+
+    def ranked(self, s: str) -> Ranked:
+        found = self._ranked.get(s)
+        if found is None:
+            table = self.table(s)
+            items = sorted(table.items(), key=lambda item: item[1].length)
+            lengths = [e.length for _, e in items]
+            dens = frozenset(v.denominator for v in table if type(v) is Fraction)
+            found = self._ranked[s] = Ranked(table, items, lengths, dens)
+        return found
 
     def table(self, s: str) -> dict[Num, Entry]:
         found = self._tables.get(s)
@@ -179,8 +222,10 @@ class Tables:
         if found is None:
             values = self.table(s)
             ints = sorted(v for v in values if type(v) is int and v >= 0)
+            exps = [max_exponent(x) if x >= 2 else -1 for x in ints]
             fracs = sorted(v for v in values if type(v) is Fraction and v > 0)
-            found = self._halves[s] = Halves(ints, fracs)
+            pairs = [(f.numerator, f.denominator) for f in fracs]
+            found = self._halves[s] = Halves(ints, exps, pairs)
         return found
 
     def _build(self, s: str) -> dict[Num, Entry]:
@@ -192,19 +237,28 @@ class Tables:
             left, right = self.table(s[:k]), self.table(s[k:])
             for a, ea in left.items():
                 for b, eb in right.items():
-                    for op, v in (("+", a + b), ("-", a - b), ("*", a * b)):
-                        v = normal(v)
+                    # Build a formula only where it would be the shortest for its value:
+                    # an operation adds at least 1 character ("a+b"), pow exactly 6.
+                    shortest = ea.length + eb.length + 1
+                    if type(a) is int and type(b) is int:  # most pairs: plain ints
+                        values: tuple[Num, Num, Num] = (a + b, a - b, a * b)
+                    else:
+                        values = (normal(a + b), normal(a - b), normal(a * b))
+                    for op, v in zip("+-*", values, strict=True):
                         if in_bounds(v):
                             old = out.get(v)
-                            if old is None or ea.length + eb.length + 1 < old.length:
+                            if old is None or shortest < old.length:
                                 _offer(out, v, binop(op, ea, eb))
                     if b != 0:
                         v = divide(a, b)
-                        if in_bounds(v):
+                        old = out.get(v)
+                        if (old is None or shortest < old.length) and in_bounds(v):
                             _offer(out, v, binop("/", ea, eb))
                     p = power(a, b)
                     if p is not None:
-                        _offer(out, p, call("pow", ea, eb))
+                        old = out.get(p)
+                        if old is None or shortest + 5 < old.length:
+                            _offer(out, p, call("pow", ea, eb))
         close(out)
         return out
 
@@ -215,8 +269,15 @@ def close(out: dict[Num, Entry]) -> None:
     while todo:
         v = todo.pop()
         e = out[v]
-        if _offer(out, normal(-v), negate(e)):
-            todo.append(normal(-v))
+        neg = normal(-v)
+        old = out.get(neg)
+        # "-x", or "-(x)" after a sum or a leading minus: build it only if shorter
+        if old is None or e.length + (3 if e.prec == SUM or e.neg_start else 1) < old.length:
+            out[neg] = negate(e)
+            todo.append(neg)
         r = exact_sqrt(v) if v > 1 else None
-        if r is not None and _offer(out, r, call("sqrt", e)):
-            todo.append(r)
+        if r is not None:
+            old = out.get(r)
+            if old is None or e.length + 6 < old.length:  # "sqrt(x)"
+                out[r] = call("sqrt", e)
+                todo.append(r)
