@@ -3,16 +3,64 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 NAME = "kiosk"
 HELP = "start the kiosk (the default when no command is given)"
+# The kiosk tells systemd READY=1 at its first frame and pings the watchdog from its
+# loop (kiosk.bootstrap builds the Notifier); tests/e2e/test_watchdog.py checks it.
+SD_NOTIFY = True
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected WIDTHxHEIGHT, e.g. 1280x720"
+        ) from None
+    if not (320 <= w <= 16384 and 240 <= h <= 16384):
+        raise argparse.ArgumentTypeError(f"{text!r}: too small or too large")
+    return (w, h)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--window", action="store_true", help="run in a window, not fullscreen")
+    parser.add_argument(
+        "--fullscreen", action="store_true", help="fullscreen even inside a desktop session"
+    )
+    parser.add_argument("--size", type=_size, metavar="WxH", help="window or screen size")
+    parser.add_argument(
+        "--port", metavar="URL", help="the board's serial port or pyserial URL (default: find it)"
+    )
+    parser.add_argument(
+        "--virtual",
+        action="store_true",
+        help="play on the on-screen virtual board (mouse clicks throw darts)",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="settings file read last")
+    parser.add_argument("--verbose", action="store_true", help="log debug messages")
 
 
 def run(args: argparse.Namespace) -> int:
-    # NOT FINISHED: the pygame app (issue 5) replaces this.
-    print("darts-kiosk: the kiosk UI is not built yet; see README.md for what exists.")
-    return 0
+    from kiosk.bootstrap import Options, run_kiosk
+    from kiosk.config import ConfigError, default_search_paths, load_config
+    from kiosk.logging_setup import setup_logging
+
+    setup_logging(args.verbose)
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"darts-kiosk: {e}", file=sys.stderr)
+        return 2
+    options = Options(
+        window=args.window,
+        fullscreen=args.fullscreen,
+        size=args.size,
+        port=args.port,
+        virtual=args.virtual,
+        verbose=args.verbose,
+        settings_file=default_search_paths()[-1],
+    )
+    return run_kiosk(options, config)

@@ -1,0 +1,174 @@
+"""Keypad and keyboard keys -> formula editing tokens (pure, table-tested).
+
+The digits of a formula must come in the order of the round's number, so on the
+numeric keypad the digit keys are free for other tokens. The layout, as the legend on
+the formula screen draws it (the keypad's own shape)::
+
+    NumLock  /        *        -
+    7  (     8  pow(  9  )     +
+    4  menu  5  sqrt( 6  ,
+    1  hint  2  -     3  -     Enter = submit
+    0  next digit     .  delete
+
+- ``0`` inserts the round's next digit; pressed again it joins the next one on:
+  with 3489, ``0 0`` is ``34``.
+- ``+ - * /`` are themselves; ``.`` (or Backspace) deletes the last token (``pow(``
+  is one token); Enter submits.
+- ``1`` is a hint in training (one per round); ``4`` opens the menu (leave the game).
+- ``2`` and ``3`` do nothing but remind the player that ``0`` gives the next digit.
+
+A full keyboard types the formula as text: its main-row digits are digits (when the
+key table tells them apart from the keypad's, see ``is_pad``), letters make ``pow`` and
+``sqrt``, ``(`` ``)`` ``,`` are themselves, Esc is the menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Token kinds
+TEXT = "text"  # insert ``text``
+NEXT_DIGIT = "next_digit"  # insert the round's next expected digit
+DELETE = "delete"  # remove the last token
+SUBMIT = "submit"
+HINT = "hint"
+MENU = "menu"
+UNUSED = "unused"  # a key with no job here: the screen says what the keys do
+FORWARD = "forward"  # not an editing key (a board button): for the game around it
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    text: str = ""
+
+
+# The keypad's digit keys, by the digit they carry.
+PAD_DIGITS: dict[str, Token] = {
+    "0": Token(NEXT_DIGIT),
+    "1": Token(HINT),
+    "2": Token(UNUSED),
+    "3": Token(UNUSED),
+    "4": Token(MENU),
+    "5": Token(TEXT, "sqrt("),
+    "6": Token(TEXT, ","),
+    "7": Token(TEXT, "("),
+    "8": Token(TEXT, "pow("),
+    "9": Token(TEXT, ")"),
+}
+
+# The legend the screen prints: (key, what it does), in the keypad's rows.
+LEGEND: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("NumLk", ""), ("/", "/"), ("*", "*"), ("-", "-")),
+    (("7", "("), ("8", "pow("), ("9", ")"), ("+", "+")),
+    (("4", "menu"), ("5", "sqrt("), ("6", ","), ("", "")),
+    (("1", "hint"), ("2", ""), ("3", ""), ("Enter", "submit")),
+    (("0", "next digit"), ("", ""), (".", "delete"), ("", "")),
+)
+
+OPERATORS = {"+", "-", "*", "/"}
+KEYBOARD_CHARS = {"(", ")", ","}
+
+
+def is_pad(action: Any) -> bool:
+    """True for a key of the numeric keypad. The key table may say so (``pad``); when it
+    does not, a digit is taken as the keypad's: the keypad is the kiosk's input device."""
+    return bool(getattr(action, "pad", True))
+
+
+def token_for(name: str, char: str = "", pad: bool = True) -> Token | None:
+    """The token of one key action (``KeyAction.name``/``.char``); None: ignore it."""
+    if name == "digit":
+        if pad:
+            return PAD_DIGITS.get(char)
+        return Token(TEXT, char) if char.isdigit() and len(char) == 1 else None
+    if name == "enter":
+        return Token(SUBMIT)
+    if name == "back":  # keypad "." and Backspace / Delete
+        return Token(DELETE)
+    if name == "cancel":  # Esc
+        return Token(MENU)
+    if name in ("next", "undo", "times", "menu"):
+        if char in OPERATORS:
+            return Token(TEXT, char)
+        if char == " ":
+            return None  # the keyboard's space: spacing is the screen's job
+        if name == "menu":
+            return Token(MENU)  # the board's MENU button
+        return Token(FORWARD)  # the board's NEXT / UNDO buttons, Tab, Page keys
+    if name == "char":
+        if char in KEYBOARD_CHARS:
+            return Token(TEXT, char)
+        if len(char) == 1 and char.isalpha():
+            return Token(TEXT, char.lower())
+        if char in OPERATORS:
+            return Token(TEXT, char)
+    return None
+
+
+def token_of(action: Any) -> Token | None:
+    """``token_for`` on a ``KeyAction``."""
+    return token_for(str(action.name), str(getattr(action, "char", "")), is_pad(action))
+
+
+FUNCTIONS = ("pow", "sqrt")
+MAX_TOKENS = 48
+
+
+class FormulaEditor:
+    """The formula being typed, as tokens (``34`` is two digit tokens, ``pow(`` one).
+
+    ``digits`` is the round's number: ``NEXT_DIGIT`` inserts the digit after those
+    already typed. Keyboard letters gather into one word token, and ``(`` after
+    ``pow``/``sqrt`` joins it, so Backspace takes a whole ``pow(`` back as on the keypad.
+    """
+
+    def __init__(self, digits: int) -> None:
+        self.digits = str(digits)
+        self.tokens: list[str] = []
+
+    @property
+    def text(self) -> str:
+        return "".join(self.tokens)
+
+    @property
+    def used(self) -> int:
+        """How many digit characters the formula holds."""
+        return sum(ch.isdigit() for ch in self.text)
+
+    @property
+    def next_digit(self) -> str | None:
+        """The digit ``0`` would insert (None once all four are in)."""
+        used = self.used
+        return self.digits[used] if used < len(self.digits) else None
+
+    def clear(self) -> None:
+        self.tokens = []
+
+    def apply(self, token: Token) -> bool:
+        """Edit with ``token``; False if it changed nothing."""
+        if token.kind == DELETE:
+            if not self.tokens:
+                return False
+            self.tokens.pop()
+            return True
+        if len(self.tokens) >= MAX_TOKENS:
+            return False
+        if token.kind == NEXT_DIGIT:
+            digit = self.next_digit
+            if digit is None:
+                return False
+            self.tokens.append(digit)
+            return True
+        if token.kind != TEXT or not token.text:
+            return False
+        text = token.text
+        last = self.tokens[-1] if self.tokens else ""
+        if text.isalpha() and last.isalpha():
+            self.tokens[-1] = last + text
+        elif text == "(" and last.lower() in FUNCTIONS:
+            self.tokens[-1] = last.lower() + "("
+        else:
+            self.tokens.append(text)
+        return True

@@ -1,0 +1,276 @@
+"""The loop: one thread owns pygame, sleeps until something happens, redraws on change.
+
+Each pass of :meth:`App.step`:
+
+1. block on the :class:`~kiosk.ui.inbox.Inbox` (a condition variable: a device thread's
+   ``put`` wakes it at once) until the next SDL pump is due, a screen's timer, or the
+   watchdog;
+2. pump SDL input (keys, clicks, window) at ``pump_hz``: often enough that keys feel
+   instant, rarely enough to idle at well under 1% of a core. ``pygame.event.wait``
+   is not used: in pygame-ce it polls every few ms inside;
+3. hand every input to the top screen, run ``update(now)``;
+4. if the top screen or the banner changed: draw it all, flip, and note for every dart
+   handled in this pass how long it took from the device thread to the flip
+   (``latencies``; ``bench/latency.py`` reads them).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction, action_for
+from kiosk.ui import theme
+from kiosk.ui.banner import draw_banner
+from kiosk.ui.context import Kiosk
+from kiosk.ui.inbox import DeviceEvent, Inbox
+from kiosk.ui.screen import Click, DartInput
+
+log = logging.getLogger("kiosk.ui")
+
+BUTTON_ACTIONS = {"NEXT": "next", "UNDO": "undo", "MENU": "menu"}
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One flip: its number, when it ended, and the device times of the darts it shows."""
+
+    number: int
+    t_flip: float
+    dart_times: tuple[float, ...]
+    screen: str
+
+
+def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
+    """A device thread's event -> a screen input (None: handled here or ignored)."""
+    ev = item.event
+    kind = type(ev).__name__
+    if kind == "Hit":
+        return DartInput(ev.dart, item.source, item.t)
+    if kind == "Button":
+        name = BUTTON_ACTIONS.get(ev.name)
+        return KeyAction(name) if name else None
+    if kind == "Status":
+        log.info("board %s: %s", ev.state, ev.detail)
+        kiosk.set_board(ev.state, ev.detail)
+        return None
+    if kind == "Hello":
+        log.info("board says hello: %s %s", ev.name, ev.version)
+        return None
+    if isinstance(ev, DartInput | KeyAction | Click):
+        return ev
+    return None  # Ping, Raw, Unknown: the reader counts and logs them
+
+
+class App:
+    def __init__(
+        self,
+        kiosk: Kiosk,
+        inbox: Inbox,
+        *,
+        size: tuple[int, int] = (1280, 720),
+        fullscreen: bool = False,
+        rotation: int = 0,
+        pump_hz: float = 30.0,
+        notifier: Any = None,
+        frame_listener: Callable[[Frame], None] | None = None,
+        hide_cursor: bool | None = None,
+    ) -> None:
+        self.kiosk = kiosk
+        self.inbox = inbox
+        self.size = size
+        self.fullscreen = fullscreen
+        self.rotation = rotation % 360
+        self.pump_interval = 1.0 / pump_hz
+        self.notifier = notifier
+        self.frame_listener = frame_listener
+        self.hide_cursor = fullscreen if hide_cursor is None else hide_cursor
+        self.frames = 0
+        self.latencies: list[tuple[float, float]] = []  # (device time, flip end)
+        self.started_at = time.monotonic()
+        self.first_frame_at: float | None = None
+        self.texts: list[str] = []  # the texts of the last frame drawn
+        self._display: pygame.Surface | None = None
+        self._canvas: pygame.Surface | None = None
+        self._painter: theme.Painter | None = None
+        self._fonts: theme.Fonts | None = None
+        self._next_pump = 0.0
+        self._pending_darts: list[float] = []
+        self._banner_seen = -1
+        self._force = True
+
+    # -- display -----------------------------------------------------------------------
+
+    def open(self) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption("darts-kiosk")
+        if self.fullscreen:
+            # (0, 0): the display's own mode (KMS/DRM on the Pi: no desktop needed).
+            self._display = pygame.display.set_mode(self.size, pygame.FULLSCREEN)
+        else:
+            self._display = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        pygame.mouse.set_visible(not self.hide_cursor)
+        pygame.key.set_repeat(0)
+        self._fonts = theme.Fonts()
+        self._make_canvas()
+        log.info(
+            "display %s, %dx%d%s",
+            pygame.display.get_driver(),
+            *self._display.get_size(),
+            " fullscreen" if self.fullscreen else "",
+        )
+
+    def _make_canvas(self) -> None:
+        assert self._display is not None and self._fonts is not None
+        w, h = self._display.get_size()
+        if self.rotation in (90, 270):
+            w, h = h, w
+        self._canvas = self._display if self.rotation == 0 else pygame.Surface((w, h))
+        self._painter = theme.Painter(self._canvas, self._fonts)
+        self._force = True
+
+    @property
+    def canvas(self) -> pygame.Surface:
+        assert self._canvas is not None
+        return self._canvas
+
+    def _to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A display pixel -> the rotated canvas's pixel."""
+        if self.rotation == 0 or self._display is None:
+            return pos
+        x, y = pos
+        w, h = self._display.get_size()
+        if self.rotation == 180:
+            return (w - 1 - x, h - 1 - y)
+        if self.rotation == 90:  # canvas turned clockwise onto the display
+            return (y, w - 1 - x)
+        return (h - 1 - y, x)
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def run(
+        self,
+        *,
+        max_frames: int | None = None,
+        until: Callable[[], bool] | None = None,
+        timeout: float | None = None,
+    ) -> bool:
+        """Loop until quit, ``max_frames`` more frames, ``until()`` is true, or
+        ``timeout`` s; True if ``until`` became true (tests drive the app this way)."""
+        if self._display is None:
+            self.open()
+        start_frames = self.frames
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.kiosk.running:
+            if until is not None and until():
+                return True
+            if max_frames is not None and self.frames - start_frames >= max_frames:
+                return False
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return False
+            self.step(None if deadline is None else deadline - now)
+        return until is not None and until()
+
+    def step(self, max_wait: float | None = None) -> None:
+        top = self.kiosk.stack.top
+        now = time.monotonic()
+        wait = self._next_pump - now
+        if top is not None:
+            wake = top.wake_at()
+            if wake is not None:
+                wait = min(wait, wake - now)
+        if self.notifier is not None:
+            due = self.notifier.seconds_until_watchdog()
+            if due is not None:
+                wait = min(wait, due)
+        if max_wait is not None:
+            wait = min(wait, max_wait)
+        items = self.inbox.wait(max(0.0, wait))
+        inputs: list[Any] = []
+        now = time.monotonic()
+        if now >= self._next_pump:
+            self._next_pump = now + self.pump_interval
+            inputs += self._sdl_inputs()
+        for item in items:
+            inp = translate_device(item, self.kiosk)
+            if inp is not None:
+                inputs.append(inp)
+        for inp in inputs:
+            top = self.kiosk.stack.top
+            if isinstance(inp, DartInput) and inp.t:
+                self._pending_darts.append(inp.t)
+            if top is not None:
+                top.process_event(inp)
+        top = self.kiosk.stack.top
+        if top is not None:
+            top.update(time.monotonic())
+        if self.notifier is not None:
+            self.notifier.watchdog()
+        if top is not None and (
+            top.dirty or self._force or self._banner_seen != self.kiosk.banner_revision
+        ):
+            self._draw()
+
+    def _sdl_inputs(self) -> list[Any]:
+        out: list[Any] = []
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT:
+                self.kiosk.quit()
+            elif ev.type == pygame.KEYDOWN:
+                if ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
+                    self.kiosk.quit()
+                    continue
+                action = action_for(ev.key, ev.unicode)
+                if action is not None:
+                    out.append(action)
+            elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+                out.append(Click(self._to_canvas(ev.pos)))
+            elif ev.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                self._display = pygame.display.get_surface()
+                self._make_canvas()
+            elif ev.type in (pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
+                self._force = True
+        return out
+
+    def _draw(self) -> None:
+        top = self.kiosk.stack.top
+        assert top is not None and self._painter is not None and self._display is not None
+        p = self._painter
+        p.begin(self.canvas)
+        self.canvas.fill(theme.BG)
+        top.draw(p)
+        draw_banner(p, self.kiosk)
+        if self.rotation:
+            self._display.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
+        pygame.display.flip()
+        t_flip = time.monotonic()
+        top.dirty = False
+        self._force = False
+        self._banner_seen = self.kiosk.banner_revision
+        self.texts = p.texts
+        self.frames += 1
+        darts = tuple(self._pending_darts)
+        self._pending_darts.clear()
+        self.latencies.extend((t, t_flip) for t in darts)
+        if self.first_frame_at is None:
+            self.first_frame_at = t_flip
+            log.info("first frame after %.0f ms", (t_flip - self.started_at) * 1000)
+            if self.notifier is not None:
+                self.notifier.ready()
+        if self.frame_listener is not None:
+            self.frame_listener(Frame(self.frames, t_flip, darts, top.name))
+
+    def screenshot(self, path: str) -> None:
+        """Save the last frame drawn (the canvas, unrotated)."""
+        pygame.image.save(self.canvas, path)
+
+    def close(self) -> None:
+        self.kiosk.sound.stop()
+        pygame.display.quit()

@@ -1,0 +1,115 @@
+"""What screens share: the stack, the language, sound, the board's state, the devices.
+
+Built by ``kiosk.bootstrap`` and handed to every screen; no globals.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from kiosk.domain.darts import Dart
+from kiosk.ui import i18n
+from kiosk.ui.screen import ScreenStack
+from kiosk.ui.session import CricketSetup, Recorder
+from kiosk.ui.sound import Sound
+
+
+class Devices(Protocol):
+    """The input side, as the screens see it (``kiosk.bootstrap.Devices``)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def virtual(self) -> bool:
+        """True when darts come from the on-screen board (clicks)."""
+        ...
+
+    def throw(self, dart: Dart) -> bool:
+        """Throw a dart at the virtual board (through its pty, like a real board);
+        False when there is no virtual board (the caller then enters it directly)."""
+        ...
+
+    def switch(self, source: str) -> None: ...
+
+
+@dataclass
+class BoardState:
+    """The serial board as the banner shows it: "" (no board expected), "connected",
+    "lost" or "reconnecting"."""
+
+    state: str = ""
+    detail: str = ""
+    since: float = field(default_factory=time.monotonic)
+
+    @property
+    def lost(self) -> bool:
+        return self.state in ("lost", "reconnecting")
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One finished game, for the attract screen."""
+
+    game: str
+    winner: str | None
+    players: tuple[str, ...]
+    detail: str
+
+
+@dataclass
+class Settings:
+    """The settings screen's values (start from the config; changed at run time)."""
+
+    language: str = "en"
+    volume: int = 70
+    source: str = "auto"
+
+
+class Kiosk:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        sound: Sound,
+        devices: Devices,
+        locale_dir: Path,
+        cricket_defaults: CricketSetup | None = None,
+        recorder: Callable[[str, CricketSetup], Recorder | None] | None = None,
+        save_settings: Callable[[Settings], None] | None = None,
+    ) -> None:
+        self.stack = ScreenStack()
+        self.settings = settings
+        self.sound = sound
+        self.devices = devices
+        self.locale_dir = locale_dir
+        self.cricket_defaults = cricket_defaults or CricketSetup()
+        self.new_recorder = recorder
+        self.save_settings = save_settings
+        self.board = BoardState()
+        self.results: list[ResultLine] = []
+        self.catalog = i18n.load(settings.language, locale_dir)
+        self.running = True
+        self.banner_revision = 0
+
+    def t(self, message: str) -> str:
+        return self.catalog.gettext(message)
+
+    def set_language(self, language: str) -> None:
+        self.settings.language = language
+        self.catalog = i18n.load(language, locale_dir=self.locale_dir)
+
+    def set_board(self, state: str, detail: str = "") -> None:
+        self.board = BoardState(state, detail)
+        self.banner_revision += 1
+
+    def add_result(self, line: ResultLine) -> None:
+        self.results.insert(0, line)
+        del self.results[8:]
+
+    def quit(self) -> None:
+        self.running = False

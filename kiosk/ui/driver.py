@@ -1,0 +1,88 @@
+"""Driving a real kiosk in-process: for the e2e tests, the screenshots and the bench.
+
+Inputs go in the way devices put them (the inbox), so the loop, the screens and the
+drawing run exactly as on a bar; ``wait_for`` runs the loop until a condition holds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction, action_for
+from kiosk.bootstrap import Running
+from kiosk.ui.screen import Click, Screen
+
+
+class Timeout(AssertionError):
+    """The kiosk did not reach the state waited for."""
+
+
+class Driver:
+    def __init__(self, running: Running) -> None:
+        self.running = running
+        self.app = running.app
+        self.kiosk = running.kiosk
+
+    @property
+    def screen(self) -> Screen:
+        top = self.kiosk.stack.top
+        assert top is not None
+        return top
+
+    @property
+    def texts(self) -> list[str]:
+        """The texts of the last frame drawn."""
+        return list(self.app.texts)
+
+    def settle(self, timeout: float = 0.5) -> None:
+        """Run the loop until everything queued is handled and drawn."""
+        deadline = time.monotonic() + timeout
+        self.app.step(0)
+        while time.monotonic() < deadline and (self.screen.dirty or self.running.inbox.pending()):
+            self.app.step(0.01)
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
+        if not self.app.run(until=condition, timeout=timeout):
+            raise Timeout(f"timed out waiting for {what or condition}; screen {self.screen.name}")
+        self.settle()
+
+    def wait_screen(self, name: str, timeout: float = 5.0) -> None:
+        self.wait_for(lambda: self.screen.name == name, timeout, f"screen {name}")
+
+    def key(self, name: str, char: str = "") -> None:
+        self.running.inbox.put(KeyAction(name, char), source="keypad")
+        self.settle()
+
+    def press(self, keys: str) -> None:
+        """Type on the keypad: ``"3*20\\n"`` -> 3, *, 2, 0, Enter; ``+`` next, ``-`` undo,
+        ``/`` menu, letters as letters."""
+        for ch in keys:
+            if ch == "\n":
+                action = KeyAction("enter")
+            elif ch == "/":
+                action = KeyAction("menu", "/")
+            elif ch == ".":
+                action = KeyAction("back", ".")
+            else:
+                found = action_for(0, ch)
+                action = found if found is not None else KeyAction("char", ch)
+                if ch.isdigit():
+                    action = KeyAction("digit", ch)
+            self.running.inbox.put(action, source="keypad")
+        self.settle()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        self.running.inbox.put(Click(pos), source="mouse")
+        self.settle()
+
+    def game(self) -> Any:
+        return getattr(self.screen, "session", None) or getattr(
+            getattr(self.screen, "game_screen", None), "session", None
+        )
+
+    def screenshot(self, path: str) -> None:
+        self.app._force = True
+        self.app.step(0)
+        self.app.screenshot(path)

@@ -1,0 +1,108 @@
+"""Translations: gettext ``.po`` files read directly at start.
+
+``assets/locale/<lang>/LC_MESSAGES/kiosk.po`` is parsed by the small reader below
+(msgid / msgstr with continued strings and the C escapes; fuzzy entries and empty
+translations are skipped, so the English text shows). No ``.mo`` build step: a
+catalogue of a few hundred lines parses in about a millisecond. The UI avoids
+plural forms (Ukrainian and Russian have three), writing "Darts: 3" style labels.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import logging
+from pathlib import Path
+
+log = logging.getLogger("kiosk.ui")
+
+LANGUAGES = {"en": "English", "uk": "Українська", "ru": "Русский"}
+DOMAIN = "kiosk"
+
+
+class PoError(ValueError):
+    """A .po file that cannot be read."""
+
+
+def _unquote(token: str, where: str) -> str:
+    token = token.strip()
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        raise PoError(f"{where}: expected a quoted string, got {token[:40]!r}")
+    try:
+        value = ast.literal_eval(token)
+    except (SyntaxError, ValueError):
+        raise PoError(f"{where}: bad string {token[:40]!r}") from None
+    if not isinstance(value, str):
+        raise PoError(f"{where}: bad string {token[:40]!r}")
+    return value
+
+
+def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
+    """msgid -> msgstr for every translated, non-fuzzy entry."""
+    catalog: dict[str, str] = {}
+    entry: dict[str, str] = {}
+    fuzzy = False
+    field = ""
+
+    def flush() -> None:
+        nonlocal entry, fuzzy, field
+        msgid, msgstr = entry.get("msgid"), entry.get("msgstr", "")
+        if msgid and msgstr and not fuzzy:
+            catalog[msgid] = msgstr
+        entry, fuzzy, field = {}, False, ""
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        where = f"{name}:{number}"
+        if not line:
+            flush()
+        elif line.startswith("#"):
+            if "msgid" in entry:
+                flush()
+            if line.startswith("#,") and "fuzzy" in line:
+                fuzzy = True
+        elif line.startswith('"'):
+            if not field:
+                raise PoError(f"{where}: a string outside an entry")
+            entry[field] += _unquote(line, where)
+        else:
+            keyword, _, rest = line.partition(" ")
+            if keyword in ("msgid", "msgstr", "msgctxt"):
+                if keyword == "msgid" and "msgid" in entry:
+                    flush()
+                field = keyword
+                entry[field] = _unquote(rest, where)
+            elif keyword.startswith("msgid_plural") or keyword.startswith("msgstr["):
+                field = keyword  # plural forms are not used by the kiosk; read and ignored
+                entry[field] = _unquote(rest, where)
+            else:
+                raise PoError(f"{where}: unknown keyword {keyword!r}")
+    flush()
+    return catalog
+
+
+class Catalog(gettext.NullTranslations):
+    def __init__(self, messages: dict[str, str], language: str) -> None:
+        super().__init__()
+        self.messages = messages
+        self.language = language
+
+    def gettext(self, message: str) -> str:
+        return self.messages.get(message, message)
+
+
+def po_path(language: str, locale_dir: Path) -> Path:
+    return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load(language: str, locale_dir: Path) -> Catalog:
+    """The catalogue for ``language``; English (the msgids) if it is missing or broken,
+    logged, since a bad translation file must not stop the kiosk."""
+    path = po_path(language, locale_dir)
+    if language == "en" and not path.is_file():
+        return Catalog({}, "en")
+    try:
+        return Catalog(parse_po(path.read_text(encoding="utf-8"), str(path)), language)
+    except (OSError, PoError, UnicodeDecodeError) as e:
+        log.error("translations for %r not loaded, showing English: %s", language, e)
+        return Catalog({}, "en")

@@ -1,0 +1,111 @@
+"""Screens and the screen stack (Tuxemon's shape: push / pop / replace).
+
+A screen gets inputs in ``process_event`` (already translated: ``KeyAction``,
+``Click``, ``DartInput``), changes its state there or in ``update(now)``, and draws in
+``draw(painter)``, which only reads state: the same state draws the same picture.
+A screen sets ``dirty`` when its picture changed; the app redraws only then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kiosk.domain.darts import Dart
+
+if TYPE_CHECKING:
+    from kiosk.ui.context import Kiosk
+    from kiosk.ui.theme import Painter
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A mouse click (or a touch) at a pixel of the logical screen."""
+
+    pos: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DartInput:
+    """A dart for the game: from the board, the keypad (typed) or the mouse board."""
+
+    dart: Dart
+    source: str = "board"
+    t: float = 0.0  # monotonic time the device thread received it (0 = not measured)
+
+
+class Screen:
+    name = "screen"
+
+    def __init__(self, kiosk: Kiosk) -> None:
+        self.kiosk = kiosk
+        self.dirty = True
+
+    def t(self, message: str) -> str:
+        """The message in the kiosk's language."""
+        return self.kiosk.t(message)
+
+    def on_enter(self) -> None:
+        """Became the top screen (pushed, or uncovered by a pop)."""
+        self.dirty = True
+
+    def process_event(self, event: Any) -> None:
+        """Handle one input."""
+
+    def update(self, now: float) -> None:
+        """Advance time-driven state (blinks, timeouts); set ``dirty`` if it shows."""
+
+    def wake_at(self) -> float | None:
+        """The monotonic time ``update`` next needs to run (None: only on input)."""
+        return None
+
+    def draw(self, p: Painter) -> None:
+        raise NotImplementedError
+
+
+class ScreenStack:
+    def __init__(self) -> None:
+        self._screens: list[Screen] = []
+
+    def __len__(self) -> int:
+        return len(self._screens)
+
+    @property
+    def top(self) -> Screen | None:
+        return self._screens[-1] if self._screens else None
+
+    def screens(self) -> tuple[Screen, ...]:
+        return tuple(self._screens)
+
+    def push(self, screen: Screen) -> None:
+        self._screens.append(screen)
+        screen.on_enter()
+
+    def pop(self) -> Screen | None:
+        """Remove the top screen; the root screen is never popped."""
+        if len(self._screens) <= 1:
+            return None
+        gone = self._screens.pop()
+        self._screens[-1].on_enter()
+        return gone
+
+    def replace(self, screen: Screen) -> None:
+        if self._screens:
+            self._screens.pop()
+        self.push(screen)
+
+    def reset(self, screen: Screen) -> None:
+        """Back to the root screen, then ``screen`` on top of it (or as root if empty)."""
+        del self._screens[1:]
+        if not self._screens:
+            self.push(screen)
+        elif self._screens[0] is screen:
+            screen.on_enter()
+        else:
+            self.push(screen)
+
+    def find(self, kind: type[Screen]) -> Screen | None:
+        for screen in reversed(self._screens):
+            if isinstance(screen, kind):
+                return screen
+        return None

@@ -1,0 +1,1 @@
+"""The kiosk's screens, one idea per module."""

@@ -1,0 +1,68 @@
+"""The attract screen: the idle loop behind a bar. Any key, click or dart opens the menu."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.screen import Click, DartInput, Screen
+
+BLINK = 1.0  # s on, s off for "press any key"
+
+
+class AttractScreen(Screen):
+    name = "attract"
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.blink_on = True
+        self.next_blink = time.monotonic() + BLINK
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, KeyAction | Click | DartInput):
+            from kiosk.ui.screens.main_menu import MainMenu
+
+            self.kiosk.stack.push(MainMenu(self.kiosk))
+
+    def update(self, now: float) -> None:
+        if now >= self.next_blink:
+            self.blink_on = not self.blink_on
+            self.next_blink = now + BLINK
+            self.dirty = True
+
+    def wake_at(self) -> float | None:
+        return self.next_blink
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        p.text("DARTS", 20 * u, (w / 2, 20 * u), theme.ACCENT, anchor="center", style="bold")
+        p.text(
+            self.t("Cricket · League night · Formula darts"),
+            4 * u,
+            (w / 2, 34 * u),
+            theme.TEXT,
+            anchor="center",
+            max_width=w * 0.9,
+        )
+        results = self.kiosk.results
+        y = 44 * u
+        if results:
+            p.text(self.t("Last results"), 3.6 * u, (w / 2, y), theme.DIM, anchor="center")
+            y += 6 * u
+            for line in results[:5]:
+                who = line.winner or self.t("Draw")
+                text = f"{self.t(line.game)}: {who}  —  {' · '.join(line.players)}  {line.detail}"
+                p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)
+                y += 5.5 * u
+        if self.blink_on:
+            p.text(
+                self.t("Press any key to play"),
+                5.5 * u,
+                (w / 2, 88 * u),
+                theme.TEXT,
+                anchor="center",
+                style="bold",
+                max_width=w * 0.9,
+            )

@@ -1,0 +1,171 @@
+"""The Cricket scoreboard screen: inputs in, session changes, picture out.
+
+Inputs: board hits and buttons, the keypad (manual entry ``3*20`` Enter, ``+`` next
+player, ``-`` undo, ``/`` pause menu), and with the virtual board the mouse (a click
+on the board is a dart there; buttons for next / undo / menu). The drawing is in
+``cricket_view.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.darts import Dart
+from kiosk.ui import theme
+from kiosk.ui.entry import TIMES, EntryError, parse_entry
+from kiosk.ui.screen import Click, DartInput, Screen
+from kiosk.ui.session import CricketSession, Feedback
+from kiosk.ui.vboard import VirtualBoard
+from kiosk.ui.widgets import Button
+
+FINISH_DELAY = 1.5  # s the final dart stays on the scoreboard before the results
+MESSAGE_TIME = 3.0  # s
+ENTRY_CHARS = "0123456789TDSBMI* "
+MAX_TYPED = 8
+
+
+class CricketScreen(Screen):
+    name = "cricket"
+
+    def __init__(self, kiosk: Any, session: CricketSession) -> None:
+        super().__init__(kiosk)
+        self.session = session
+        self.typed = ""
+        self.message = ""
+        self.message_until: float | None = None
+        self.finish_at: float | None = None
+        self.board = VirtualBoard()
+        # Board points (mm) of clicks: waiting for their dart to come back through the
+        # virtual board's pty, and those of the darts of the turn on screen.
+        self.pending_clicks: list[tuple[float, float]] = []
+        self.clicks: list[tuple[float, float]] = []
+        self.buttons = [
+            Button("next", "Next player"),
+            Button("undo", "Undo"),
+            Button("menu", "Menu"),
+        ]
+
+    @property
+    def show_board(self) -> bool:
+        return bool(self.kiosk.devices.virtual)
+
+    # -- input ---------------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput):
+            self.dart(event.dart, event.source)
+        elif isinstance(event, KeyAction):
+            self.key(event)
+        elif isinstance(event, Click):
+            self.click(event.pos)
+
+    def dart(self, dart: Dart, source: str) -> None:
+        turn_start = not self.session.shown_darts or self.session.hold is not None
+        fb = self.session.throw(dart, source)
+        if fb.accepted:
+            if turn_start:
+                self.clicks = []
+            if self.pending_clicks and source in ("mouse", "board"):
+                self.clicks.append(self.pending_clicks.pop(0))
+        self.feedback(fb)
+
+    def feedback(self, fb: Feedback) -> None:
+        for sound in fb.sounds:
+            self.kiosk.sound.play(sound)
+        if fb.message:
+            self.say(self.t(fb.message))
+        if self.session.over and self.finish_at is None:
+            self.finish_at = time.monotonic() + FINISH_DELAY
+        self.dirty = True
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.message_until = time.monotonic() + MESSAGE_TIME
+        self.dirty = True
+
+    def key(self, event: KeyAction) -> None:
+        name = event.name
+        if name in ("digit", "char", "times") and event.char.upper() in ENTRY_CHARS:
+            if len(self.typed) < MAX_TYPED:
+                self.typed += "*" if name == "times" else event.char.upper()
+        elif name == "back":
+            self.typed = self.typed[:-1]
+        elif name == "enter":
+            self.enter()
+        elif name == "next":
+            self.typed = ""
+            self.next_player()
+        elif name == "undo":
+            if self.typed:
+                self.typed = ""
+            else:
+                self.undo()
+        elif name in ("menu", "cancel"):
+            if self.typed:
+                self.typed = ""
+            else:
+                from kiosk.ui.screens.pause import PauseMenu
+
+                self.kiosk.stack.push(PauseMenu(self.kiosk, self))
+        self.dirty = True
+
+    def enter(self) -> None:
+        if not self.typed:
+            if self.session.hold is not None:
+                self.next_player()
+            return
+        try:
+            dart = parse_entry(self.typed)
+        except EntryError as e:
+            self.say(f"{self.typed.replace('*', TIMES)}: {self.t(str(e))}")
+            self.typed = ""
+            return
+        self.typed = ""
+        self.dart(dart, "keypad")
+
+    def next_player(self) -> None:
+        self.clicks = []
+        self.feedback(self.session.next_player())
+
+    def undo(self) -> None:
+        fb = self.session.undo()
+        if fb.accepted:
+            self.clicks = self.clicks[:-1]
+            self.finish_at = None
+        self.feedback(fb)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        for button in self.buttons:
+            if button.hit(pos):
+                self.key(KeyAction(button.action))
+                return
+        if self.show_board and self.board.contains(pos) and not self.session.over:
+            dart = self.board.dart_at(pos)
+            self.pending_clicks.append(self.board.to_mm(pos))
+            if not self.kiosk.devices.throw(dart):
+                self.dart(dart, "mouse")
+            self.dirty = True
+
+    # -- time ----------------------------------------------------------------------
+
+    def update(self, now: float) -> None:
+        if self.message_until is not None and now >= self.message_until:
+            self.message, self.message_until = "", None
+            self.dirty = True
+        if self.finish_at is not None and now >= self.finish_at:
+            self.finish_at = None
+            if self.session.over:
+                from kiosk.ui.screens.results import ResultsScreen
+
+                self.kiosk.stack.push(ResultsScreen(self.kiosk, self))
+
+    def wake_at(self) -> float | None:
+        times = [t for t in (self.message_until, self.finish_at) if t is not None]
+        return min(times) if times else None
+
+    def draw(self, p: theme.Painter) -> None:
+        from kiosk.ui.screens.cricket_view import draw_scoreboard
+
+        draw_scoreboard(p, self)

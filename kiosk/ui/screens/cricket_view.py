@@ -1,0 +1,269 @@
+"""Drawing the Cricket scoreboard (reads the screen's state, changes nothing).
+
+The classic bar layout: sides left and right of a middle column of targets (20 to 15
+and BULL, top to bottom); each side's marks ``/``, ``X``, circled ``X`` in its column;
+targets closed by everyone greyed out; points large (digits about 13% of the screen
+height); the side to throw outlined; the turn's darts and the darts left at the foot.
+With the virtual board, the board and mouse buttons take the right part.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from kiosk.domain.darts import BULL
+from kiosk.ui import theme
+from kiosk.ui.entry import TIMES
+from kiosk.ui.widgets import draw_marks
+
+if TYPE_CHECKING:
+    from kiosk.ui.screens.cricket import CricketScreen
+
+VARIANT_LABELS = {"standard": "Standard", "cut-throat": "Cut-throat", "no-score": "No score"}
+
+
+def target_label(target: int) -> str:
+    return "BULL" if target == BULL else str(target)
+
+
+def sides_of(game: object) -> list[tuple[str, ...]]:
+    sides = getattr(game, "sides", None)
+    return [tuple(s) for s in sides] if sides else [(p,) for p in game.players]  # type: ignore[attr-defined]
+
+
+def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
+    u, W = p.u, p.w
+    game = screen.session.game
+    board_w = 0.0
+    if screen.show_board:
+        board_w = min(W * 0.36, 78 * u)
+    x0, x1 = 1.5 * u, W - board_w - (3 * u if board_w else 1.5 * u)
+    sides = sides_of(game)
+    n = len(sides)
+    left_count = (n + 1) // 2
+    target_w = 14 * u
+    col_w = (x1 - x0 - target_w) / n
+    xs: list[float] = []
+    for i in range(n):
+        x = x0 + i * col_w + (target_w if i >= left_count else 0)
+        xs.append(x)
+    target_x = x0 + left_count * col_w
+    shown = screen.session.shown_player
+    current = next(i for i, s in enumerate(sides) if shown in s)
+
+    _header(p, screen, x0, x1)
+    head_top, head_h = 8 * u, 29 * u
+    rows_top, row_h = 38.5 * u, 6.4 * u
+    rows_bottom = rows_top + row_h * len(game.targets)
+
+    # Target rows: stripes, closed rows dimmed, the target in the middle.
+    for r, target in enumerate(game.targets):
+        y = rows_top + r * row_h
+        closed = game.is_closed(target)
+        stripe = theme.CLOSED_BG if closed else (theme.PANEL if r % 2 == 0 else theme.BG)
+        p.rect((x0, y, x1 - x0, row_h), stripe)
+        label_colour = theme.GREY if closed else theme.TEXT
+        p.text(
+            target_label(target),
+            row_h * 0.72,
+            (target_x + target_w / 2, y + row_h / 2),
+            label_colour,
+            anchor="center",
+            style="bold",
+            max_width=target_w * 0.9,
+        )
+        if closed:
+            pygame.draw.line(
+                p.surface,
+                theme.GREY,
+                (target_x + 2 * u, y + row_h / 2),
+                (target_x + target_w - 2 * u, y + row_h / 2),
+                max(2, int(0.4 * u)),
+            )
+        for i, side in enumerate(sides):
+            marks = game.marks(side[0], target)
+            colour = theme.GREY if closed else theme.MARK
+            draw_marks(p.surface, (xs[i] + col_w / 2, y + row_h / 2), row_h * 0.9, marks, colour)
+
+    # Side headers: name, points, MPR; the side to throw outlined down to the last row.
+    for i, side in enumerate(sides):
+        x = xs[i]
+        box = pygame.Rect(int(x + 0.6 * u), int(head_top), int(col_w - 1.2 * u), int(head_h))
+        is_current = i == current and not screen.session.over
+        p.rect(box, theme.PANEL_HI if is_current else theme.PANEL, radius=1.2 * u)
+        colour = theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)]
+        name_box = pygame.Rect(box.x, box.y, box.w, int(6.5 * u))
+        p.rect(name_box, theme.ACCENT if is_current else colour, radius=1.2 * u)
+        name = " & ".join(side)
+        p.text(
+            name,
+            4.4 * u,
+            name_box.center,
+            theme.BG,
+            anchor="center",
+            style="bold",
+            max_width=box.w * 0.92,
+        )
+        if game.variant == "no-score":
+            owned = sum(1 for t in game.targets if game.owns(side[0], t))
+            big = f"{owned}/7"
+        else:
+            big = str(game.points(side[0]))
+        p.text(
+            big,
+            18 * u,
+            (box.centerx, box.y + 17 * u),
+            theme.TEXT,
+            anchor="center",
+            style="condensed",
+            max_width=box.w * 0.94,
+        )
+        stats = game.stats(side[0])
+        p.text(
+            f"{screen.t('MPR')} {stats.mpr:.2f}",
+            3.4 * u,
+            (box.centerx, box.bottom - 2.6 * u),
+            theme.DIM,
+            anchor="center",
+            max_width=box.w * 0.9,
+        )
+        if is_current:
+            outline = pygame.Rect(
+                int(x + 0.3 * u),
+                int(head_top - 0.3 * u),
+                int(col_w - 0.6 * u),
+                int(rows_bottom - head_top + 0.6 * u),
+            )
+            p.rect(outline, theme.ACCENT, radius=1.2 * u, width=max(2, int(0.45 * u)))
+
+    _footer(p, screen, x0, x1, rows_bottom)
+    if screen.show_board:
+        _board_panel(p, screen, x1 + 1.5 * u, board_w)
+    else:
+        for button in screen.buttons:
+            button.rect = pygame.Rect(0, 0, 0, 0)
+
+
+def _header(p: theme.Painter, screen: CricketScreen, x0: float, x1: float) -> None:
+    u = p.u
+    game = screen.session.game
+    t = screen.t
+    title = f"{t('Cricket')} · {t(VARIANT_LABELS.get(game.variant, game.variant))}"
+    if getattr(game, "single_bull", False):
+        title += f" · {t('single bull')}"
+    p.text(title, 3.6 * u, (x0, 3.8 * u), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
+    if game.round_limit:
+        rnd = f"{t('Round')} {game.round} / {game.round_limit}"
+    else:
+        rnd = f"{t('Round')} {game.round}"
+    p.text(rnd, 4.6 * u, (x1, 3.8 * u), theme.TEXT, anchor="midright", style="bold")
+
+
+def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: float) -> None:
+    u = p.u
+    t = screen.t
+    session = screen.session
+    game = session.game
+    y = top + 2 * u
+    box_h = 8 * u
+    outcome = game.outcome()
+    if outcome is not None:
+        who = outcome.winner
+        text = f"{who} {t('wins!')}" if who else t("Draw!")
+        p.text(
+            text,
+            7 * u,
+            ((x0 + x1) / 2, y + box_h / 2),
+            theme.ACCENT,
+            anchor="center",
+            style="bold",
+            max_width=x1 - x0,
+        )
+        return
+    name_rect = p.text(
+        f"\u25b6 {session.shown_player}",
+        5 * u,
+        (x0, y + box_h / 2),
+        theme.ACCENT,
+        anchor="midleft",
+        style="bold",
+        max_width=(x1 - x0) * 0.3,
+    )
+    darts = session.shown_darts
+    bx = name_rect.right + 2.5 * u
+    box_w = 12 * u
+    for k in range(3):
+        rect = pygame.Rect(int(bx + k * (box_w + 1.2 * u)), int(y), int(box_w), int(box_h))
+        if k < len(darts):
+            p.rect(rect, theme.PANEL_HI, radius=u)
+            p.text(
+                str(darts[k]),
+                4.8 * u,
+                rect.center,
+                theme.TEXT,
+                anchor="center",
+                style="bold",
+                max_width=rect.w * 0.9,
+            )
+        else:
+            nxt = k == len(darts) and session.hold is None
+            p.rect(rect, theme.PANEL, radius=u)
+            p.rect(
+                rect,
+                theme.ACCENT if nxt else theme.LINE,
+                radius=u,
+                width=max(2, int((0.5 if nxt else 0.2) * u)),
+            )
+    after = bx + 3 * (box_w + 1.2 * u) + 1.5 * u
+    if session.hold is not None:
+        status, colour = t("Remove darts, then + (next player)"), theme.ACCENT
+    else:
+        status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
+    if screen.typed:
+        status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
+    p.text(
+        status,
+        3.8 * u,
+        (after, y + box_h / 2),
+        colour,
+        anchor="midleft",
+        style="bold",
+        max_width=x1 - after,
+    )
+    if screen.message:
+        p.text(
+            screen.message,
+            3 * u,
+            ((x0 + x1) / 2, 93 * u),
+            theme.BAD,
+            anchor="center",
+            max_width=x1 - x0,
+        )
+    else:
+        hint = t("+ next player   - undo   / menu   keypad 3*20 Enter = T20")
+        p.text(
+            hint, 2.6 * u, ((x0 + x1) / 2, 96.5 * u), theme.DIM, anchor="center", max_width=x1 - x0
+        )
+
+
+def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) -> None:
+    u = p.u
+    area = pygame.Rect(int(x), int(2 * u), int(w), int(min(w, 76 * u)))
+    screen.board.marks = list(screen.clicks)
+    screen.board.draw(p.surface, area)
+    p.text(
+        screen.t("Click the board to throw, or type T20 Enter"),
+        2.6 * u,
+        (x + w / 2, area.bottom + 2.6 * u),
+        theme.DIM,
+        anchor="center",
+        max_width=w,
+    )
+    bw = (w - 2 * u) / 3
+    by = area.bottom + 6 * u
+    labels = {"next": "Next player", "undo": "Undo", "menu": "Menu"}
+    for k, button in enumerate(screen.buttons):
+        rect = pygame.Rect(int(x + k * (bw + u)), int(by), int(bw), int(min(9 * u, 98 * u - by)))
+        button.draw(p, rect, screen.t(labels[button.action]))

@@ -1,0 +1,122 @@
+"""Formula darts: the game menu, starting a game, the in-game menu, the side game.
+
+Menu (keypad: the item's number, Enter): training, qualification, a duel of two on
+this kiosk, a duel against the computer; the computer's level and the rule set change
+with left/right or Enter. The names are the last ones chosen for Cricket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kiosk.ui.formula_session import FormulaSession, FormulaSetup
+from kiosk.ui.screens.menu import Item, MenuScreen
+
+LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("perfect", "Perfect")]
+RULES = [("classic", "Classic"), ("distance", "Distance")]
+COMPUTER = "Computer"
+
+
+def start_formula(kiosk: Any, setup: FormulaSetup) -> FormulaSession:
+    """A new game on the formula screen, on top of the attract screen."""
+    from kiosk.ui.screens.formula_play import FormulaScreen
+
+    session = FormulaSession(setup)
+    # Hook for the store (issue 7): ``kiosk.new_formula_recorder(setup)`` returns a
+    # callable taking a ``GameEvent`` (rated when setup.mode == "qualification").
+    factory = getattr(kiosk, "new_formula_recorder", None)
+    if factory is not None:
+        session.recorder = factory(session.setup)
+    kiosk.formula_defaults = setup
+    kiosk.stack.reset(FormulaScreen(kiosk, session))
+    return session
+
+
+def open_side_game(kiosk: Any, cricket_screen: Any) -> None:
+    """Formula darts for the player waiting for their turn, over the Cricket match."""
+    from kiosk.ui.screens.formula_play import FormulaSideGame
+
+    kiosk.stack.push(FormulaSideGame(kiosk, cricket_screen))
+
+
+class FormulaMenu(MenuScreen):
+    name = "formula-menu"
+    title = "Formula darts"
+    subtitle = "Make the round's 4 digits, in order, into a formula: bring 501 to 0"
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.level = "medium"
+        self.rules = "classic"
+        self.overrides: tuple[tuple[str, int], ...] = ()
+        previous = getattr(kiosk, "formula_defaults", None)
+        if isinstance(previous, FormulaSetup):
+            self.level = previous.computer or self.level
+            self.rules = previous.rules
+            self.overrides = previous.overrides  # config parameters (time_limit...)
+
+    def _names(self, count: int) -> tuple[str, ...]:
+        names = list(getattr(self.kiosk, "cricket_defaults", None).names or ())  # type: ignore[union-attr]
+        names += [f"{self.t('Player')} {i + 1}" for i in range(len(names), count)]
+        return tuple(names[:count])
+
+    def _set_level(self, value: str) -> None:
+        self.level = value
+
+    def _set_rules(self, value: str) -> None:
+        self.rules = value
+
+    def items(self) -> list[Item]:
+        return [
+            Item("Training (1 player)", lambda: self.start("training", 1)),
+            Item(
+                "Qualification (1 player, counts for the league)",
+                lambda: self.start("qualification", 1),
+            ),
+            Item("Duel: 2 players", lambda: self.start("duel", 2)),
+            Item("Duel against the computer", lambda: self.start("duel", 1, computer=True)),
+            Item("Computer", choices=LEVELS, get=lambda: self.level, set=self._set_level),
+            Item("Rules", choices=RULES, get=lambda: self.rules, set=self._set_rules),
+        ]
+
+    def start(self, mode: str, humans: int, computer: bool = False) -> None:
+        names = self._names(humans)
+        if computer:
+            names = (*names, self.t(COMPUTER))
+            if names[0] == names[1]:
+                names = (names[0] + "'", names[1])
+        setup = FormulaSetup(names=names, mode=mode, rules=self.rules,
+                             computer=self.level if computer else "",
+                             overrides=self.overrides)  # fmt: skip
+        start_formula(self.kiosk, setup)
+
+
+class FormulaPause(MenuScreen):
+    """``4`` on the keypad (Esc, the board's MENU) during a game. The clock runs on."""
+
+    name = "formula-pause"
+    title = "Game menu"
+    subtitle = "The clock keeps running"
+
+    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+        super().__init__(kiosk)
+        self.game_screen = game_screen
+        self.confirm_end = False
+
+    def items(self) -> list[Item]:
+        end = "Really end the game? Choose again" if self.confirm_end else "End game"
+        return [Item("Back to the game", self.back), Item(end, self.end_game)]
+
+    def end_game(self) -> None:
+        if not self.confirm_end:
+            self.confirm_end = True
+            return
+        from kiosk.ui.screens.main_menu import MainMenu
+
+        self.kiosk.stack.reset(MainMenu(self.kiosk))
+
+
+def rematch_setup(setup: FormulaSetup) -> FormulaSetup:
+    """The same game again with new digits."""
+    return replace(setup, digits=(), seed=None)

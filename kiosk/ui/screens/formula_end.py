@@ -1,0 +1,146 @@
+"""The end of a formula game: win (PERFECT in ``min_rounds``), loss (time ran out,
+rounds used up), a duel's result; every round with the solver's best formula.
+
+Keys: Enter plays again (new digits), ``/`` ``4`` ``.`` or Esc to the menu. After a
+side game, any key or dart goes back (a dart to the Cricket match).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.formula.game import Termination
+from kiosk.ui import theme
+from kiosk.ui.context import ResultLine
+from kiosk.ui.formula_session import FormulaSession, move_text
+from kiosk.ui.screen import DartInput, Screen
+from kiosk.ui.screens.formula_view import shown_formula
+
+
+def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
+    """(headline, reason) for the end screen."""
+    outcome = session.game.outcome()
+    if outcome is None:
+        return "", ""
+    solo = len(session.players) == 1
+    if outcome.winner is not None:
+        if outcome.perfect:
+            head = t("PERFECT!")
+        elif solo:
+            head = t("You win!")
+        else:
+            head = f"{outcome.winner} {t('wins!')}"
+        rounds = session.finished_rounds()[-1].number
+        reason = f"{t('Score 0 in')} {rounds} {t('rounds')}"
+        if outcome.perfect and not solo:
+            reason = f"{outcome.winner}: {reason}"
+        return head, reason
+    term = outcome.termination
+    if term == Termination.TIMEOUT:
+        return t("Time ran out"), t("No formula in time: the game is lost")
+    if term == Termination.MAX_ROUNDS:
+        return t(
+            "Rounds used up"
+        ), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
+    if term == Termination.BOTH_ZERO:
+        return t("Draw!"), t("Both reached 0")
+    if term == Termination.BOTH_LOSE:
+        return t("Both lose"), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
+    return t("Draw!"), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
+
+
+class FormulaEndScreen(Screen):
+    name = "formula-end"
+
+    def __init__(self, kiosk: Any, session: FormulaSession, side: Any = None) -> None:
+        super().__init__(kiosk)
+        self.session = session
+        self.side = side
+        outcome = session.game.outcome()
+        if side is None and outcome is not None:
+            detail = "PERFECT" if outcome.perfect else outcome.reason
+            kiosk.add_result(ResultLine("Formula darts", outcome.winner, session.players, detail))
+
+    def process_event(self, event: Any) -> None:
+        if self.side is not None:
+            self.back_to_side(event)
+        elif isinstance(event, KeyAction):
+            self.key(event)
+
+    def key(self, event: KeyAction) -> None:
+        from kiosk.ui.screens.formula import rematch_setup, start_formula
+        from kiosk.ui.screens.main_menu import MainMenu
+
+        if event.name == "enter":
+            start_formula(self.kiosk, rematch_setup(self.session.setup))
+        elif event.name in ("menu", "cancel", "back") or event.char == "4":
+            self.kiosk.stack.reset(MainMenu(self.kiosk))
+
+    def back_to_side(self, event: Any) -> None:
+        """After a side game: Enter plays another, anything else returns to Cricket."""
+        from kiosk.ui.screens.formula_play import FormulaSideGame
+
+        stack = self.kiosk.stack
+        cricket = self.side.cricket
+        if isinstance(event, KeyAction) and event.name == "enter":
+            stack.pop()
+            stack.replace(FormulaSideGame(self.kiosk, cricket))
+            return
+        if isinstance(event, DartInput | KeyAction):
+            while stack.top is not cricket and len(stack) > 1:
+                stack.pop()
+            if isinstance(event, DartInput):
+                cricket.process_event(event)
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        t = self.t
+        s = self.session
+        head, reason = title_of(s, t)
+        outcome = s.game.outcome()
+        won = outcome is not None and outcome.winner is not None
+        p.text(head, 13 * u, (w / 2, 10 * u), theme.ACCENT if won else theme.BAD, anchor="center",
+               style="bold", max_width=w * 0.94)  # fmt: skip
+        p.text(reason, 3.6 * u, (w / 2, 20 * u), theme.TEXT, anchor="center", max_width=w * 0.94)
+        if len(s.players) > 1:
+            scores = "   ".join(f"{q}: {s.game.score(q)}" for q in s.players)
+            p.text(scores, 4.4 * u, (w / 2, 26.5 * u), theme.TEXT, anchor="center",
+                   style="bold", max_width=w * 0.94)  # fmt: skip
+        self._table(p, 31 * u)
+        if self.side is not None:
+            foot = t("Enter: another side game · any other key: back to Cricket")
+        else:
+            foot = t("Enter: play again · / or 4: menu")
+        p.text(foot, 3.4 * u, (w / 2, 95 * u), theme.DIM, anchor="center", max_width=w * 0.94)
+
+    def _table(self, p: theme.Painter, top: float) -> None:
+        u, w = p.u, p.w
+        t = self.t
+        s = self.session
+        x0, width = w * 0.03, w * 0.94
+        cols = (0.0, 0.05, 0.13, 0.47, 0.55, 0.62)
+        heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("best"))
+        for k, head in enumerate(heads):
+            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM)
+        lines = []
+        for rnd in s.finished_rounds():
+            for i, move in enumerate(rnd.moves):
+                text = shown_formula(move_text(move)) if move.formula else t(move_text(move))
+                if len(s.players) > 1:
+                    text = f"{move.player}: {text}"
+                best = s.best_for(rnd.number, move.player)
+                best_text = f"{shown_formula(best.formula)} = {best.result} ({best.points:+d})"
+                pts = "" if move.result is None else f"{move.points:+d}"
+                first = str(rnd.number) if i == 0 else ""
+                digits = str(rnd.digits) if i == 0 else ""
+                lines.append((first, digits, text, pts, str(move.score), best_text))
+        row_h = min(6 * u, (88 * u - top) / max(1, len(lines)))
+        for r, row in enumerate(lines):
+            y = top + 3.6 * u + r * row_h
+            p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
+            for k, cell in enumerate(row):
+                right = cols[k + 1] if k + 1 < len(cols) else 1.0
+                colour = theme.ACCENT if k == 5 else theme.TEXT
+                p.text(cell, row_h * 0.68, (x0 + cols[k] * width + 4, y), colour,
+                       max_width=(right - cols[k]) * width - 8)  # fmt: skip

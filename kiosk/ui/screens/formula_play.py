@@ -1,0 +1,246 @@
+"""The formula screen: keys in, session changes, picture out (drawn in ``formula_view``).
+
+Keys become editing tokens in ``kiosk.adapters.formula_keys`` (the keypad layout is
+there and on the screen's legend). Time: every ``update(now)`` moves the screen's clock
+forward (never back), and inputs use that clock, so tests drive a 120 s countdown by
+the ``now`` they pass instead of sleeping.
+
+``FormulaSideGame`` is the same screen pushed over a Cricket scoreboard for the player
+waiting for their turn: darts and the board's NEXT/UNDO buttons go to the Cricket
+screen below (the match goes on, a strip at the top shows it); the waiting player's
+own first dart, the end of the match, or ``4`` brings the scoreboard back.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kiosk.adapters import formula_keys as fk
+from kiosk.adapters.formula_keys import FormulaEditor
+from kiosk.ui import theme
+from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
+from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
+from kiosk.ui.screen import DartInput, Screen
+
+MESSAGE_TIME = 4.0  # s
+END_DELAY = 1.0  # s the last move stays up before the end screen
+
+
+class FormulaScreen(Screen):
+    name = "formula"
+
+    def __init__(self, kiosk: Any, session: FormulaSession) -> None:
+        super().__init__(kiosk)
+        self.session = session
+        self.clock = time.monotonic()
+        self.editor = FormulaEditor(session.game.digits)
+        self._editor_for: tuple[int, str | None] = (session.game.round, session.player)
+        self.message = ""
+        self.message_bad = False
+        self.message_until: float | None = None
+        self.error_position: int | None = None  # of the last refused submit
+        self.refused_text = ""  # the formula last refused (its reason shows in red)
+        self.end_at: float | None = None
+        self._second = -1  # the countdown's last drawn second
+
+    # -- time ------------------------------------------------------------------------
+
+    def now(self) -> float:
+        self.clock = max(self.clock, time.monotonic())
+        return self.clock
+
+    def update(self, now: float) -> None:
+        self.clock = max(self.clock, now)
+        now = self.clock
+        self.play(self.session.update(now))
+        self._sync()
+        if self.message_until is not None and now >= self.message_until:
+            self.message, self.message_until = "", None
+            self.dirty = True
+        if self.session.phase == PLAYING:
+            second = int(self.session.remaining(now) + 0.999)
+            if second != self._second:
+                self._second = second
+                self.dirty = True
+        if self.session.phase == OVER and self.end_at is None:
+            self.end_at = now + END_DELAY
+        if self.end_at is not None and now >= self.end_at:
+            self.end_at = None
+            self.finish()
+
+    def wake_at(self) -> float | None:
+        times = [t for t in (self.message_until, self.end_at) if t is not None]
+        s = self.session
+        if s.phase == PLAYING and s.deadline is not None:
+            left = s.deadline - self.clock
+            # the next whole second of the countdown (and the 10 s warning on one)
+            times.append(self.clock + max(0.0, left - int(left)) + 0.001)
+        elif s.phase == OVER and self.end_at is None:
+            times.append(self.clock)
+        return min(times) if times else None
+
+    def finish(self) -> None:
+        from kiosk.ui.screens.formula_end import FormulaEndScreen
+
+        self.kiosk.stack.push(FormulaEndScreen(self.kiosk, self.session))
+
+    # -- input -----------------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput):
+            return  # a dart changes nothing here (the board is being played with)
+        if not hasattr(event, "name"):
+            return  # a click: the formula screen is for the keypad
+        token = fk.token_of(event)
+        if token is not None:
+            self.token(token, event)
+        self.dirty = True
+
+    def token(self, token: fk.Token, event: Any) -> None:
+        s = self.session
+        kind = token.kind
+        if kind == fk.MENU:
+            self.menu()
+        elif kind == fk.FORWARD:
+            return
+        elif s.phase == READY:
+            if kind == fk.SUBMIT:
+                s.begin(self.now())
+                self._sync()
+            else:
+                self.say(self.t("Press Enter to see the digits and start the clock"))
+        elif s.phase == ROUND_DONE:
+            if kind == fk.SUBMIT:
+                s.next_round(self.now())
+                self._sync()
+        elif s.phase == PLAYING:
+            self.edit(token)
+
+    def edit(self, token: fk.Token) -> None:
+        s = self.session
+        if token.kind == fk.SUBMIT:
+            fb = s.submit(self.editor.text, self.now())
+            self.feedback(fb)
+            if not fb.accepted and fb.error is not None:
+                self.error_position = fb.error.position
+                self.refused_text = self.editor.text
+            self._sync()
+        elif token.kind == fk.HINT:
+            fb = s.ask_hint()
+            if not fb.accepted and fb.message:
+                self.say(self.t(fb.message), bad=True)
+        elif token.kind == fk.UNUSED:
+            digit = self.editor.next_digit
+            tip = self.t("0 = the next digit")
+            self.say(f"{tip} ({digit})" if digit else tip)
+        elif self.editor.apply(token):
+            self.error_position = None
+            if self.message_bad:
+                self.message, self.message_until = "", None
+
+    def feedback(self, fb: Feedback) -> None:
+        self.play(fb.sounds)
+        if fb.error is not None:  # the reason is on the preview line, in red
+            self.say(self.t("Refused: fix it and press Enter again while time remains"), True)
+        elif fb.message:
+            self.say(self.t(fb.message), bad=True)
+
+    def play(self, sounds: list[str]) -> None:
+        for sound in sounds:
+            self.kiosk.sound.play(sound)
+        if sounds:
+            self.dirty = True
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message, self.message_bad = message, bad
+        self.message_until = self.now() + MESSAGE_TIME
+        self.dirty = True
+
+    def menu(self) -> None:
+        from kiosk.ui.screens.formula import FormulaPause
+
+        self.kiosk.stack.push(FormulaPause(self.kiosk, self))
+
+    def _sync(self) -> None:
+        """A new editor when the round or the player changes."""
+        s = self.session
+        key = (s.game.round, s.player)
+        if key != self._editor_for:
+            self._editor_for = key
+            self.editor = FormulaEditor(s.game.digits)
+            self.error_position = None
+            self.refused_text = ""
+            self.dirty = True
+
+    # -- drawing ---------------------------------------------------------------------
+
+    top_margin = 0.0  # in units of 1% of the height: the side game's Cricket strip
+
+    def draw(self, p: theme.Painter) -> None:
+        from kiosk.ui.screens.formula_view import draw_formula
+
+        draw_formula(p, self)
+
+
+class FormulaSideGame(FormulaScreen):
+    name = "formula-side"
+    top_margin = 9.0
+
+    def __init__(self, kiosk: Any, cricket_screen: Any) -> None:
+        self.cricket = cricket_screen
+        self.side_player = waiting_player(cricket_screen.session)
+        setup = FormulaSetup(names=(self.side_player,), mode="training")
+        super().__init__(kiosk, FormulaSession(setup))  # never recorded: training aside
+        self.last_dart = ""
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput):
+            self.dart(event)
+            return
+        if hasattr(event, "name"):
+            token = fk.token_of(event)
+            if token is not None and token.kind == fk.FORWARD:
+                self.cricket.process_event(event)  # the board's NEXT / UNDO buttons
+                self.dirty = True
+                return
+        super().process_event(event)
+
+    def dart(self, event: DartInput) -> None:
+        cricket = self.cricket.session
+        thrower = str(cricket.game.current_player)
+        if thrower == self.side_player or cricket.over:
+            self.leave()  # their own turn: the scoreboard comes back, the dart on it
+        self.cricket.process_event(event)
+        self.last_dart = f"{thrower}: {event.dart}"
+        self.say(f"{self.t('Cricket')} · {self.last_dart}")
+        if cricket.over:
+            self.leave()
+
+    def leave(self) -> None:
+        if self.kiosk.stack.top is self:
+            self.kiosk.stack.pop()
+
+    def menu(self) -> None:
+        self.leave()
+
+    def finish(self) -> None:
+        from kiosk.ui.screens.formula_end import FormulaEndScreen
+
+        self.kiosk.stack.push(FormulaEndScreen(self.kiosk, self.session, side=self))
+
+    def update(self, now: float) -> None:
+        if self.cricket.session.over:
+            self.leave()
+            return
+        super().update(now)
+
+
+def waiting_player(cricket: Any) -> str:
+    """The Cricket player who waits longest for the board: the one who just threw
+    (their turn on hold), else the one before the thrower."""
+    if cricket.hold is not None:
+        return str(cricket.hold.player)
+    players = list(cricket.players)
+    current = str(cricket.game.current_player)
+    return str(players[(players.index(current) - 1) % len(players)])

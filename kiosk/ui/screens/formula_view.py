@@ -1,0 +1,355 @@
+"""Drawing the formula screen (reads the screen's state, changes nothing but caches).
+
+Left: the round's four digits, huge (used ones dim, the next one outlined), the
+formula as typed with the refused place in red, the live preview (value, points, the
+score it leaves) and the keypad legend in the keypad's own shape. Right: the clock
+(red in the last 10 s), the score(s), whether a perfect game is still possible, the
+rounds so far. Between turns the left side shows who is next, or the round's result
+with the solver's best formula.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.formula_session import OVER, PLAYING, READY, WARN_AT, move_text
+
+if TYPE_CHECKING:
+    from kiosk.ui.screens.formula_play import FormulaScreen
+
+MODE_LABELS = {"training": "Training", "qualification": "Qualification", "duel": "Duel"}
+# The keypad's shape: (column, row, columns wide, rows tall, key, what it does)
+KEYPAD = (
+    (0, 0, 1, 1, "NumLk", ""), (1, 0, 1, 1, "/", "\u00f7"), (2, 0, 1, 1, "*", "\u00d7"),
+    (3, 0, 1, 1, "-", "\u2212"), (0, 1, 1, 1, "7", "("), (1, 1, 1, 1, "8", "pow("),
+    (2, 1, 1, 1, "9", ")"), (3, 1, 1, 2, "+", "+"), (0, 2, 1, 1, "4", "menu"),
+    (1, 2, 1, 1, "5", "sqrt("), (2, 2, 1, 1, "6", ","), (0, 3, 1, 1, "1", "hint"),
+    (1, 3, 1, 1, "2", ""), (2, 3, 1, 1, "3", ""), (3, 3, 1, 2, "Enter", "submit"),
+    (0, 4, 2, 1, "0", "next digit"), (2, 4, 1, 1, ".", "delete"),
+)  # fmt: skip
+
+
+class Layout:
+    """Units of 1% of the height, below the side game's strip when there is one."""
+
+    def __init__(self, p: theme.Painter, top_margin: float) -> None:
+        self.u = p.u
+        self.top = top_margin * p.u
+        self.k = (100.0 - top_margin) / 100.0
+
+    def y(self, v: float) -> float:
+        return self.top + v * self.k * self.u
+
+    def s(self, v: float) -> float:
+        return v * self.k * self.u
+
+
+def shown_formula(text: str) -> str:
+    """The formula as shown: ``*`` as a times sign (one character for one: positions hold)."""
+    return text.replace("*", "\u00d7")
+
+
+def clock_text(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def draw_formula(p: theme.Painter, screen: FormulaScreen) -> None:
+    L = Layout(p, screen.top_margin)
+    w = p.w
+    x0, x1 = 2 * p.u, w * 0.60
+    xr = w * 0.63
+    _header(p, screen, L, x0, w - 2 * p.u)
+    s = screen.session
+    if s.phase == PLAYING:
+        _digits(p, screen, L, x0, x1)
+        _formula_line(p, screen, L, x0, x1)
+    elif s.phase == READY:
+        _ready(p, screen, L, x0, x1)
+    else:
+        _round_result(p, screen, L, x0, x1)
+    _legend(p, screen, L, x0, x1)
+    _clock(p, screen, L, xr, w - 2 * p.u)
+    _scores(p, screen, L, xr, w - 2 * p.u)
+    _rounds(p, screen, L, xr, w - 2 * p.u)
+    if screen.top_margin:
+        _cricket_strip(p, screen, L)
+
+
+def _header(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    s = screen.session
+    t = screen.t
+    title = (
+        f"{t('Formula darts')} · {t(s.rules.name.capitalize())} · {t(MODE_LABELS[s.setup.mode])}"
+    )
+    if s.setup.computer:
+        title += f" · {t('Computer')}: {t(s.setup.computer.capitalize())}"
+    p.text(title, L.s(3.4), (x0, L.y(4)), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
+    number = s.shown_round.number if s.phase != PLAYING and s.shown_round else s.game.round
+    if s.phase == READY:
+        number = s.game.round
+    rnd = f"{t('Round')} {number} / {s.rules.max_rounds}"
+    p.text(rnd, L.s(4.8), (x1, L.y(4)), theme.TEXT, anchor="midright", style="bold")
+    if s.player is not None and len(s.players) > 1:
+        colour = theme.PLAYER_COLOURS[s.players.index(s.player) % len(theme.PLAYER_COLOURS)]
+        p.text(f"\u25b6 {s.player}", L.s(4.8), ((x0 + x1) / 2 + 4 * p.u, L.y(4)), colour,
+               anchor="center", style="bold", max_width=(x1 - x0) * 0.3)  # fmt: skip
+
+
+def _digits(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    digits = screen.editor.digits
+    used = screen.editor.used
+    gap = 2 * p.u
+    box_w = min((x1 - x0 - 3 * gap) / 4, L.s(19))
+    left = x0 + (x1 - x0 - 4 * box_w - 3 * gap) / 2
+    top, h = L.y(9), L.s(21)
+    for i, d in enumerate(digits):
+        rect = pygame.Rect(int(left + i * (box_w + gap)), int(top), int(box_w), int(h))
+        nxt = i == used
+        p.rect(rect, theme.PANEL_HI if nxt else theme.PANEL, radius=p.u)
+        if nxt:
+            p.rect(rect, theme.ACCENT, radius=p.u, width=max(3, int(0.6 * p.u)))
+        colour = theme.GREY if i < used else (theme.ACCENT if nxt else theme.TEXT)
+        p.text(d, h * 0.86, rect.center, colour, anchor="center", style="condensed")
+        if i < used:
+            pygame.draw.line(p.surface, theme.GOOD, (rect.x + box_w * 0.2, rect.bottom - h * 0.12),
+                             (rect.right - box_w * 0.2, rect.bottom - h * 0.12),
+                             max(3, int(0.7 * p.u)))  # fmt: skip
+
+
+def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    text = screen.editor.text
+    preview = s.preview(text)
+    box = pygame.Rect(int(x0), int(L.y(32)), int(x1 - x0), int(L.s(13)))
+    p.rect(box, theme.PANEL, radius=p.u)
+    p.rect(box, theme.LINE, radius=p.u, width=max(2, int(0.25 * p.u)))
+    shown = shown_formula(text)
+    position = screen.error_position
+    if preview.error is not None and not preview.still_typing:
+        position = preview.error.position
+    size = p.fit(shown + "  ", L.s(8.5), box.w - 4 * p.u, "bold")
+    font = p.fonts.get(int(size), "bold")
+    tx = box.x + 2 * p.u
+    if position is not None and 0 <= position <= len(shown):
+        px = font.size(shown[:position])[0]
+        cw = font.size(shown[position])[0] if position < len(shown) else int(size * 0.5)
+        mark = pygame.Rect(int(tx + px - 2), int(box.y + p.u), int(cw + 4), int(box.h - 2 * p.u))
+        p.rect(mark, theme.BAD, radius=0.5 * p.u)
+    if shown:
+        p.text(shown, size, (tx, box.centery), theme.TEXT, anchor="midleft", style="bold")
+    cursor_x = tx + font.size(shown)[0] + 2
+    pygame.draw.rect(p.surface, theme.ACCENT,
+                     (int(cursor_x), int(box.y + 2 * p.u), max(3, int(0.5 * p.u)),
+                      int(box.h - 4 * p.u)))  # fmt: skip
+    if not shown:
+        nxt = screen.editor.next_digit
+        p.text(t("Press 0 for the first digit ({digit})").replace("{digit}", nxt or ""),
+               L.s(4), (cursor_x + 2 * p.u, box.centery), theme.DIM, anchor="midleft",
+               max_width=box.right - cursor_x - 3 * p.u)  # fmt: skip
+    y = L.y(51)
+    if preview.value is not None:
+        r = p.text(f"= {preview.value}", L.s(6.5), (x0, y), theme.TEXT, anchor="midleft",
+                   style="bold", max_width=(x1 - x0) * 0.45)  # fmt: skip
+        pts = f"{preview.points:+d} {t('points')}"
+        r = p.text(pts, L.s(5), (r.right + 3 * p.u, y), theme.GOOD, anchor="midleft", style="bold")
+        after = f"\u2192 {t('score')} {preview.score_after}"
+        p.text(after, L.s(5), (r.right + 3 * p.u, y), theme.ACCENT, anchor="midleft",
+               style="bold", max_width=x1 - r.right - 3 * p.u)  # fmt: skip
+    elif preview.error is not None and text:
+        refused = text == screen.refused_text
+        colour = theme.DIM if preview.still_typing and not refused else theme.BAD
+        p.text(t(preview.error.message), L.s(4.6), (x0, y), colour, anchor="midleft",
+               style="bold", max_width=x1 - x0)  # fmt: skip
+    line = ""
+    colour = theme.ACCENT
+    if screen.message:
+        line, colour = screen.message, theme.BAD if screen.message_bad else theme.ACCENT
+    elif s.hint is not None:
+        h = s.hint
+        line = f"{t('Hint')}: {shown_formula(h.formula)} = {h.result} ({h.points:+d})"
+    if line:
+        p.text(line, L.s(3.8), (x0, L.y(58)), colour, anchor="midleft", style="bold",
+               max_width=x1 - x0)  # fmt: skip
+
+
+def _ready(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    cx = (x0 + x1) / 2
+    player = s.player or ""
+    colour = (
+        theme.PLAYER_COLOURS[s.players.index(player) % 4] if player in s.players else theme.TEXT
+    )
+    p.text(player, L.s(11), (cx, L.y(20)), colour, anchor="center", style="bold",
+           max_width=x1 - x0)  # fmt: skip
+    p.text(t("Press Enter to see the digits"), L.s(5.5), (cx, L.y(34)), theme.ACCENT,
+           anchor="center", style="bold", max_width=x1 - x0)  # fmt: skip
+    p.text(f"{t('Your clock starts then')}: {clock_text(s.time_limit)}", L.s(4), (cx, L.y(43)),
+           theme.TEXT, anchor="center", max_width=x1 - x0)  # fmt: skip
+    answered = [q for q in s.players if q != player and s.game.history[-1].move(q)]
+    if answered:
+        note = f"{', '.join(answered)} {t('has answered: the formula stays hidden')}"
+        p.text(note, L.s(3.4), (cx, L.y(51)), theme.DIM, anchor="center", max_width=x1 - x0)
+    if screen.message:
+        p.text(screen.message, L.s(3.4), (cx, L.y(57)), theme.ACCENT, anchor="center",
+               max_width=x1 - x0)  # fmt: skip
+
+
+def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    rnd = s.shown_round
+    if rnd is None:
+        return
+    p.text(f"{t('Round')} {rnd.number} · {rnd.digits}", L.s(6), (x0, L.y(13)), theme.ACCENT,
+           anchor="midleft", style="bold", max_width=x1 - x0)  # fmt: skip
+    y = L.y(20)
+    step = L.s(13) if len(rnd.moves) > 1 else L.s(18)
+    for move in rnd.moves:
+        name = f"{move.player}: " if len(s.players) > 1 else ""
+        text = t(move_text(move)) if move.formula is None else shown_formula(move_text(move))
+        if move.auto:
+            text += f"  ({t('time ran out: automatic move')})"
+        r = p.text(name + text, L.s(5.2), (x0, y + L.s(3)), theme.TEXT, anchor="midleft",
+                   style="bold", max_width=x1 - x0)  # fmt: skip
+        del r
+        if move.result is not None:
+            gain = f"{move.points:+d} {t('points')} \u2192 {t('score')} {move.score}"
+            p.text(gain, L.s(4.4), (x0, y + L.s(8.5)), theme.GOOD, anchor="midleft",
+                   style="bold", max_width=x1 - x0)  # fmt: skip
+        y += step
+    best_y = y + L.s(1)
+    for player in s.order(rnd.number) if len(s.players) > 1 else s.players:
+        best = s.best_for(rnd.number, player)
+        who = f" ({player})" if len(s.players) > 1 else ""
+        text = f"{t('best')}{who}: {shown_formula(best.formula)} = {best.result} ({best.points:+d})"
+        p.text(text, L.s(3.8), (x0, best_y), theme.ACCENT, anchor="midleft", max_width=x1 - x0)
+        best_y += L.s(5)
+    if s.phase != OVER:
+        label = t("Enter: next round")
+        p.text(label, L.s(4), (x0, L.y(57)), theme.DIM, anchor="midleft", style="bold")
+
+
+def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    training = screen.session.setup.mode == "training"
+    top = L.y(62)
+    cw = (x1 - x0) / 4
+    ch = L.s(7.2)
+    for col, row, cols, rows, key, label in KEYPAD:
+        rect = pygame.Rect(int(x0 + col * cw + 2), int(top + row * ch + 2),
+                           int(cols * cw - 4), int(rows * ch - 4))  # fmt: skip
+        active = bool(label) and (label != "hint" or training)
+        p.rect(rect, theme.PANEL_HI if active else theme.PANEL, radius=0.6 * p.u)
+        # The key's own label, as printed on the keypad, big enough to find from 3 m.
+        key_w = min(rect.w * 0.3, 9 * p.u)
+        p.text(key, ch * 0.46, (rect.x + 0.9 * p.u, rect.y + ch / 2 - 2), theme.DIM,
+               anchor="midleft", style="bold", max_width=key_w)  # fmt: skip
+        if label:
+            colour = theme.ACCENT if label in ("next digit", "submit") else theme.TEXT
+            left = rect.x + key_w + 1.5 * p.u
+            p.text(t(label), ch * 0.5, ((left + rect.right) / 2, rect.centery), colour
+                   if active else theme.GREY, anchor="center", style="bold",
+                   max_width=rect.right - left - p.u)  # fmt: skip
+
+
+def _clock(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    s = screen.session
+    playing = s.phase == PLAYING
+    left = s.remaining(screen.clock)
+    red = playing and left <= WARN_AT
+    box = pygame.Rect(int(x0), int(L.y(8)), int(x1 - x0), int(L.s(18)))
+    p.rect(box, theme.PANEL, radius=p.u)
+    colour = theme.BAD if red else (theme.TEXT if playing else theme.GREY)
+    p.text(clock_text(left), L.s(15), (box.centerx, box.centery - L.s(1)), colour,
+           anchor="center", style="condensed")  # fmt: skip
+    frac = left / s.time_limit if s.time_limit else 0.0
+    bar = pygame.Rect(box.x + p.u, box.bottom - int(L.s(2)), int((box.w - 2 * p.u) * frac),
+                      int(L.s(1)))  # fmt: skip
+    p.rect(bar, theme.BAD if red else theme.ACCENT)
+
+
+def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    duel = len(s.players) > 1
+    n = len(s.players)
+    gap = p.u
+    bw = (x1 - x0 - gap * (n - 1)) / n
+    for i, player in enumerate(s.players):
+        score = s.score_before_round(player) if duel and not s.over else s.game.score(player)
+        box = pygame.Rect(int(x0 + i * (bw + gap)), int(L.y(28)), int(bw), int(L.s(17)))
+        current = player == s.player
+        p.rect(box, theme.PANEL_HI if current else theme.PANEL, radius=p.u)
+        if current and duel:
+            p.rect(box, theme.ACCENT, radius=p.u, width=max(2, int(0.4 * p.u)))
+        label = player if duel else t("Score")
+        colour = theme.PLAYER_COLOURS[i % 4] if duel else theme.DIM
+        p.text(label, L.s(3.2), (box.centerx, box.y + L.s(2.6)), colour, anchor="center",
+               style="bold", max_width=box.w * 0.9)  # fmt: skip
+        p.text(str(score), L.s(11), (box.centerx, box.y + L.s(10.5)), theme.TEXT,
+               anchor="center", style="condensed", max_width=box.w * 0.9)  # fmt: skip
+    player = s.player or s.players[0]
+    mins = s.rules.min_rounds
+    if s.perfect_possible(player):
+        note, colour = (
+            f"{t('Perfect game')}: {mins} {t('rounds')} · {t('still possible')}",
+            theme.GOOD,
+        )
+    else:
+        note, colour = f"{t('Perfect game')}: {mins} {t('rounds')} · {t('not any more')}", theme.DIM
+    p.text(note, L.s(3.2), (x0, L.y(48.5)), colour, anchor="midleft", max_width=x1 - x0)
+
+
+def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    duel = len(s.players) > 1
+    rows: list[tuple[str, str, str, str, str]] = []
+    for rnd in s.finished_rounds():
+        for move in rnd.moves:
+            formula = shown_formula(move_text(move)) if move.formula else t(move_text(move))
+            if duel:
+                formula = f"{move.player[:8]}: {formula}"
+            pts = "" if move.result is None else f"{move.points:+d}"
+            rows.append((str(rnd.number), str(rnd.digits), formula, pts, str(move.score)))
+    top = L.y(53)
+    row_h = L.s(4.4)
+    cols = (0.0, 0.06, 0.2, 0.72, 0.84)
+    width = x1 - x0
+    for k, head in enumerate(("#", t("Digits"), t("Formula"), t("Pts"), t("Score"))):
+        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM)
+    fit = int((L.y(99) - top - row_h) // row_h)
+    for r, row in enumerate(rows[-fit:] if fit > 0 else []):
+        y = top + (r + 1) * row_h
+        p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
+        for k, cell in enumerate(row):
+            right = cols[k + 1] * width if k + 1 < len(cols) else width
+            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y), theme.TEXT,
+                   max_width=right - cols[k] * width - 6)  # fmt: skip
+
+
+def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
+    """The side game's top strip: the Cricket match going on under it."""
+    t = screen.t
+    cricket = getattr(screen, "cricket", None)
+    if cricket is None:
+        return
+    c = cricket.session
+    u = p.u
+    h = L.top
+    p.rect((0, 0, p.w, h - 0.4 * u), theme.PANEL_HI)
+    darts = " ".join(str(d) for d in c.shown_darts) or "\u2013"
+    text = f"{t('Cricket')} \u25b6 {c.shown_player}: {darts}"
+    r = p.text(text, 4 * u, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
+               max_width=p.w * 0.45)  # fmt: skip
+    points = "   ".join(f"{q} {c.game.points(q)}" for q in c.players[:4])
+    r = p.text(points, 3.2 * u, (r.right + 3 * u, h / 2), theme.TEXT, anchor="midleft",
+               max_width=p.w * 0.3)  # fmt: skip
+    p.text(t("4 = back to the scoreboard"), 2.8 * u, (p.w - 2 * u, h / 2), theme.DIM,
+           anchor="midright", max_width=p.w - r.right - 5 * u)  # fmt: skip

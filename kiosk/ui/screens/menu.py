@@ -1,0 +1,195 @@
+"""A numbered menu, usable from the keypad alone, a keyboard or a mouse.
+
+Keypad: a digit picks item N, ``+``/``-`` (or arrows) move, Enter chooses, ``/`` or
+``.`` go back. An item with choices (``Variant: Standard``) changes with left/right,
+or with Enter / a click (next choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.screen import Click, DartInput, Screen
+
+
+@dataclass
+class Item:
+    """A menu line. ``label`` is an English msgid (translated when drawn).
+
+    With ``choices``: ``(value, label)`` pairs, ``get()`` the current value and
+    ``set(value)`` to change it. Without: ``action()`` runs on Enter. ``enabled``
+    False greys it out with ``note`` (e.g. "coming soon")."""
+
+    label: str
+    action: Callable[[], None] | None = None
+    choices: Sequence[tuple[Any, str]] = ()
+    get: Callable[[], Any] | None = None
+    set: Callable[[Any], None] | None = None
+    enabled: bool = True
+    note: str = ""
+    raw_label: bool = False  # a name, not a msgid: shown as it is
+
+    def choice_label(self) -> str:
+        if not self.choices or self.get is None:
+            return ""
+        value = self.get()
+        for v, label in self.choices:
+            if v == value:
+                return label
+        return str(value)
+
+    def step(self, delta: int) -> None:
+        if not self.choices or self.get is None or self.set is None:
+            return
+        values = [v for v, _ in self.choices]
+        try:
+            i = values.index(self.get())
+        except ValueError:
+            i = 0
+        self.set(values[(i + delta) % len(values)])
+
+
+class MenuScreen(Screen):
+    name = "menu"
+    title = ""
+    subtitle = ""
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.selected = 0
+        self.message = ""
+        self._rects: list[pygame.Rect] = []
+
+    def items(self) -> list[Item]:
+        raise NotImplementedError
+
+    def back(self) -> None:
+        self.kiosk.stack.pop()
+
+    # -- input ---------------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        items = self.items()
+        if isinstance(event, Click):
+            for i, rect in enumerate(self._rects):
+                if rect.collidepoint(event.pos) and i < len(items):
+                    self.selected = i
+                    self.choose(items[i])
+                    break
+        elif isinstance(event, KeyAction):
+            self.key(event, items)
+        elif isinstance(event, DartInput):
+            return  # a dart in a menu changes nothing (the board is being played with)
+        self.dirty = True
+
+    def key(self, event: KeyAction, items: list[Item]) -> None:
+        n = len(items)
+        if event.name == "digit" and event.digit is not None:
+            index = (event.digit - 1) % 10
+            if index < n:
+                self.selected = index
+                self.choose(items[index])
+        elif event.name in ("down", "next"):
+            self.selected = (self.selected + 1) % n
+        elif event.name in ("up", "undo"):
+            self.selected = (self.selected - 1) % n
+        elif event.name in ("left", "right") and self.selected < n:
+            items[self.selected].step(-1 if event.name == "left" else 1)
+        elif event.name == "enter" and self.selected < n:
+            self.choose(items[self.selected])
+        elif event.name in ("back", "menu", "cancel"):
+            self.back()
+
+    def choose(self, item: Item) -> None:
+        self.message = ""
+        if not item.enabled:
+            self.message = self.t(item.note) if item.note else ""
+        elif item.choices:
+            item.step(1)
+        elif item.action is not None:
+            item.action()
+
+    # -- drawing -------------------------------------------------------------------
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        p.text(
+            self.t(self.title),
+            8 * u,
+            (w / 2, 6 * u),
+            theme.ACCENT,
+            anchor="midtop",
+            style="bold",
+            max_width=w * 0.9,
+        )
+        if self.subtitle:
+            p.text(
+                self.t(self.subtitle),
+                3.2 * u,
+                (w / 2, 16 * u),
+                theme.DIM,
+                anchor="midtop",
+                max_width=w * 0.9,
+            )
+        items = self.items()
+        top = 22 * u
+        row = min(9.5 * u, 66 * u / max(1, len(items)))
+        width = min(w * 0.8, 110 * u)
+        left = (w - width) / 2
+        self._rects = []
+        for i, item in enumerate(items):
+            rect = pygame.Rect(int(left), int(top + i * row), int(width), int(row * 0.86))
+            self._rects.append(rect)
+            chosen = i == self.selected
+            p.rect(rect, theme.PANEL_HI if chosen else theme.PANEL, radius=u)
+            if chosen:
+                p.rect(rect, theme.ACCENT, radius=u, width=max(2, int(0.4 * u)))
+            colour = theme.TEXT if item.enabled else theme.GREY
+            size = row * 0.42
+            p.text(
+                f"{i + 1}",
+                size,
+                (rect.x + 2.5 * u, rect.centery),
+                theme.ACCENT,
+                anchor="midleft",
+                style="bold",
+            )
+            label = item.label if item.raw_label else self.t(item.label)
+            if not item.enabled and item.note:
+                label = f"{label}  ({self.t(item.note)})"
+            value = item.choice_label()
+            p.text(
+                label,
+                size,
+                (rect.x + 8 * u, rect.centery),
+                colour,
+                anchor="midleft",
+                max_width=rect.w * (0.55 if value else 0.85),
+            )
+            if value:
+                p.text(
+                    f"\u25c0 {self.t(value)} \u25b6",
+                    size,
+                    (rect.right - 2.5 * u, rect.centery),
+                    theme.ACCENT if chosen else theme.TEXT,
+                    anchor="midright",
+                    style="bold",
+                    max_width=rect.w * 0.4,
+                )
+        foot = self.message or self.t(
+            "Keypad: number = choose, + / - = move, Enter = select, / = back"
+        )
+        p.text(
+            foot,
+            2.8 * u,
+            (w / 2, 95 * u),
+            theme.BAD if self.message else theme.DIM,
+            anchor="center",
+            max_width=w * 0.95,
+        )

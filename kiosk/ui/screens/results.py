@@ -1,0 +1,139 @@
+"""The winner and every player's figures. Enter: rematch; ``/``: menu; ``-``: undo
+(back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.context import ResultLine
+from kiosk.ui.screen import Click, Screen
+from kiosk.ui.widgets import Button
+
+COLUMNS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("Points", lambda s: str(s.points)),
+    ("MPR", lambda s: f"{s.mpr:.2f}"),
+    ("Marks", lambda s: str(s.marks)),
+    ("Darts", lambda s: str(s.darts)),
+    ("Triples", lambda s: str(s.triples)),
+    ("White horse", lambda s: str(s.white_horses)),
+    ("Hat trick", lambda s: str(s.hat_tricks)),
+    ("5+ mark turns", lambda s: str(sum(s.mark_turns.values()))),
+)
+
+
+class ResultsScreen(Screen):
+    name = "results"
+
+    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+        super().__init__(kiosk)
+        self.game_screen = game_screen
+        self.session = game_screen.session
+        game = self.session.game
+        outcome = game.outcome()
+        self.outcome = outcome
+        self.winner = outcome.winner if outcome else None
+        winners = getattr(outcome, "winners", ()) or ((self.winner,) if self.winner else ())
+        self.winner_text = " & ".join(winners)
+        self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players), "")
+        kiosk.add_result(self.line)
+        self.buttons = [Button("enter", "Rematch"), Button("menu", "Menu"), Button("undo", "Undo")]
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Click):
+            for b in self.buttons:
+                if b.hit(event.pos):
+                    self.key(KeyAction(b.action))
+        elif isinstance(event, KeyAction):
+            self.key(event)
+
+    def key(self, event: KeyAction) -> None:
+        from kiosk.ui.screens.cricket_menu import start_cricket
+        from kiosk.ui.screens.main_menu import MainMenu
+
+        if event.name == "enter":
+            start_cricket(self.kiosk, self.session.setup)
+        elif event.name in ("menu", "cancel", "back"):
+            self.kiosk.stack.reset(MainMenu(self.kiosk))
+        elif event.name == "undo":
+            if self.line in self.kiosk.results:
+                self.kiosk.results.remove(self.line)
+            self.kiosk.stack.pop()
+            self.game_screen.undo()
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        t = self.t
+        title = f"{self.winner_text} {t('wins!')}" if self.winner_text else t("Draw!")
+        p.text(
+            title,
+            12 * u,
+            (w / 2, 11 * u),
+            theme.ACCENT,
+            anchor="center",
+            style="bold",
+            max_width=w * 0.94,
+        )
+        if self.outcome is not None:
+            p.text(
+                self.outcome.reason,
+                3 * u,
+                (w / 2, 21 * u),
+                theme.DIM,
+                anchor="center",
+                max_width=w * 0.94,
+            )
+        game = self.session.game
+        name_w = w * 0.24
+        col_w = (w * 0.94 - name_w) / len(COLUMNS)
+        x0 = w * 0.03
+        y = 28 * u
+        for k, (label, _) in enumerate(COLUMNS):
+            p.text(
+                t(label),
+                2.8 * u,
+                (x0 + name_w + (k + 0.5) * col_w, y),
+                theme.DIM,
+                anchor="center",
+                max_width=col_w * 0.95,
+            )
+        y += 4 * u
+        placings = list(getattr(self.outcome, "placings", ()) or game.players)
+        row_h = min(10 * u, 48 * u / max(1, len(placings)))
+        per_player = hasattr(game, "player_stats") and getattr(game, "teams", None)
+        for r, player in enumerate(placings):
+            ry = y + r * row_h
+            won = self.winner_text and player in self.winner_text.split(" & ")
+            p.rect(
+                (x0, ry, w * 0.94, row_h * 0.9), theme.PANEL_HI if won else theme.PANEL, radius=u
+            )
+            p.text(
+                f"{r + 1}. {player}",
+                row_h * 0.42,
+                (x0 + 1.5 * u, ry + row_h * 0.45),
+                theme.ACCENT if won else theme.TEXT,
+                anchor="midleft",
+                style="bold",
+                max_width=name_w - 2 * u,
+            )
+            stats = game.player_stats(player) if per_player else game.stats(player)
+            for k, (_, value) in enumerate(COLUMNS):
+                p.text(
+                    value(stats),
+                    row_h * 0.42,
+                    (x0 + name_w + (k + 0.5) * col_w, ry + row_h * 0.45),
+                    theme.TEXT,
+                    anchor="center",
+                    max_width=col_w * 0.95,
+                )
+        labels = {"enter": t("Rematch (Enter)"), "menu": t("Menu (/)"), "undo": t("Undo (-)")}
+        bw = w * 0.26
+        for k, b in enumerate(self.buttons):
+            rect = pygame.Rect(
+                int(w / 2 - 1.5 * bw - u + k * (bw + u)), int(86 * u), int(bw), int(9 * u)
+            )
+            b.draw(p, rect, labels[b.action])

@@ -1,0 +1,146 @@
+"""Colours, fonts and the text painter.
+
+Sizes are given in units of the screen height (``Painter.u`` = 1% of it), so one layout
+serves 1920x1080, 1280x720 and 1024x600; widths are checked against the screen width
+where a row could overflow (see ``fit``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import ClassVar
+
+import pygame
+
+# A dark bar scoreboard: light text on near-black, one warm accent for "now".
+BG = (14, 17, 23)
+PANEL = (28, 33, 43)
+PANEL_HI = (44, 52, 68)
+LINE = (70, 80, 100)
+TEXT = (236, 239, 244)
+DIM = (130, 138, 152)
+GREY = (78, 84, 96)
+ACCENT = (255, 196, 0)
+ACCENT_DARK = (92, 70, 0)
+GOOD = (96, 200, 120)
+BAD = (235, 80, 70)
+MARK = (250, 250, 250)
+CLOSED_BG = (22, 25, 31)
+PLAYER_COLOURS = ((80, 160, 255), (255, 120, 90), (120, 210, 120), (210, 130, 255))
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+
+
+def assets_dir() -> Path:
+    """``$DARTS_KIOSK_ASSETS`` or the repository's ``assets/``."""
+    env = os.environ.get("DARTS_KIOSK_ASSETS", "")
+    return Path(env) if env else ASSETS
+
+
+class Fonts:
+    """DejaVu Sans (Latin and Cyrillic) at any pixel size, loaded once per size."""
+
+    FILES: ClassVar[dict[str, str]] = {
+        "regular": "DejaVuSans.ttf",
+        "bold": "DejaVuSans-Bold.ttf",
+        "condensed": "DejaVuSansCondensed-Bold.ttf",
+    }
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or assets_dir() / "fonts"
+        self._fonts: dict[tuple[str, int], pygame.font.Font] = {}
+
+    def get(self, px: int, style: str = "regular") -> pygame.font.Font:
+        key = (style, max(6, int(px)))
+        font = self._fonts.get(key)
+        if font is None:
+            path = self.directory / self.FILES[style]
+            # A missing asset must not stop the kiosk: pygame's own font has Latin only.
+            font = pygame.font.Font(path if path.is_file() else None, key[1])
+            self._fonts[key] = font
+        return font
+
+
+class Painter:
+    """Draws on one surface; caches rendered text; remembers every text drawn this
+    frame (``texts``) so tests and screenshots can check what a screen shows."""
+
+    CACHE = 768
+
+    def __init__(self, surface: pygame.Surface, fonts: Fonts) -> None:
+        self.fonts = fonts
+        self._cache: OrderedDict[tuple[str, int, str, tuple[int, ...]], pygame.Surface] = (
+            OrderedDict()
+        )
+        self.texts: list[str] = []
+        self.surface = surface
+
+    @property
+    def w(self) -> int:
+        return self.surface.get_width()
+
+    @property
+    def h(self) -> int:
+        return self.surface.get_height()
+
+    @property
+    def u(self) -> float:
+        return self.h / 100.0
+
+    def begin(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        self.texts = []
+
+    def render(
+        self, text: str, px: float, colour: tuple[int, ...] = TEXT, style: str = "regular"
+    ) -> pygame.Surface:
+        key = (text, int(px), style, tuple(colour))
+        img = self._cache.get(key)
+        if img is None:
+            img = self.fonts.get(int(px), style).render(text, True, colour)
+            self._cache[key] = img
+            if len(self._cache) > self.CACHE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return img
+
+    def text(
+        self,
+        text: str,
+        px: float,
+        pos: tuple[float, float],
+        colour: tuple[int, ...] = TEXT,
+        *,
+        anchor: str = "topleft",
+        style: str = "regular",
+        max_width: float | None = None,
+    ) -> pygame.Rect:
+        """Draw ``text`` with its ``anchor`` ("center", "midleft", ...) at ``pos``;
+        shrinks the font until it fits ``max_width``."""
+        if max_width is not None:
+            px = self.fit(text, px, max_width, style)
+        img = self.render(text, px, colour, style)
+        rect = img.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
+        self.surface.blit(img, rect)
+        self.texts.append(text)
+        return rect
+
+    def fit(self, text: str, px: float, max_width: float, style: str = "regular") -> float:
+        font = self.fonts.get(int(px), style)
+        width = font.size(text)[0]
+        if width <= max_width or width == 0:
+            return px
+        return max(8.0, px * max_width / width)
+
+    def rect(
+        self,
+        rect: pygame.Rect | tuple[float, float, float, float],
+        colour: tuple[int, ...],
+        *,
+        radius: float = 0,
+        width: int = 0,
+    ) -> None:
+        pygame.draw.rect(self.surface, colour, pygame.Rect(rect), width, int(radius))

@@ -1,0 +1,110 @@
+"""Formula darts in the real kiosk, headless: typed on the numeric keypad's own keys
+(keycodes through the app's key table), time driven by the ``now`` given to update."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import kiosk_on_board, send, start_game
+
+from kiosk.adapters import keypad as kp
+from kiosk.domain.cricket import CricketGame
+from kiosk.domain.darts import Dart
+from kiosk.ui.driver import Driver
+from kiosk.ui.formula_session import FormulaSetup
+from kiosk.ui.screens.formula import open_side_game, start_formula
+
+PAD_KEYS = {
+    "\n": kp.K_KP_ENTER, "+": kp.K_KP_PLUS, "-": kp.K_KP_MINUS, "*": kp.K_KP_MULTIPLY,
+    "/": kp.K_KP_DIVIDE, ".": kp.K_KP_PERIOD, "0": kp.K_KP_0,
+    **{str(n): kp.K_KP_1 + n - 1 for n in range(1, 10)},
+}  # fmt: skip
+
+
+def pad(d: Driver, keys: str) -> None:
+    for ch in keys:
+        action = kp.action_for(PAD_KEYS[ch], "" if ch == "\n" else ch)
+        assert action is not None
+        d.running.inbox.put(action, source="keypad")
+    d.settle()
+
+
+def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("\n")  # attract -> main menu
+        d.press("2")
+        assert d.screen.name == "formula-menu"
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001, 1231)))
+        d.settle()
+        assert d.screen.name == "formula"
+        pad(d, "\n")  # Enter: the digits appear, the clock starts
+        assert {"3", "4", "8", "9"} <= set(d.texts)
+        pad(d, "00+00")  # 0 = next digit: 34+89
+        assert "34+89" in d.texts and "= 123" in d.texts and "\u2192 score 424" in d.texts
+        pad(d, "\n")
+        assert session.game.score("Anna") == 424
+        assert any(t.startswith("best: ") for t in d.texts), d.texts
+        pad(d, "\n000*0\n")  # next round: 300*1
+        assert session.game.score("Anna") == 274
+        pad(d, "\n0+00-0\n")  # 1+23-1
+        assert session.game.score("Anna") == 251
+        moves = [r.moves[0].formula for r in session.game.history if r.moves]
+        assert moves == ["34+89", "300*1", "1+23-1"]
+
+
+def test_a_refused_formula_shows_why_and_stays_editable(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3001,)))
+        d.settle()
+        pad(d, "\n00/0*0\n")  # 30/0*1
+        assert "division by zero" in d.texts
+        assert session.game.history[0].moves == ()
+        pad(d, "....0*0\n")  # delete back to 30, then 0*1
+        assert session.game.score("Anna") == 501 - 150
+
+
+def test_a_duel_player_who_runs_out_of_time_gets_the_automatic_move(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589, 3001))
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        pad(d, "\n00+0*0\n")  # Anna: 45+8*9 = 117
+        assert session.player == "Boris" and session.phase == "ready"
+        assert not any("45+8" in t for t in d.texts)  # Boris does not see Anna's formula
+        pad(d, "\n00")  # Boris starts typing, then stops thinking
+        screen = d.screen
+        screen.update(screen.clock + 60)
+        assert session.phase == "playing"
+        screen.update(screen.clock + 61)  # past the 120 s
+        d.settle()
+        boris = session.game.history[0].move("Boris")
+        assert boris is not None and boris.auto and boris.result == 134
+        assert "Boris: 45 + 89 = 134" in " ".join(d.texts)
+        assert session.game.score("Boris") == 501 - 66
+
+
+def test_a_cricket_match_with_a_side_game_in_the_middle_loses_no_dart(tmp_path: Path) -> None:
+    thrown = ["T20", "S19", "S19", "T20", "S18", "D17", "S20", "T19", "S5"]
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        cricket_screen = d.screen
+        send(d, board, thrown[:3])  # Anna's turn, on hold
+        open_side_game(d.kiosk, cricket_screen)
+        d.settle()
+        assert d.screen.name == "formula-side"
+        pad(d, "\n00+")  # Anna types a formula while Boris throws
+        send(d, board, thrown[3:6])  # Boris's turn lands in the match, shown in the strip
+        assert d.screen.name == "formula-side"
+        assert any("Boris: T20 S18 D17" in t for t in d.texts), d.texts
+        send(d, board, ["BTN NEXT"])  # the board's button ends the hold in the match
+        assert d.screen.name == "formula-side"
+        send(d, board, thrown[6:7])  # Anna's own dart: the scoreboard comes back
+        assert d.screen is cricket_screen
+        send(d, board, thrown[7:])
+        game = cricket_screen.session.game  # type: ignore[attr-defined]
+        expected = CricketGame(["Anna", "Boris"])
+        for text in thrown:
+            expected.push(Dart.parse(text))
+        assert [str(h) for h in game.history] == [str(h) for h in expected.history]
+        assert game.points("Anna") == expected.points("Anna")
+        assert game.current_player == expected.current_player

@@ -1,0 +1,147 @@
+"""The kiosk plays Cricket from a board on a pty, the keypad and the mouse, headless."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import ANNA_WINS, kiosk_on_board, kiosk_on_virtual_board, send, start_game
+
+from kiosk.domain.darts import Dart
+
+
+def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.outcome().winner == "Anna"
+        assert any(t.startswith("1. Anna") for t in d.texts)
+        assert any(t.startswith("2. Boris") for t in d.texts)
+
+
+def test_a_hit_changes_the_mark_cell_and_the_points_on_screen(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        before = d.app.canvas.copy()
+        send(d, board, ["T20"])
+        after = d.app.canvas
+        screen = d.screen
+        # The 20 row, Anna's column (left): its centre pixel turns from stripe to mark.
+        rect = screen.board.rect  # type: ignore[attr-defined]
+        assert rect.w == 0  # a real board: no virtual board on screen
+        u = d.app.canvas.get_height() / 100
+        row_y = int(38.5 * u + 6.4 * u / 2)
+        changed = [
+            x
+            for x in range(0, d.app.canvas.get_width() // 2)
+            if before.get_at((x, row_y)) != after.get_at((x, row_y))
+        ]
+        assert changed, "nothing was drawn in Anna's 20 cell"
+        assert "T20" in d.texts
+
+
+def test_undo_goes_back_across_a_turn_and_is_repeatable(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "S19", "S19", "D18"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and game.marks("Boris", 18) == 2
+        send(d, board, ["BTN UNDO"])  # the board's button
+        assert game.current_player == "Boris" and game.marks("Boris", 18) == 0
+        d.press("-")  # the keypad's: back into Anna's turn
+        assert game.current_player == "Anna"
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+        assert game.marks("Anna", 19) == 1
+        assert "S19" in d.texts and "Anna" in " ".join(d.texts)
+        d.press("--")
+        assert game.history == () and game.marks("Anna", 20) == 0
+        d.press("-")  # nothing left: refused with a message, no crash
+        assert any("nothing to undo" in t for t in d.texts)
+
+
+def test_next_player_ends_a_turn_early_and_after_three_darts_only_clears_the_hold(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen"))
+        send(d, board, ["S20"])
+        send(d, board, ["BTN NEXT"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris"
+        send(d, board, ["S1", "S2", "S3"])
+        assert "Remove darts, then + (next player)" in d.texts
+        d.press("+")
+        assert game.current_player == "Chen" and game.darts_this_turn == ()
+
+
+def test_keypad_entry_shows_what_is_typed_and_scores_it(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_game(d)
+        d.press("3*20")
+        assert "Typed: 3\u00d720_" in d.texts
+        d.press("\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.marks("Anna", 20) == 3
+        d.press("25\n50\n")
+        assert [str(x) for x in game.darts_this_turn] == []  # third dart passed the turn
+        assert game.marks("Anna", 25) == 3
+        d.press("+T19\n")  # a keyboard: letter codes too
+        assert game.marks("Boris", 19) == 3
+        d.press("99\n")
+        assert any(t.startswith("99:") for t in d.texts), d.texts
+        assert game.marks("Boris", 19) == 3 and len(game.darts_this_turn) == 1
+
+
+def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        # Pull the cable: the pty goes away (VirtualBoard.replug does both halves at
+        # once; split here so the banner can be seen while the board is out).
+        with board._lock:
+            board._unplug()
+        banner = "Board disconnected: reconnecting... The game waits; darts can be typed."
+        d.wait_for(lambda: banner in d.texts, what="the banner")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Anna" and len(game.darts_this_turn) == 1
+        with board._lock:
+            board._plug()
+        board.hello()
+        d.wait_for(lambda: d.kiosk.board.state == "connected", what="reconnect")
+        d.settle()
+        assert banner not in d.texts
+        send(d, board, ["S19"])
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_a_newcomer_plays_a_whole_game_with_the_mouse() -> None:
+    with kiosk_on_virtual_board() as d:
+        d.click((10, 10))  # attract: any click
+        assert d.screen.name == "main-menu"
+
+        def click_item(label: str) -> None:
+            screen = d.screen
+            items = screen.items()  # type: ignore[attr-defined]
+            i = next(k for k, it in enumerate(items) if it.label == label)
+            d.click(screen._rects[i].center)  # type: ignore[attr-defined]
+
+        click_item("Cricket")
+        click_item("Choose players")
+        click_item("Start game")
+        assert d.screen.name == "cricket"
+        screen = d.screen
+        game = screen.session.game  # type: ignore[attr-defined]
+        for text in ANNA_WINS:
+            if game.outcome() is not None:
+                break
+            darts = len(game.history)
+            d.click(screen.board.pixel_of(Dart.parse(text)))  # type: ignore[attr-defined]
+            d.wait_for(lambda n=darts: len(game.history) > n, what=f"{text} scored")
+            if screen.session.hold is not None:  # type: ignore[attr-defined]
+                next_button = screen.buttons[0]  # type: ignore[attr-defined]
+                d.click(next_button.rect.center)
+        d.wait_screen("results")
+        assert game.outcome().winner == "Player 1"
+        assert "Player 1 wins!" in d.texts

@@ -1,0 +1,83 @@
+"""Keypad keys -> formula tokens, and the editor they drive (pure, no pygame)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.adapters import formula_keys as fk
+from kiosk.adapters import keypad as kp
+from kiosk.adapters.formula_keys import FormulaEditor, Token, token_for, token_of
+
+KEYPAD = [
+    (kp.K_KP_0, "0", Token(fk.NEXT_DIGIT)),
+    (kp.K_KP_1, "1", Token(fk.HINT)),
+    (kp.K_KP_1 + 3, "4", Token(fk.MENU)),
+    (kp.K_KP_1 + 4, "5", Token(fk.TEXT, "sqrt(")),
+    (kp.K_KP_1 + 5, "6", Token(fk.TEXT, ",")),
+    (kp.K_KP_1 + 6, "7", Token(fk.TEXT, "(")),
+    (kp.K_KP_1 + 7, "8", Token(fk.TEXT, "pow(")),
+    (kp.K_KP_1 + 8, "9", Token(fk.TEXT, ")")),
+    (kp.K_KP_1 + 1, "2", Token(fk.UNUSED)),
+    (kp.K_KP_PLUS, "+", Token(fk.TEXT, "+")),
+    (kp.K_KP_MINUS, "-", Token(fk.TEXT, "-")),
+    (kp.K_KP_MULTIPLY, "*", Token(fk.TEXT, "*")),
+    (kp.K_KP_DIVIDE, "/", Token(fk.TEXT, "/")),
+    (kp.K_KP_PERIOD, ".", Token(fk.DELETE)),
+    (kp.K_BACKSPACE, "", Token(fk.DELETE)),
+    (kp.K_KP_ENTER, "", Token(fk.SUBMIT)),
+    (kp.K_ESCAPE, "", Token(fk.MENU)),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "token"), KEYPAD)
+def test_every_keypad_key_has_its_formula_meaning(key: int, text: str, token: Token) -> None:
+    action = kp.action_for(key, text)
+    assert action is not None
+    assert token_of(action) == token
+
+
+def test_the_boards_buttons_are_not_editing_keys() -> None:
+    assert token_for("next", "") == Token(fk.FORWARD)
+    assert token_for("undo", "") == Token(fk.FORWARD)
+    assert token_for("menu", "") == Token(fk.MENU)
+
+
+def test_a_keyboard_types_brackets_commas_and_function_names() -> None:
+    editor = FormulaEditor(3489)
+    for ch in "POW(":
+        token = token_of(kp.action_for(0, ch))
+        assert token is not None
+        editor.apply(token)
+    assert editor.tokens == ["pow("]
+    editor.apply(Token(fk.DELETE))
+    assert editor.text == ""
+
+
+def test_main_row_digits_are_digits_when_the_key_table_tells_them_apart() -> None:
+    assert token_for("digit", "7", pad=False) == Token(fk.TEXT, "7")
+    assert token_for("digit", "7", pad=True) == Token(fk.TEXT, "(")
+
+
+def test_zero_inserts_the_next_digit_and_pressed_twice_joins_them() -> None:
+    editor = FormulaEditor(3489)
+    for token in [Token(fk.NEXT_DIGIT), Token(fk.NEXT_DIGIT), Token(fk.TEXT, "+")]:
+        editor.apply(token)
+    assert editor.text == "34+" and editor.next_digit == "8" and editor.used == 2
+    editor.apply(Token(fk.NEXT_DIGIT))
+    editor.apply(Token(fk.NEXT_DIGIT))
+    assert editor.text == "34+89" and editor.next_digit is None
+    assert not editor.apply(Token(fk.NEXT_DIGIT))  # no fifth digit
+    assert editor.text == "34+89"
+
+
+def test_delete_takes_back_a_whole_token() -> None:
+    editor = FormulaEditor(3489)
+    for token in [Token(fk.TEXT, "sqrt("), Token(fk.NEXT_DIGIT), Token(fk.TEXT, "pow(")]:
+        editor.apply(token)
+    assert editor.text == "sqrt(3pow("
+    editor.apply(Token(fk.DELETE))
+    assert editor.text == "sqrt(3"
+    editor.apply(Token(fk.DELETE))
+    editor.apply(Token(fk.DELETE))
+    assert editor.text == ""
+    assert not editor.apply(Token(fk.DELETE))  # nothing left: no error

@@ -1,0 +1,149 @@
+"""FormulaSession: the one place formula inputs change a game; time comes as ``now``."""
+
+from __future__ import annotations
+
+from kiosk.domain.formula.game import Termination
+from kiosk.domain.formula.rules import CLASSIC
+from kiosk.domain.replay import GameEvent, replay
+from kiosk.ui.computer import computer_move
+from kiosk.ui.formula_session import (
+    OVER,
+    PLAYING,
+    READY,
+    ROUND_DONE,
+    SOUND_WARN,
+    FormulaSession,
+    FormulaSetup,
+)
+
+
+def solo(*digits: int, mode: str = "training") -> tuple[FormulaSession, list[GameEvent]]:
+    events: list[GameEvent] = []
+    session = FormulaSession(FormulaSetup(names=("Ann",), mode=mode, digits=digits), events.append)
+    return session, events
+
+
+def test_the_recorder_sees_each_input_before_the_game_changes() -> None:
+    seen: list[tuple[GameEvent, int]] = []
+    session = FormulaSession(FormulaSetup(names=("Ann",), digits=(3489,)))
+    session.recorder = lambda e: seen.append((e, session.game.score("Ann")))
+    session.begin(0.0)
+    session.submit("34+89", 1.0)
+    assert seen == [(GameEvent.formula(0, "34+89"), 501)]
+    assert session.game.score("Ann") == 424
+
+
+def test_a_refused_formula_is_not_recorded_and_can_be_fixed() -> None:
+    session, events = solo(3489)
+    session.begin(0.0)
+    fb = session.submit("34+8", 1.0)
+    assert not fb.accepted and fb.error is not None and fb.error.code == "missing_digit"
+    assert events == [] and session.phase == PLAYING
+    assert session.submit("34+89", 2.0).accepted
+
+
+def test_the_recorded_events_replay_to_the_same_game() -> None:
+    session, events = solo(3489, 3001)
+    session.begin(0.0)
+    session.submit("34+89", 1.0)
+    session.next_round(2.0)
+    session.update(200.0)  # solo: out of time, the game is lost
+    engine = replay("formula", session.setup.settings(), ["Ann"], events)
+    assert engine.score("Ann") == session.game.score("Ann") == 424
+    outcome = engine.outcome()
+    assert outcome is not None and outcome.termination == Termination.TIMEOUT
+    assert session.phase == OVER
+
+
+def test_the_clock_warns_once_at_ten_seconds_and_starts_only_on_enter() -> None:
+    session, _ = solo(3489)
+    assert session.phase == READY
+    assert session.update(1000.0) == []  # no clock before Enter
+    session.begin(1000.0)
+    assert session.remaining(1050.0) == 70.0
+    assert session.update(1109.0) == []
+    assert session.update(1110.5) == [SOUND_WARN]
+    assert session.update(1111.0) == []
+    assert session.phase == PLAYING
+
+
+def test_a_submit_after_the_deadline_is_a_timeout() -> None:
+    session, events = solo(3489)
+    session.begin(0.0)
+    assert session.submit("34+89", 120.0).accepted  # the timeout itself was accepted
+    assert events == [GameEvent.timeout(0)]
+    assert session.game.score("Ann") == 501
+
+
+def test_the_live_preview_gives_value_points_and_the_score_left() -> None:
+    session, _ = solo(3489)
+    session.begin(0.0)
+    preview = session.preview("34+89")
+    assert (preview.value, preview.points, preview.score_after) == (123, 77, 424)
+    assert session.preview("34+").still_typing
+    refused = session.preview("3+4/0*89")
+    assert refused.error is not None and refused.error.position is not None
+    assert not refused.still_typing
+
+
+def test_a_duel_hides_the_first_answer_and_alternates_who_starts() -> None:
+    events: list[GameEvent] = []
+    setup = FormulaSetup(names=("Ann", "Bob"), mode="duel", digits=(3489, 3001))
+    session = FormulaSession(setup, events.append)
+    assert session.player == "Ann"
+    session.begin(0.0)
+    session.submit("34+89", 1.0)
+    assert session.player == "Bob" and session.phase == READY
+    assert session.score_before_round("Ann") == 501  # what the screen shows meanwhile
+    session.begin(5.0)
+    session.update(130.0)  # Bob runs out of time
+    bob = session.game.history[0].move("Bob")
+    assert bob is not None and bob.auto and bob.formula == "34+89"
+    assert session.phase == ROUND_DONE
+    session.next_round(131.0)
+    assert session.player == "Bob"  # round 2: the other player answers first
+
+
+def test_hints_are_for_training_once_per_round() -> None:
+    session, _ = solo(3489)
+    session.begin(0.0)
+    assert session.ask_hint().accepted and session.hint is not None
+    assert session.hint.points == 150
+    assert not session.ask_hint().accepted
+    qual, _ = solo(3489, mode="qualification")
+    qual.begin(0.0)
+    assert not qual.ask_hint().accepted
+
+
+def test_the_computer_answers_at_once_and_perfect_plays_the_solvers_best() -> None:
+    setup = FormulaSetup(names=("Ann", "Computer"), mode="duel", computer="perfect",
+                         digits=(3489, 3001))  # fmt: skip
+    session = FormulaSession(setup)
+    session.begin(0.0)
+    session.submit("34+89", 1.0)
+    cpu = session.game.history[0].move("Computer")
+    assert cpu is not None and cpu.points == 150
+    assert session.phase == ROUND_DONE
+    session.next_round(2.0)  # round 2: the computer answers first, at once
+    assert session.game.history[1].move("Computer") is not None
+    assert session.player == "Ann" and session.phase == READY
+
+
+def test_computer_levels_are_ordered_easy_medium_perfect() -> None:
+    lefts = {
+        level: sum(
+            CLASSIC.next_score(300, computer_move(level, d, CLASSIC, 300).points)
+            for d in (3489, 4589, 1231, 7777, 2905)
+        )
+        for level in ("easy", "medium", "perfect")
+    }
+    assert lefts["perfect"] <= lefts["medium"] <= lefts["easy"]
+    assert lefts["perfect"] < lefts["easy"]
+
+
+def test_perfect_is_possible_only_while_the_points_allow_it() -> None:
+    session, _ = solo(3489, 3001, 1231, 1000)
+    assert session.perfect_possible("Ann")
+    session.begin(0.0)
+    session.submit("3+4+8-9", 1.0)  # 6 points: 495 left, 3 rounds of at most 150 to go
+    assert not session.perfect_possible("Ann")

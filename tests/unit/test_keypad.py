@@ -1,0 +1,80 @@
+"""The keypad table: every key of a USB numeric keypad means something, and the SDL
+keycodes spelled out in kiosk.adapters.keypad are pygame's own."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+pygame = pytest.importorskip("pygame")
+
+from kiosk.adapters import keypad  # noqa: E402
+from kiosk.adapters.keypad import KeyAction, action_for  # noqa: E402
+
+KEYPAD = [
+    (pygame.K_KP0, KeyAction("digit", "0")),
+    (pygame.K_KP1, KeyAction("digit", "1")),
+    (pygame.K_KP5, KeyAction("digit", "5")),
+    (pygame.K_KP9, KeyAction("digit", "9")),
+    (pygame.K_KP_ENTER, KeyAction("enter")),
+    (pygame.K_KP_PLUS, KeyAction("next", "+")),
+    (pygame.K_KP_MINUS, KeyAction("undo", "-")),
+    (pygame.K_KP_MULTIPLY, KeyAction("times", "*")),
+    (pygame.K_KP_DIVIDE, KeyAction("menu", "/")),
+    (pygame.K_KP_PERIOD, KeyAction("back", ".")),
+]
+
+
+@pytest.mark.parametrize(("key", "action"), KEYPAD)
+def test_every_numeric_keypad_key_has_its_action(key: int, action: KeyAction) -> None:
+    assert action_for(key, "") == action
+
+
+@pytest.mark.parametrize(
+    ("name", "ours"),
+    [
+        ("K_RETURN", keypad.K_RETURN),
+        ("K_ESCAPE", keypad.K_ESCAPE),
+        ("K_BACKSPACE", keypad.K_BACKSPACE),
+        ("K_SPACE", keypad.K_SPACE),
+        ("K_UP", keypad.K_UP),
+        ("K_DOWN", keypad.K_DOWN),
+        ("K_LEFT", keypad.K_LEFT),
+        ("K_RIGHT", keypad.K_RIGHT),
+        ("K_KP0", keypad.K_KP_0),
+        ("K_KP1", keypad.K_KP_1),
+        ("K_KP_ENTER", keypad.K_KP_ENTER),
+        ("K_KP_PERIOD", keypad.K_KP_PERIOD),
+        ("K_PAGEUP", keypad.K_PAGEUP),
+        ("K_TAB", keypad.K_TAB),
+    ],
+)
+def test_the_keycodes_written_out_are_pygames(name: str, ours: int) -> None:
+    assert getattr(pygame, name) == ours
+
+
+def test_main_keyboard_digits_enter_and_arrows_work_like_the_keypad() -> None:
+    assert action_for(pygame.K_3, "3") == KeyAction("digit", "3")
+    assert action_for(pygame.K_RETURN, "\r") == KeyAction("enter")
+    assert action_for(pygame.K_UP, "").name == "up"
+    assert action_for(pygame.K_ESCAPE, "\x1b").name == "cancel"
+
+
+def test_letters_type_dart_codes_and_n_u_are_next_and_undo() -> None:
+    assert action_for(pygame.K_t, "t") == KeyAction("char", "T")
+    assert action_for(pygame.K_n, "n").name == "next"
+    assert action_for(pygame.K_u, "u").name == "undo"
+    assert action_for(0, "д") == KeyAction("char", "Д")  # a Cyrillic layout types names
+
+
+def test_plus_and_minus_on_the_main_keyboard_follow_the_text_typed() -> None:
+    assert action_for(pygame.K_EQUALS, "+").name == "next"
+    assert action_for(pygame.K_MINUS, "-").name == "undo"
+
+
+def test_unknown_keys_are_ignored_not_errors() -> None:
+    assert action_for(pygame.K_F5, "") is None
+    assert action_for(pygame.K_LSHIFT, "") is None
+    assert KeyAction("digit", "7").digit == 7 and KeyAction("enter").digit is None

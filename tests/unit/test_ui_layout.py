@@ -1,0 +1,71 @@
+"""The scoreboard laid out at the three screen sizes: big digits, nothing off screen,
+and the screen stack keeps its root."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.screen import Screen, ScreenStack
+
+
+@pytest.fixture(scope="module")
+def fonts() -> theme.Fonts:
+    pygame.font.init()
+    return theme.Fonts()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 600)])
+def test_score_digits_are_at_least_a_tenth_of_the_screen_height(
+    size: tuple[int, int], fonts: theme.Fonts
+) -> None:
+    surface = pygame.Surface(size)
+    p = theme.Painter(surface, fonts)
+    # The scoreboard draws points at 18 units in the condensed bold face.
+    font = fonts.get(int(18 * p.u), "condensed")
+    glyph = font.metrics("8")[0]  # (minx, maxx, miny, maxy, advance)
+    digit_height = glyph[3] - glyph[2]
+    assert digit_height >= size[1] / 10
+
+
+def test_the_painter_shrinks_text_to_fit_and_remembers_what_it_drew(fonts: theme.Fonts) -> None:
+    surface = pygame.Surface((400, 300))
+    p = theme.Painter(surface, fonts)
+    rect = p.text("Oleksandra & Bohdana", 40, (0, 0), max_width=200)
+    assert rect.width <= 200
+    assert p.texts == ["Oleksandra & Bohdana"]
+
+
+class _Named(Screen):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.dirty = True
+        self.entered = 0
+
+    def on_enter(self) -> None:
+        self.entered += 1
+
+    def draw(self, p: theme.Painter) -> None:
+        return None
+
+
+def test_the_stack_never_pops_its_root_and_reset_keeps_it() -> None:
+    stack = ScreenStack()
+    root, a, b = _Named("root"), _Named("a"), _Named("b")
+    stack.push(root)
+    stack.push(a)
+    stack.replace(b)
+    assert [s.name for s in stack.screens()] == ["root", "b"]
+    assert stack.pop() is b and root.entered == 2
+    assert stack.pop() is None and stack.top is root
+    stack.push(a)
+    stack.reset(b)
+    assert [s.name for s in stack.screens()] == ["root", "b"]
