@@ -24,18 +24,22 @@ test: $(STAMP) system-deps
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(PY) -m ruff check kiosk tests bench
-	$(PY) -m ruff format --check kiosk tests bench
+	$(PY) -m ruff check kiosk tests bench scripts
+	$(PY) -m ruff format --check kiosk tests bench scripts
 	$(PY) -m mypy
 	@if command -v shellcheck >/dev/null; then shellcheck systemd/install.sh scripts/*.sh .ci/run hardware/firmware/test/run.sh; \
 	else echo "shellcheck not installed: shell scripts not checked (make system-deps installs it)"; fi
 
 format: $(STAMP)
-	$(PY) -m ruff format kiosk tests bench
-	$(PY) -m ruff check --fix kiosk tests bench
+	$(PY) -m ruff format kiosk tests bench scripts
+	$(PY) -m ruff check --fix kiosk tests bench scripts
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+screenshots: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) scripts/screenshots.py
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) scripts/screenshots_formula.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import sys
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -38,16 +39,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
     parser, commands = build_parser()
-    args, rest = parser.parse_known_args(argv)
-    name = args.command or "kiosk"
-    if name not in commands:
-        parser.error(f"unknown command {name!r}")
-    if args.command is None:
-        # No subcommand: the kiosk itself, with its own options.
-        sub_parser = argparse.ArgumentParser(prog="darts-kiosk")
-        commands["kiosk"].add_arguments(sub_parser)
-        args = sub_parser.parse_args(rest)
-    elif rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    return int(commands[name].run(args))
+    if args_list and args_list[0] in commands:
+        args = parser.parse_args(args_list)
+        return int(commands[args.command].run(args))
+    if any(a in ("-h", "--help", "--version") for a in args_list[:1]):
+        parser.parse_args(args_list)  # prints and exits
+    # No subcommand: the kiosk itself, with its own options (``--size 1024x600`` etc.).
+    kiosk_parser = argparse.ArgumentParser(
+        prog="darts-kiosk", description="Start the kiosk. Subcommands: darts-kiosk --help."
+    )
+    commands["kiosk"].add_arguments(kiosk_parser)
+    return int(commands["kiosk"].run(kiosk_parser.parse_args(args_list)))
