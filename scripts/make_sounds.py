@@ -42,6 +42,14 @@ def thud(seconds: float = 0.12) -> np.ndarray:
     return mix(noise * np.exp(-40 * t) * 3, tone(140, seconds, decay=30))
 
 
+def buzz(freq: float, seconds: float) -> np.ndarray:
+    """A harsh, square-ish tone (odd partials) that holds, then falls off."""
+    t = np.arange(int(RATE * seconds)) / RATE
+    body = tone(freq, seconds, decay=2.5, partials=(1, 0, 0.33, 0, 0.2, 0, 0.14))
+    release = np.minimum(1.0, (seconds - t) / 0.03)  # no click at the end
+    return body * release
+
+
 def mix(*parts: np.ndarray) -> np.ndarray:
     out = np.zeros(max(p.size for p in parts))
     for p in parts:
@@ -70,6 +78,17 @@ RECIPES = {
         tone(1046, 0.6, decay=4, partials=(1, 0.5, 0.2)),
     ),
     "undo": lambda: tone(660, 0.18, decay=14, sweep=-0.45),
+    # Formula darts: 10 s left (a clock's tick-tock), and time up (a low double buzz).
+    "tick": lambda: seq(
+        tone(1760, 0.05, decay=60, partials=(1, 0.2)),
+        tone(1318, 0.06, decay=55, partials=(1, 0.2)),
+        gap=0.14,
+    ),
+    "timeup": lambda: seq(
+        buzz(220, 0.28),
+        buzz(165, 0.5),
+        gap=0.06,
+    ),
 }
 
 

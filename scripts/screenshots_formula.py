@@ -1,7 +1,8 @@
 """Save PNGs of the formula darts screens into docs/screenshots/ (1920x1080, 1280x720).
 
 Runs the real app headless (SDL dummy drivers) and types on the keypad's own keys.
-Usage: ``python scripts/screenshots_formula.py [OUTDIR] [--sizes 1920x1080,1280x720]``.
+Usage: ``python scripts/screenshots_formula.py [OUTDIR] [--sizes 1920x1080,1280x720]
+[--language uk]`` (another language than English adds ``-uk`` to the file names).
 """
 
 from __future__ import annotations
@@ -42,28 +43,37 @@ def pad(d: Driver, keys: str) -> None:
     d.settle()
 
 
+LANGUAGE = "en"
+
+
 def start(size: tuple[int, int]) -> Driver:
-    running = build(Options(window=True, size=size, port="loop://", env={}), Config())
+    # No database: a screenshot run neither reads nor leaves games (nor an unfinished
+    # game that would put the resume screen first next time).
+    options = Options(window=True, size=size, port="loop://", env={}, store=False)
+    running = build(options, Config())
     d = Driver(running)
+    if LANGUAGE != "en":
+        d.kiosk.set_language(LANGUAGE)
     d.settle()
     return d
 
 
 def shoot(d: Driver, out: Path, name: str, size: tuple[int, int]) -> None:
-    path = out / f"{name}-{size[0]}x{size[1]}.png"
+    suffix = "" if LANGUAGE == "en" else f"-{LANGUAGE}"
+    path = out / f"{name}-{size[0]}x{size[1]}{suffix}.png"
     d.screenshot(str(path))
     print(path)
 
 
 def all_screens(out: Path, size: tuple[int, int]) -> None:
     from kiosk.ui.screens.cricket_menu import start_cricket
-    from kiosk.ui.screens.formula import open_side_game, start_formula
+    from kiosk.ui.screens.formula import FormulaMenu, open_side_game, start_formula
     from kiosk.ui.session import CricketSetup
 
     d = start(size)
     try:
-        d.press("\n")  # attract -> main menu
-        d.press("2")
+        d.kiosk.stack.push(FormulaMenu(d.kiosk))
+        d.settle()
         shoot(d, out, "formula-menu", size)
         start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001, 1231, 5720)))
         d.settle()
@@ -125,7 +135,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("outdir", nargs="?", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--sizes", default="1920x1080,1280x720")
+    parser.add_argument("--language", default="en", choices=("en", "uk", "ru"))
     args = parser.parse_args()
+    global LANGUAGE
+    LANGUAGE = args.language
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
     for spec in args.sizes.split(","):

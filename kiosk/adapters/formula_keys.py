@@ -17,9 +17,14 @@ the formula screen draws it (the keypad's own shape)::
 - ``1`` is a hint in training (one per round); ``4`` opens the menu (leave the game).
 - ``2`` and ``3`` do nothing but remind the player that ``0`` gives the next digit.
 
-A full keyboard types the formula as text: its main-row digits are digits (when the
-key table tells them apart from the keypad's, see ``is_pad``), letters make ``pow`` and
-``sqrt``, ``(`` ``)`` ``,`` are themselves, Esc is the menu.
+A full keyboard types the formula as text: its main-row digits are digits (the key
+table tells them apart from the keypad's: ``KeyAction.pad``), letters make ``pow`` and
+``sqrt``, ``(`` ``)`` ``,`` ``/`` are themselves, Esc is the menu.
+
+NumLock off changes nothing (SDL2 still sends the keypad's own keys); a keypad that
+sends its navigation keys instead (End for 1, the arrows for 2 4 6 8...) gets the
+same tokens, so on the formula screen the arrow keys mean 8 ``pow(``, 2, 4 menu and 6
+``,`` (the key table cannot tell a keyboard's arrows from such a keypad's).
 """
 
 from __future__ import annotations
@@ -72,8 +77,8 @@ KEYBOARD_CHARS = {"(", ")", ","}
 
 
 def is_pad(action: Any) -> bool:
-    """True for a key of the numeric keypad. The key table may say so (``pad``); when it
-    does not, a digit is taken as the keypad's: the keypad is the kiosk's input device."""
+    """True for a key of the numeric keypad (``KeyAction.pad``). An action without the
+    field (made by hand) is taken as the keypad's: the keypad is the kiosk's input."""
     return bool(getattr(action, "pad", True))
 
 
@@ -83,6 +88,8 @@ def token_for(name: str, char: str = "", pad: bool = True) -> Token | None:
         if pad:
             return PAD_DIGITS.get(char)
         return Token(TEXT, char) if char.isdigit() and len(char) == 1 else None
+    if name in ("up", "down", "left", "right"):  # a keypad with NumLock off (see above)
+        return PAD_DIGITS.get(char) if pad else None
     if name == "enter":
         return Token(SUBMIT)
     if name == "back":  # keypad "." and Backspace / Delete
@@ -145,6 +152,13 @@ class FormulaEditor:
 
     def clear(self) -> None:
         self.tokens = []
+
+    def load(self, text: str) -> None:
+        """Start again from ``text`` (a formula taken back), tokens as if typed."""
+        self.tokens = []
+        for ch in text:
+            if ch.strip():
+                self.apply(Token(TEXT, ch))
 
     def apply(self, token: Token) -> bool:
         """Edit with ``token``; False if it changed nothing."""

@@ -1,19 +1,20 @@
 """Sound effects through ``pygame.mixer``; silently off when there is no audio device.
 
-The clips (hit, triple, bull, close, win, undo) are ``assets/sounds/*.wav``, made by
-``scripts/make_sounds.py``.
+The clips (hit, triple, bull, close, win, undo, miss; formula darts' clock: tick at
+10 s left, timeup at 0) are ``assets/sounds/*.wav``, made by ``scripts/make_sounds.py``.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from pathlib import Path
 
 import pygame
 
 log = logging.getLogger("kiosk.ui")
 
-NAMES = ("hit", "triple", "bull", "close", "win", "undo", "miss")
+NAMES = ("hit", "triple", "bull", "close", "win", "undo", "miss", "tick", "timeup")
 
 
 class Sound:
@@ -22,6 +23,7 @@ class Sound:
         self.volume = max(0, min(100, volume))
         self._clips: dict[str, pygame.mixer.Sound] = {}
         self.enabled = False
+        self.played: deque[str] = deque(maxlen=32)  # the last clips started (tests, logs)
 
     def start(self) -> None:
         """Open the audio device; with none (or ``SDL_AUDIODRIVER`` that fails) stay quiet."""
@@ -53,6 +55,7 @@ class Sound:
             return
         try:
             clip.play()
+            self.played.append(name)
         except pygame.error as e:  # a device that went away mid-game: go quiet
             log.warning("sound off: %s", e)
             self.enabled = False

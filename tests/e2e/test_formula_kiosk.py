@@ -108,3 +108,46 @@ def test_a_cricket_match_with_a_side_game_in_the_middle_loses_no_dart(tmp_path: 
         assert [str(h) for h in game.history] == [str(h) for h in expected.history]
         assert game.points("Anna") == expected.points("Anna")
         assert game.current_player == expected.current_player
+
+
+def test_the_pause_menu_opens_a_side_game_and_the_match_keeps_every_dart(
+    tmp_path: Path,
+) -> None:
+    thrown = ["T20", "S19", "S19", "T20", "S18", "D17", "S20", "T19"]
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        cricket_screen = d.screen
+        send(d, board, thrown[:3])  # Anna's turn, on hold
+        pad(d, "/")  # the keypad's menu key
+        assert d.screen.name == "pause"
+        assert "Formula darts while you wait" in d.texts
+        pad(d, "4")
+        assert d.screen.name == "formula-side"
+        pad(d, "\n00*")  # Anna types while Boris throws
+        send(d, board, thrown[3:6])
+        assert d.screen.name == "formula-side"
+        pad(d, "4")  # Anna leaves the side game
+        assert d.screen is cricket_screen
+        send(d, board, thrown[6:])
+        game = cricket_screen.session.game  # type: ignore[attr-defined]
+        expected = CricketGame(["Anna", "Boris"])
+        for text in thrown:
+            expected.push(Dart.parse(text))
+        assert [str(h) for h in game.history] == [str(h) for h in expected.history]
+        assert game.points("Boris") == expected.points("Boris")
+        assert game.current_player == expected.current_player
+
+
+def test_the_clock_ticks_at_ten_seconds_left_and_sounds_time_up_at_zero(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        sound = d.kiosk.sound
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        pad(d, "\n")
+        screen = d.screen
+        screen.update(screen.clock + 105)  # 15 s left: quiet
+        assert "tick" not in sound.played
+        screen.update(screen.clock + 5.5)  # 9.5 s left
+        assert list(sound.played)[-1:] == ["tick"]
+        screen.update(screen.clock + 10)
+        assert "timeup" in sound.played and session.over

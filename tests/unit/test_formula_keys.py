@@ -81,3 +81,34 @@ def test_delete_takes_back_a_whole_token() -> None:
     editor.apply(Token(fk.DELETE))
     assert editor.text == ""
     assert not editor.apply(Token(fk.DELETE))  # nothing left: no error
+
+
+def test_a_keypad_sending_arrows_with_numlock_off_gets_the_same_tokens() -> None:
+    up = kp.action_for(kp.K_UP, "")
+    left = kp.action_for(kp.K_LEFT, "")
+    end = kp.action_for(kp.K_END, "")
+    assert up is not None and token_of(up) == Token(fk.TEXT, "pow(")
+    assert left is not None and token_of(left) == Token(fk.MENU)
+    assert end is not None and token_of(end) == Token(fk.HINT)
+
+
+def test_a_full_keyboard_types_a_whole_formula_with_digits_and_slash() -> None:
+    editor = FormulaEditor(3489)
+    typed = [("(", "("), ("3", "3"), ("4", "4"), ("+", "+"), ("8", "8"), (")", ")"),
+             ("/", "/"), ("9", "9")]  # fmt: skip
+    for key_text, text in typed:
+        key = ord(key_text) if key_text.isdigit() else 0
+        action = kp.action_for(key, text)
+        assert action is not None
+        token = token_of(action)
+        assert token is not None
+        editor.apply(token)
+    assert editor.text == "(34+8)/9"
+
+
+def test_a_formula_taken_back_comes_back_as_tokens() -> None:
+    editor = FormulaEditor(3489)
+    editor.load("pow(3,4)+89")
+    assert editor.tokens[0] == "pow(" and editor.text == "pow(3,4)+89"
+    editor.apply(Token(fk.DELETE))
+    assert editor.text == "pow(3,4)+8" and editor.next_digit == "9"

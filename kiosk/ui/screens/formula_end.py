@@ -15,7 +15,7 @@ from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.formula_session import FormulaSession, move_text
 from kiosk.ui.screen import DartInput, Screen
-from kiosk.ui.screens.formula_view import shown_formula
+from kiosk.ui.screens.formula_view import fill, shown_formula
 
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
@@ -30,24 +30,23 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
         elif solo:
             head = t("You win!")
         else:
-            head = f"{outcome.winner} {t('wins!')}"
+            head = fill(t("{name} wins!"), name=outcome.winner)
         rounds = session.finished_rounds()[-1].number
-        reason = f"{t('Score 0 in')} {rounds} {t('rounds')}"
+        reason = fill(t("Score 0 in {n} rounds"), n=rounds)
         if outcome.perfect and not solo:
             reason = f"{outcome.winner}: {reason}"
         return head, reason
     term = outcome.termination
     if term == Termination.TIMEOUT:
         return t("Time ran out"), t("No formula in time: the game is lost")
+    used_up = fill(t("{n} rounds played without reaching 0"), n=session.rules.max_rounds)
     if term == Termination.MAX_ROUNDS:
-        return t(
-            "Rounds used up"
-        ), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
+        return t("Rounds used up"), used_up
     if term == Termination.BOTH_ZERO:
         return t("Draw!"), t("Both reached 0")
     if term == Termination.BOTH_LOSE:
-        return t("Both lose"), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
-    return t("Draw!"), f"{session.rules.max_rounds} {t('rounds played without reaching 0')}"
+        return t("Both lose"), used_up
+    return t("Draw!"), used_up
 
 
 class FormulaEndScreen(Screen):
@@ -122,7 +121,9 @@ class FormulaEndScreen(Screen):
         cols = (0.0, 0.05, 0.13, 0.47, 0.55, 0.62)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("best"))
         for k, head in enumerate(heads):
-            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM)
+            right = cols[k + 1] if k + 1 < len(cols) else 1.0
+            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
+                   max_width=(right - cols[k]) * width - 8)  # fmt: skip
         lines = []
         for rnd in s.finished_rounds():
             for i, move in enumerate(rnd.moves):

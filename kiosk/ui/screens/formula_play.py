@@ -18,6 +18,7 @@ from typing import Any
 
 from kiosk.adapters import formula_keys as fk
 from kiosk.adapters.formula_keys import FormulaEditor
+from kiosk.ui import formula_session as fs
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
 from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
@@ -25,6 +26,10 @@ from kiosk.ui.screen import DartInput, Screen
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
+# The clock's own clips (tick at 10 s left, timeup at 0) for the session's warning and
+# timeout sounds, which reuse Cricket clips: the formula screen plays no triple or miss.
+# Once formula_session names "tick"/"timeup" itself this maps them to themselves.
+CLOCK_SOUNDS = {fs.SOUND_WARN: "tick", fs.SOUND_TIMEOUT: "timeup"}
 
 
 class FormulaScreen(Screen):
@@ -114,6 +119,8 @@ class FormulaScreen(Screen):
             if kind == fk.SUBMIT:
                 s.next_round(self.now())
                 self._sync()
+            elif kind == fk.DELETE:
+                self.take_back()
         elif s.phase == PLAYING:
             self.edit(token)
 
@@ -139,6 +146,22 @@ class FormulaScreen(Screen):
             if self.message_bad:
                 self.message, self.message_until = "", None
 
+    def take_back(self) -> None:
+        """Training: ``.`` (delete) on the round's result takes the formula back to fix
+        it. The session must undo it (the engine's ``pop``, recorded as an undo event):
+        ``FormulaSession.take_back(now) -> Move | None`` is asked of formula_session.py
+        and not there yet, so until then this key does nothing here (NOT DONE)."""
+        take_back = getattr(self.session, "take_back", None)
+        if self.session.setup.mode != "training" or take_back is None:
+            return
+        move = take_back(self.now())
+        if move is None:
+            return
+        self._sync()
+        if move.formula:
+            self.editor.load(move.formula)
+        self.play(["undo"])
+
     def feedback(self, fb: Feedback) -> None:
         self.play(fb.sounds)
         if fb.error is not None:  # the reason is on the preview line, in red
@@ -148,7 +171,7 @@ class FormulaScreen(Screen):
 
     def play(self, sounds: list[str]) -> None:
         for sound in sounds:
-            self.kiosk.sound.play(sound)
+            self.kiosk.sound.play(CLOCK_SOUNDS.get(sound, sound))
         if sounds:
             self.dirty = True
 

@@ -10,14 +10,21 @@ with the solver's best formula.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pygame
 
+from kiosk.domain.formula import solver
+from kiosk.domain.formula.errors import CODES, FormulaError
+from kiosk.domain.formula.rules import Rules
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, WARN_AT, move_text
 
 if TYPE_CHECKING:
+    from kiosk.ui.formula_session import FormulaSession
     from kiosk.ui.screens.formula_play import FormulaScreen
 
 MODE_LABELS = {"training": "Training", "qualification": "Qualification", "duel": "Duel"}
@@ -30,6 +37,47 @@ KEYPAD = (
     (1, 3, 1, 1, "2", ""), (2, 3, 1, 1, "3", ""), (3, 3, 1, 2, "Enter", "submit"),
     (0, 4, 2, 1, "0", "next digit"), (2, 4, 1, 1, ".", "delete"),
 )  # fmt: skip
+
+
+# The engine's refusals that carry a number: (code, English pattern, msgid template).
+# The rest are fixed texts, translated as they are; an unknown one by its code.
+REFUSAL_TEMPLATES = (
+    ("wrong_digit", r"(?P<d>\d) is not a digit of (?P<n>\d+)", "{d} is not a digit of {n}"),
+    ("extra_digit", r"digit (?P<d>\d) can be used only once", "digit {d} can be used only once"),
+    ("extra_digit", r"digit (?P<d>\d) can be used only (?P<k>\d+) times",
+     "digit {d} can be used only {k} times"),
+    ("missing_digit", r"digit (?P<d>\d) is missing", "digit {d} is missing"),
+    ("missing_digit", r"digits (?P<list>[\d, ]+) and (?P<d>\d) are missing",
+     "digits {list} and {d} are missing"),
+    ("digit_order", r"digits must come in the order (?P<order>[\d ]+)",
+     "digits must come in the order {order}"),
+    ("not_whole", r"not a whole number: (?P<value>.+)", "not a whole number: {value}"),
+)  # fmt: skip
+
+
+def fill(template: str, **values: object) -> str:
+    """``{name}`` placeholders filled in; a translation that lost one still shows."""
+    for key, value in values.items():
+        template = template.replace("{" + key + "}", str(value))
+    return template
+
+
+def refusal_text(t: Callable[[str], str], error: FormulaError) -> str:
+    """The engine's refusal in the player's language: the message itself if it is in
+    the catalogue, else its template with the numbers put back, else the code's
+    general text; English when none of these is translated."""
+    message = error.message
+    translated = t(message)
+    if translated != message:
+        return translated
+    for code, pattern, template in REFUSAL_TEMPLATES:
+        found = re.fullmatch(pattern, message)
+        if code == error.code and found is not None:
+            return fill(t(template), **found.groupdict())
+    general = CODES.get(error.code)
+    if general is not None and t(general) != general:
+        return t(general)
+    return message
 
 
 class Layout:
@@ -163,7 +211,7 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     elif preview.error is not None and text:
         refused = text == screen.refused_text
         colour = theme.DIM if preview.still_typing and not refused else theme.BAD
-        p.text(t(preview.error.message), L.s(4.6), (x0, y), colour, anchor="midleft",
+        p.text(refusal_text(t, preview.error), L.s(4.6), (x0, y), colour, anchor="midleft",
                style="bold", max_width=x1 - x0)  # fmt: skip
     line = ""
     colour = theme.ACCENT
@@ -295,15 +343,39 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         p.text(str(score), L.s(11), (box.centerx, box.y + L.s(10.5)), theme.TEXT,
                anchor="center", style="condensed", max_width=box.w * 0.9)  # fmt: skip
     player = s.player or s.players[0]
-    mins = s.rules.min_rounds
-    if s.perfect_possible(player):
-        note, colour = (
-            f"{t('Perfect game')}: {mins} {t('rounds')} · {t('still possible')}",
-            theme.GOOD,
-        )
+    if perfect_still_possible(s, player):
+        note, colour = t("Perfect game in {n} rounds: still possible"), theme.GOOD
     else:
-        note, colour = f"{t('Perfect game')}: {mins} {t('rounds')} · {t('not any more')}", theme.DIM
-    p.text(note, L.s(3.2), (x0, L.y(48.5)), colour, anchor="midleft", max_width=x1 - x0)
+        note, colour = t("Perfect game in {n} rounds: not any more"), theme.DIM
+    p.text(fill(note, n=s.rules.min_rounds), L.s(3.2), (x0, L.y(48.5)), colour,
+           anchor="midleft", max_width=x1 - x0)  # fmt: skip
+
+
+def perfect_still_possible(s: FormulaSession, player: str) -> bool:
+    """The session's answer (points only), and once the player sees the round's digits,
+    whether those digits still allow it: some result this round must leave a score the
+    remaining rounds can finish."""
+    if not s.perfect_possible(player) or s.phase != PLAYING or s.player != player:
+        return s.perfect_possible(player)
+    left = s.rules.min_rounds - s.game.round + 1
+    return perfect_with_digits(s.rules, s.game.digits, s.game.score(player), left)
+
+
+@lru_cache(maxsize=64)
+def perfect_with_digits(rules: Rules, digits: int, score: int, left: int) -> bool:
+    """Can ``score`` reach 0 in ``left`` rounds, this one played with ``digits``? (The
+    later rounds' digits are unknown: only their points limit them.)"""
+    top = rules.goal + rules.bonus
+
+    def finishable(x: int, rounds: int) -> bool:
+        if rounds <= 0:
+            return x == 0
+        if rounds == 1:
+            return x <= rules.goal or x == top
+        return x <= top * rounds
+
+    points = {rules.points(v) for v in solver.reachable(digits)}
+    return any(finishable(rules.next_score(score, q), left - 1) for q in points)
 
 
 def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
@@ -320,10 +392,12 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
             rows.append((str(rnd.number), str(rnd.digits), formula, pts, str(move.score)))
     top = L.y(53)
     row_h = L.s(4.4)
-    cols = (0.0, 0.06, 0.2, 0.72, 0.84)
+    cols = (0.0, 0.045, 0.19, 0.68, 0.82)
     width = x1 - x0
     for k, head in enumerate(("#", t("Digits"), t("Formula"), t("Pts"), t("Score"))):
-        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM)
+        right = cols[k + 1] * width if k + 1 < len(cols) else width
+        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
+               max_width=right - cols[k] * width - 6)  # fmt: skip
     fit = int((L.y(99) - top - row_h) // row_h)
     for r, row in enumerate(rows[-fit:] if fit > 0 else []):
         y = top + (r + 1) * row_h
