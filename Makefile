@@ -38,8 +38,8 @@ bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 screenshots: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) scripts/screenshots.py
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) scripts/screenshots_formula.py
+	@for s in scripts/screenshots*.py; do echo "== $$s"; \
+	  SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) $$s || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

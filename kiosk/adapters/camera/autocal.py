@@ -1,0 +1,466 @@
+"""Automatic calibration: find a regulation board in one picture and return its
+homography (image px -> board mm), or refuse with a reason.
+
+How (all numpy / OpenCV, no learning):
+
+1. Red and green masks (HSV). The double ring is the largest red+green ring, the
+   treble ring the largest one inside it. Ellipses are fitted to the double ring's
+   outer edge (170 mm) and the treble ring's inner edge (99 mm).
+2. Two concentric circles fix a view up to a rotation: the pencil of their two conics
+   holds the image of the line at infinity (a double line) and a cone whose vertex is
+   the image of the centre (the generalised eigenvectors). The eigenvalue ratio must be
+   (99/170)^2: a check that the two ellipses really are those rings.
+3. The rotation modulo 36 degrees comes from the red/green pattern around the double
+   and treble rings; which of the ten candidates has 20 at its top comes from the
+   number ring (one- and two-digit numbers have different amounts of ink: the pattern
+   of digit counts is unique under a 36 degree turn), or from a hint (an image point on
+   the 20 segment, e.g. a click).
+4. ECC alignment (``cv2.findTransformECCWithMask``, eight parameters) of a model of
+   the rings' colours (Lab a*: red +, green -) refines the homography to a fraction of
+   a millimetre.
+
+The result has the bull and the wire crossings of the double and treble rings as
+point pairs, so it is saved like a hand-made calibration. Tuned on rendered boards
+(``synthetic.py``): real boards (worn colours, a spider with thick wires, odd number
+fonts, lens distortion) can be worse; the screen shows the overlay for a person to
+accept, and the confidence is only the fit's own opinion.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.domain import board
+
+R_OUTER = board.DOUBLE_OUTER
+R_INNER = board.TREBLE_INNER
+TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
+TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
+MIN_ECC = 0.55  # a correlation below this is not a board we can trust
+MIN_PATTERN = 0.45  # normalised red/green pattern correlation
+MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong picks
+# measured on rendered boards had margins <= 0.12
+# Digit counts of the numbers clockwise from 20: the ink pattern of the number ring.
+DIGITS = tuple(len(str(n)) for n in board.SEGMENTS)
+
+
+@dataclass(frozen=True)
+class AutoResult:
+    """What the automatic calibration found. ``calibration`` is None when it refused;
+    ``reason`` then says why (a sentence for the screen). ``confidence`` is 0-1."""
+
+    calibration: Calibration | None
+    confidence: float
+    reason: str
+    homography: np.ndarray | None = None  # image px -> board mm
+    twenty_from: str = ""  # "numbers" or "hint": how 20 was told from the rest
+
+    @property
+    def ok(self) -> bool:
+        return self.calibration is not None
+
+
+class _Refused(Exception):
+    def __init__(self, reason: str, confidence: float = 0.0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.confidence = confidence
+
+
+def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = None) -> AutoResult:
+    """Find the board in a BGR ``image``. ``twenty_hint``: an image point on the 20
+    segment (any radius; the 20/1 wire will do), to use instead of reading the numbers."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
+        return AutoResult(None, 0.0, "not a colour picture")
+    try:
+        return _calibrate(np.ascontiguousarray(image, np.uint8), twenty_hint)
+    except _Refused as r:
+        return AutoResult(None, r.confidence, r.reason)
+
+
+def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
+    h, w = img.shape[:2]
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    a_star = lab[:, :, 1] - 128.0
+    grey = lab[:, :, 0]
+    outer, inner = _ring_ellipses(img)
+    H0 = _rectify(_conic(outer), _conic(inner))
+    phase, pattern = _rotation_phase(a_star, H0)
+    if pattern < MIN_PATTERN:
+        raise _Refused(
+            f"the red/green segments do not match a board (pattern {pattern:.2f})", pattern
+        )
+    if hint is not None:
+        turn = _turn_from_hint(H0, phase, hint)
+        margin, how = 1.0, "hint"
+    else:
+        turn, margin = _turn_from_numbers(grey, H0, phase)
+        how = "numbers"
+        if margin < MIN_DIGIT_MARGIN:
+            raise _Refused("cannot tell which segment is 20 from the numbers; mark the 20 by hand",
+                           0.5 * margin)  # fmt: skip
+    H = _rotate(phase + 36.0 * turn) @ H0
+    H, ecc = _refine(a_star, H)
+    if ecc < MIN_ECC:
+        raise _Refused(f"the rings do not line up with a board (fit {ecc:.2f})", ecc)
+    pts = _point_pairs(H, (w, h))
+    try:
+        cal = Calibration.from_points((w, h), pts)
+    except CalibrationError as e:
+        raise _Refused(f"the fitted board gives no calibration: {e}", 0.0) from e
+    confidence = float(min(1.0, ecc, 0.5 + pattern / 2, 0.5 + margin))
+    return AutoResult(cal, confidence, f"board found (fit {ecc:.2f}, 20 from the {how})",
+                      cal.homography, how)  # fmt: skip
+
+
+# -- 1. the rings --------------------------------------------------------------------------
+
+
+def colour_masks(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(red, green) uint8 masks of a BGR picture: saturated board colours only (the
+    wall, skin and a brown cabinet are less red than a board's red)."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
+    red = ((hue >= 160) | (hue <= 7)) & (sat >= 100) & (val >= 50)
+    green = (hue >= 35) & (hue <= 95) & (sat >= 80) & (val >= 40)
+    return red.astype(np.uint8) * 255, green.astype(np.uint8) * 255
+
+
+Ellipse = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def _ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
+    """Ellipses of the double ring's outer edge and the treble ring's inner edge."""
+    h, w = img.shape[:2]
+    red, green = colour_masks(img)
+    mask = cv2.bitwise_or(red, green)
+    if cv2.countNonZero(mask) < 0.002 * w * h:
+        raise _Refused("no red and green board rings in the picture")
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hier is None:
+        raise _Refused("no red and green board rings in the picture")
+    hier = hier[0]
+    outers = [i for i in range(len(contours)) if hier[i][3] < 0]
+    outers.sort(key=lambda i: -cv2.contourArea(contours[i]))
+    for i in outers[:3]:
+        found = _double_and_treble(list(contours), hier, i, mask.shape)
+        if found is not None:
+            return found
+    raise _Refused("no double and treble rings found (is the whole board in the picture?)")
+
+
+def _children(hier: np.ndarray, i: int) -> list[int]:
+    out, c = [], int(hier[i][2])
+    while c >= 0:
+        out.append(c)
+        c = int(hier[c][0])
+    return out
+
+
+def _double_and_treble(
+    contours: list[np.ndarray], hier: np.ndarray, i: int, shape: tuple[int, ...]
+) -> tuple[Ellipse, Ellipse] | None:
+    c = contours[i]
+    area = cv2.contourArea(c)
+    if len(c) < 40 or area < 400:
+        return None
+    holes = sorted(_children(hier, i), key=lambda j: -cv2.contourArea(contours[j]))
+    if not holes or cv2.contourArea(contours[holes[0]]) < 0.5 * area:
+        return None  # a ring has a hole of (162/170)^2 of its area; a blob does not
+    h, w = shape[:2]
+    x, y, bw, bh = cv2.boundingRect(c)
+    if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
+        raise _Refused("the board is cut off by the edge of the picture")
+    outer = _fit_ellipse(c)
+    if _ellipse_misfit(c, outer) > 0.02:
+        return None
+    # The treble ring: the largest ring-shaped contour inside, with a hole of its own.
+    inside = [
+        j
+        for j in range(len(contours))
+        if hier[j][3] < 0 and j != i and 0.2 * area < cv2.contourArea(contours[j]) < 0.6 * area
+    ]
+    inside.sort(key=lambda j: -cv2.contourArea(contours[j]))
+    for j in inside:
+        centre = tuple(float(v) for v in contours[j].reshape(-1, 2).mean(axis=0))
+        if cv2.pointPolygonTest(contours[holes[0]], centre, False) <= 0:
+            continue
+        t_holes = sorted(_children(hier, j), key=lambda q: -cv2.contourArea(contours[q]))
+        if not t_holes or len(contours[t_holes[0]]) < 30:
+            continue
+        inner = _fit_ellipse(contours[t_holes[0]])
+        if _ellipse_misfit(contours[t_holes[0]], inner) > 0.03:
+            continue
+        return outer, inner
+    return None
+
+
+def _fit_ellipse(contour: np.ndarray) -> Ellipse:
+    (cx, cy), (a1, a2), ang = cv2.fitEllipse(contour)
+    return (float(cx), float(cy)), (float(a1), float(a2)), float(ang)
+
+
+def _ellipse_misfit(contour: np.ndarray, e: Ellipse) -> float:
+    """Mean distance of the contour from the ellipse, as a fraction of its size."""
+    (cx, cy), (ax1, ax2), ang = e
+    if min(ax1, ax2) <= 1:
+        return 1.0
+    p = contour.reshape(-1, 2).astype(np.float64) - (cx, cy)
+    t = math.radians(ang)
+    u = p[:, 0] * math.cos(t) + p[:, 1] * math.sin(t)
+    v = -p[:, 0] * math.sin(t) + p[:, 1] * math.cos(t)
+    rho = np.hypot(u / (ax1 / 2), v / (ax2 / 2))
+    return float(np.mean(np.abs(rho - 1.0)))
+
+
+def _conic(e: Ellipse) -> np.ndarray:
+    """The 3x3 conic matrix (x^T C x = 0) of a ``cv2.fitEllipse`` result."""
+    (cx, cy), (ax1, ax2), ang = e
+    a, b = ax1 / 2, ax2 / 2
+    t = math.radians(ang)
+    ct, st = math.cos(t), math.sin(t)
+    R = np.array([[ct, -st], [st, ct]])
+    M = R @ np.diag([1 / a**2, 1 / b**2]) @ R.T
+    c = np.array([cx, cy])
+    C = np.zeros((3, 3))
+    C[:2, :2] = M
+    C[:2, 2] = C[2, :2] = -M @ c
+    C[2, 2] = c @ M @ c - 1.0
+    return C
+
+
+# -- 2. the view up to a rotation --------------------------------------------------------
+
+
+def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
+    """Image px -> board mm, right up to a rotation about the bull, from the conics of
+    the 170 mm and 99 mm circles."""
+    vals, vecs = np.linalg.eig(np.linalg.solve(c_out, c_in))
+    if np.abs(vals.imag).max() > 1e-6 * np.abs(vals).max():
+        raise _Refused("the rings are not the images of two concentric circles")
+    vals, vecs = vals.real, vecs.real
+    # The odd one out is the centre; the other two are equal (up to noise).
+    d = [abs(vals[(k + 1) % 3] - vals[(k + 2) % 3]) for k in range(3)]
+    k = int(np.argmin(d))
+    mu = (vals[(k + 1) % 3] + vals[(k + 2) % 3]) / 2
+    ratio = vals[k] / mu
+    want = (R_INNER / R_OUTER) ** 2
+    if not 0.7 * want < ratio < 1.3 * want:
+        raise _Refused(f"the rings found are not the double and treble rings "
+                       f"(radius ratio {math.sqrt(max(ratio, 0)):.2f})")  # fmt: skip
+    centre = vecs[:, k] / vecs[2, k]
+    D = c_in - mu * c_out
+    ev, evec = np.linalg.eigh((D + D.T) / 2)
+    line = evec[:, int(np.argmax(np.abs(ev)))]
+    T = np.array([[1.0, 0, -centre[0]], [0, 1.0, -centre[1]], [0, 0, 1.0]])
+    lt = np.linalg.inv(T).T @ line
+    if abs(lt[2]) < 1e-12:
+        raise _Refused("the view is too oblique")
+    lt = lt / lt[2]
+    P = np.array([[1.0, 0, 0], [0, 1.0, 0], [lt[0], lt[1], 1.0]])
+    PT = P @ T
+    Pinv = np.linalg.inv(PT)
+    Q = Pinv.T @ c_out @ Pinv
+    M = Q[:2, :2] / -Q[2, 2]
+    ew, ev2 = np.linalg.eigh((M + M.T) / 2)
+    if ew.min() <= 0:
+        raise _Refused("the outer ring does not rectify to a circle")
+    S = ev2 @ np.diag(np.sqrt(ew)) @ ev2.T  # x^T M x = |S x|^2
+    A = np.eye(3)
+    A[:2, :2] = R_OUTER * S
+    H0 = A @ PT
+    # A camera in front of the board sees it unmirrored: image y runs down, board y up.
+    if _jacobian_det(H0, centre[:2]) > 0:
+        H0 = np.diag([1.0, -1.0, 1.0]) @ H0
+    return np.asarray(H0 / H0[2, 2])
+
+
+def _jacobian_det(H: np.ndarray, p: np.ndarray) -> float:
+    q = _apply(H, np.array([p, p + np.array([1.0, 0.0]), p + np.array([0.0, 1.0])]))
+    return float(np.linalg.det(np.column_stack([q[1] - q[0], q[2] - q[0]])))
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
+    return np.asarray(q[:, :2] / q[:, 2:3])
+
+
+def _rotate(deg: float) -> np.ndarray:
+    """Board mm -> board mm: what was at clockwise angle a is then at a + deg."""
+    t = math.radians(deg)
+    c, s = math.cos(t), math.sin(t)
+    return np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _sample(channel: np.ndarray, H: np.ndarray, board_pts: np.ndarray) -> np.ndarray:
+    """``channel`` at the image points of board points (NaN outside the picture)."""
+    img = _apply(np.linalg.inv(H), board_pts.reshape(-1, 2)).astype(np.float32)
+    h, w = channel.shape[:2]
+    mx, my = img[:, 0].reshape(1, -1), img[:, 1].reshape(1, -1)
+    out = cv2.remap(channel, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=float("nan"))  # fmt: skip
+    out = out.reshape(board_pts.shape[:-1]).astype(np.float64)
+    inside = (img[:, 0] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] >= 0) & (img[:, 1] <= h - 1)
+    out[~inside.reshape(board_pts.shape[:-1])] = np.nan
+    return out
+
+
+def _polar(angles: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    a = np.radians(angles)[:, None]
+    r = radii[None, :]
+    return np.stack([r * np.sin(a), r * np.cos(a)], axis=-1)  # (len(angles), len(radii), 2)
+
+
+# -- 3. the rotation --------------------------------------------------------------------
+
+
+STEP = 0.25  # degrees
+
+
+def _rotation_phase(a_star: np.ndarray, H0: np.ndarray) -> tuple[float, float]:
+    """The turn (mod 36 degrees) that lines the red/green pattern up, and how well
+    (normalised correlation, 1 = perfect)."""
+    angles = np.arange(0.0, 360.0, STEP)
+    radii = np.array([163.5, 166.0, 168.5, 100.5, 103.0, 105.5])
+    s = np.nanmean(_sample(a_star, H0, _polar(angles, radii)), axis=1)
+    s = np.nan_to_num(s - np.nanmean(s))
+    sector = (((angles + 9.0) % 360.0) // 18.0).astype(int)
+    e = np.where(sector % 2 == 0, 1.0, -1.0)  # 20's rings are red
+    # score[k]: the pattern observed at a, seen at a + k*STEP on the board
+    score = np.array([s @ np.roll(e, -k) for k in range(int(36 / STEP))])
+    k = int(np.argmax(score))
+    n = len(score)
+    y0, y1, y2 = score[(k - 1) % n], score[k], score[(k + 1) % n]
+    den = y0 - 2 * y1 + y2
+    frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+    norm = float(np.linalg.norm(s) * np.linalg.norm(e)) or 1.0
+    return (k + frac) * STEP, float(y1 / norm)
+
+
+def _turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[int, float]:
+    """Which of the ten 36-degree turns puts 20 at the top, from the ink of the numbers;
+    and the margin of the best over the second best correlation."""
+    H = _rotate(phase) @ H0
+    offs = np.arange(-7.0, 7.01, 0.5)
+    radii = np.arange(180.0, 214.1, 1.0)
+    ink = np.full(20, np.nan)
+    vals = [_sample(grey, H, _polar(18.0 * m + offs, radii)) for m in range(20)]
+    # Mean brightness over the local dark surround: blur (a far, foreshortened number)
+    # keeps the mean where a threshold would lose the thin strokes.
+    for m, v in enumerate(vals):
+        if np.isfinite(v).mean() > 0.8:
+            ink[m] = float(np.nanmean(v) - np.nanpercentile(v, 10))
+    ok = np.isfinite(ink)
+    if ok.sum() < 8:
+        return 0, 0.0
+    scores = []
+    for j in range(10):
+        want = np.array([DIGITS[(m + 2 * j) % 20] for m in range(20)], float)
+        x, y = ink[ok], want[ok]
+        if x.std() < 1e-9 or y.std() < 1e-9:
+            scores.append(0.0)
+        else:
+            scores.append(float(np.corrcoef(x, y)[0, 1]))
+    order = np.argsort(scores)[::-1]
+    return int(order[0]), float(scores[order[0]] - scores[order[1]])
+
+
+def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> int:
+    bx, by = _apply(_rotate(phase) @ H0, np.array([hint], float))[0]
+    a = board.angle_of(float(bx), float(by))
+    return int(np.argmin([abs((a + 36.0 * j + 180.0) % 360.0 - 180.0) for j in range(10)]))
+
+
+# -- 4. the fine fit -------------------------------------------------------------------
+
+
+def ring_model(ppm: float = TEMPLATE_PPM, half: float = TEMPLATE_HALF) -> np.ndarray:
+    """The rings' colours seen face on, as Lab a* would see them: red +1, green -1,
+    wires and everything else 0; ``ppm`` pixels per mm, ``half`` mm to each edge."""
+    n = round(2 * half * ppm)
+    c = (n - 1) / 2
+    xs = (np.arange(n, dtype=np.float32) - c) / ppm
+    x, y = np.meshgrid(xs, -xs)
+    r = np.hypot(x, y)
+    ang = np.degrees(np.arctan2(x, y)) % 360.0
+    red = (((ang + 9.0) // 18.0) % 2) == 0
+    ring = ((r >= board.TREBLE_INNER) & (r <= board.TREBLE_OUTER)) | (
+        (r >= board.DOUBLE_INNER) & (r <= board.DOUBLE_OUTER)
+    )
+    out = np.zeros((n, n), np.float32)
+    out[ring & red] = 1.0
+    out[ring & ~red] = -1.0
+    out[r <= board.OUTER_BULL] = -1.0
+    out[r <= board.INNER_BULL] = 1.0
+    # Wires (about 1 mm) between the segments and around the rings.
+    wire = np.zeros(r.shape, bool)
+    for rad in (board.INNER_BULL, board.OUTER_BULL, board.TREBLE_INNER, board.TREBLE_OUTER,
+                board.DOUBLE_INNER, board.DOUBLE_OUTER):  # fmt: skip
+        wire |= np.abs(r - rad) < 0.5
+    d_ang = np.abs(((ang + 9.0) % 18.0) - 9.0)
+    dist_to_wire = r * np.sin(np.radians(9.0 - d_ang))
+    wire |= (dist_to_wire < 0.5) & (r > board.OUTER_BULL) & (r < board.DOUBLE_OUTER)
+    out[wire] = 0.0
+    return np.asarray(cv2.GaussianBlur(out, (0, 0), 0.6 * ppm))
+
+
+def _template_to_board(ppm: float, half: float) -> np.ndarray:
+    c = (round(2 * half * ppm) - 1) / 2
+    return np.array([[1 / ppm, 0, -c / ppm], [0, -1 / ppm, c / ppm], [0, 0, 1.0]])
+
+
+def _refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
+    """ECC fit of the ring model; returns the refined image->board homography and the
+    correlation coefficient (1 = perfect)."""
+    tmpl = ring_model()
+    n = tmpl.shape[0]
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n]
+    tmask = np.hypot(xx - c, yy - c) <= (board.DOUBLE_OUTER + 4.0) * TEMPLATE_PPM
+    B = _template_to_board(TEMPLATE_PPM, TEMPLATE_HALF)
+    W = np.linalg.inv(H) @ B
+    W = (W / W[2, 2]).astype(np.float32)
+    src = np.asarray(a_star / 64.0, np.float32)
+    imask = np.full(src.shape, 255, np.uint8)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 80, 1e-6)
+    try:
+        cc, W = cv2.findTransformECCWithMask(tmpl, src, tmask.astype(np.uint8) * 255, imask, W,
+                                             cv2.MOTION_HOMOGRAPHY, criteria, 5)  # fmt: skip
+    except cv2.error as e:
+        raise _Refused(f"the fine fit did not converge ({str(e).splitlines()[-1][:60]})") from e
+    Hb2i = W.astype(np.float64) @ np.linalg.inv(B)
+    Hi2b = np.linalg.inv(Hb2i)
+    return Hi2b / Hi2b[2, 2], float(cc)
+
+
+# -- the result ------------------------------------------------------------------------
+
+
+def known_points() -> list[tuple[float, float]]:
+    """Board points a calibration keeps: the bull, then the wire crossings of the
+    double ring's and the treble ring's outer edges."""
+    pts = [(0.0, 0.0)]
+    for i in range(20):
+        a = i * board.SEGMENT_DEGREES + board.SEGMENT_DEGREES / 2
+        pts += [board.point_at(a, board.DOUBLE_OUTER), board.point_at(a, board.TREBLE_OUTER)]
+    return pts
+
+
+def _point_pairs(H: np.ndarray, size: tuple[int, int]) -> list[PointPair]:
+    w, h = size
+    brd = np.array(known_points())
+    img = _apply(np.linalg.inv(H), brd)
+    return [
+        PointPair(
+            (round(float(u), 2), round(float(v), 2)), (round(float(x), 3), round(float(y), 3))
+        )
+        for (u, v), (x, y) in zip(img, brd, strict=True)
+        if 0 <= u <= w - 1 and 0 <= v <= h - 1
+    ]

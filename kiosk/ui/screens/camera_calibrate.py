@@ -1,0 +1,324 @@
+"""Camera calibration: mark known board points on a still picture, or let the
+automatic calibration find them, then check the rings and wires drawn back over it.
+
+Marking: the prompt names one point at a time (the double ring's outer edge where it
+meets the 20/1, 6/10, 3/19 and 11/14 wires, then the bull). A click marks it; on the
+keypad, 8/2/4/6 (or the arrows) move the crosshair, ``*`` switches between coarse and
+fine steps, 5 or Enter marks, ``.`` takes the last mark back. ``0`` runs the automatic
+calibration (with the first mark, the 20/1 wire, as its hint for where 20 is).
+
+Review: the board's rings and wires, mapped through the inverse homography, drawn over
+the picture. Enter saves the calibration (JSON, atomically), ``.`` goes back a mark,
+``-`` starts again; ``/`` or Esc leaves without saving.
+
+Not done yet: the picture is one still frame (no live view, no "grab again" key); the
+screen is reached only through ``darts-kiosk camera-calibrate``, not from the kiosk's
+menus; its texts have no uk/ru translations yet.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pygame
+
+from kiosk.adapters.camera.autocal import AutoResult, auto_calibrate
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.keypad import KeyAction
+from kiosk.domain import board
+from kiosk.ui import theme
+from kiosk.ui.screen import Click, Screen
+
+log = logging.getLogger("kiosk.camera")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A point to mark: what the prompt calls it, and where it is on the board (mm)."""
+
+    label: str
+    board: tuple[float, float]
+
+
+def _wire_point(left: int, right: int) -> tuple[float, float]:
+    """Where the double ring's outer edge meets the wire between two segments."""
+    i = board.SEGMENTS.index(left)
+    assert board.SEGMENTS[(i + 1) % 20] == right
+    return board.point_at(i * board.SEGMENT_DEGREES + board.SEGMENT_DEGREES / 2,
+                          board.DOUBLE_OUTER)  # fmt: skip
+
+
+TARGETS: tuple[Target, ...] = (
+    Target("where the double ring meets the 20/1 wire", _wire_point(20, 1)),
+    Target("where the double ring meets the 6/10 wire", _wire_point(6, 10)),
+    Target("where the double ring meets the 3/19 wire", _wire_point(3, 19)),
+    Target("where the double ring meets the 11/14 wire", _wire_point(11, 14)),
+    Target("the centre of the bull", (0.0, 0.0)),
+)
+
+COARSE, FINE = 8.0, 1.0  # crosshair steps, picture pixels
+MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
+         "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}  # fmt: skip
+OVERLAY = (0, 230, 255)
+MARK_COLOUR = (255, 70, 200)
+
+
+def overlay_lines(cal: Calibration, steps: int = 120) -> list[np.ndarray]:
+    """Polylines (picture pixels) of the rings and the wires, as the calibration says
+    they appear: what a person compares with the picture."""
+    lines = []
+    t = np.linspace(0.0, 360.0, steps + 1)
+    for r in (board.INNER_BULL, board.OUTER_BULL, board.TREBLE_INNER, board.TREBLE_OUTER,
+              board.DOUBLE_INNER, board.DOUBLE_OUTER):  # fmt: skip
+        pts = np.array([board.point_at(a, r) for a in t])
+        lines.append(cal.board_to_image(pts))
+    for i in range(20):
+        a = i * board.SEGMENT_DEGREES + board.SEGMENT_DEGREES / 2
+        rs = np.linspace(board.OUTER_BULL, board.DOUBLE_OUTER, 12)
+        lines.append(cal.board_to_image(np.array([board.point_at(a, r) for r in rs])))
+    return lines
+
+
+class CameraCalibrateScreen(Screen):
+    name = "camera-calibrate"
+
+    def __init__(
+        self,
+        kiosk: Any,
+        image: np.ndarray,
+        out_path: Path,
+        *,
+        auto: Callable[[np.ndarray, tuple[float, float] | None], AutoResult] = auto_calibrate,
+    ) -> None:
+        super().__init__(kiosk)
+        self.image = image
+        self.out_path = Path(out_path)
+        self.auto = auto
+        h, w = image.shape[:2]
+        self.image_size = (w, h)
+        self.marks: list[tuple[float, float]] = []
+        self.cursor = (w / 2, h / 2)
+        self.step = COARSE
+        self.calibration: Calibration | None = None  # shown for review when set
+        self.from_auto: AutoResult | None = None
+        self.message = ""
+        self.error = False
+        self.saved = False
+        self.finished = False  # the command stops when this is set
+        self._rect = pygame.Rect(0, 0, 1, 1)  # where the picture is drawn
+        self._surface: pygame.Surface | None = None
+        self._scaled: pygame.Surface | None = None
+
+    # -- coordinates ---------------------------------------------------------------------
+
+    @property
+    def scale(self) -> float:
+        return float(self._rect.w / self.image_size[0])
+
+    def image_to_screen(self, pt: tuple[float, float]) -> tuple[float, float]:
+        s = self.scale
+        return (self._rect.x + (pt[0] + 0.5) * s, self._rect.y + (pt[1] + 0.5) * s)
+
+    def screen_to_image(self, pos: tuple[float, float]) -> tuple[float, float]:
+        s = self.scale
+        return ((pos[0] - self._rect.x) / s - 0.5, (pos[1] - self._rect.y) / s - 0.5)
+
+    def layout(self, size: tuple[int, int]) -> pygame.Rect:
+        """The picture's place on a screen of ``size``: below the prompt, above the
+        key help, as large as fits with its aspect kept."""
+        sw, sh = size
+        u = sh / 100.0
+        top, bottom = 11 * u, sh - 8 * u
+        w, h = self.image_size
+        s = min((sw - 2 * u) / w, (bottom - top) / h)
+        rw, rh = round(w * s), round(h * s)
+        return pygame.Rect(round((sw - rw) / 2), round(top + (bottom - top - rh) / 2), rw, rh)
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def reviewing(self) -> bool:
+        return self.calibration is not None
+
+    @property
+    def target(self) -> Target | None:
+        return TARGETS[len(self.marks)] if len(self.marks) < len(TARGETS) else None
+
+    def mark(self, pt: tuple[float, float]) -> None:
+        w, h = self.image_size
+        if not (0 <= pt[0] <= w - 1 and 0 <= pt[1] <= h - 1) or self.target is None:
+            return
+        self.marks.append((float(pt[0]), float(pt[1])))
+        self.cursor = pt
+        self.message, self.error = "", False
+        if self.target is None:
+            self._fit_marks()
+
+    def _fit_marks(self) -> None:
+        pts = [PointPair(m, t.board) for m, t in zip(self.marks, TARGETS, strict=False)]
+        try:
+            self.calibration = Calibration.from_points(self.image_size, pts)
+        except CalibrationError as e:
+            self.message, self.error = f"{self.t('These points do not fit a board')}: {e}", True
+            return
+        self.from_auto = None
+        self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
+
+    def undo(self) -> None:
+        if self.reviewing and self.from_auto is not None:
+            self.calibration, self.from_auto = None, None
+        elif self.marks:
+            self.marks.pop()
+            self.calibration = None
+        self.message, self.error = "", False
+
+    def restart(self) -> None:
+        self.marks.clear()
+        self.calibration, self.from_auto = None, None
+        self.message, self.error = "", False
+
+    def run_auto(self) -> None:
+        hint = self.marks[0] if self.marks else None
+        result = self.auto(self.image, hint)
+        log.info("auto calibration: %s (confidence %.2f)", result.reason, result.confidence)
+        if result.calibration is None:
+            self.message, self.error = f"{self.t('Auto calibration')}: {result.reason}", True
+            return
+        self.calibration, self.from_auto = result.calibration, result
+        self.message = (f"{self.t('Auto calibration')}: {result.reason}, "
+                        f"{self.t('confidence')} {result.confidence:.0%}. "
+                        f"{self.t('Enter = save, . = back')}")  # fmt: skip
+        self.error = False
+
+    def save(self) -> None:
+        if self.calibration is None:
+            return
+        try:
+            self.calibration.save(self.out_path)
+        except OSError as e:
+            self.message, self.error = f"{self.t('Not saved')}: {e.strerror or e}", True
+            return
+        log.info("calibration saved to %s", self.out_path)
+        self.saved = True
+        self.finished = True
+        self.message, self.error = f"{self.t('Saved to')} {self.out_path}", False
+
+    # -- input ---------------------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Click):
+            if not self.reviewing and self._rect.collidepoint(event.pos):
+                self.mark(self.screen_to_image(event.pos))
+        elif isinstance(event, KeyAction):
+            self.key(event)
+        self.dirty = True
+
+    def key(self, ev: KeyAction) -> None:
+        name = ev.char if ev.name == "digit" else ev.name
+        if name in ("menu", "cancel"):
+            self.finished = True
+        elif name == "back":
+            self.undo()
+        elif name == "undo":
+            self.restart()
+        elif self.reviewing:
+            if name == "enter":
+                self.save()
+        elif name in MOVES:
+            dx, dy = MOVES[name]
+            w, h = self.image_size
+            x = min(max(self.cursor[0] + dx * self.step, 0.0), w - 1.0)
+            y = min(max(self.cursor[1] + dy * self.step, 0.0), h - 1.0)
+            self.cursor = (x, y)
+        elif name == "times":
+            self.step = FINE if self.step == COARSE else COARSE
+        elif name in ("5", "enter"):
+            self.mark(self.cursor)
+        elif name == "0":
+            self.run_auto()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _picture(self, rect: pygame.Rect) -> pygame.Surface:
+        if self._surface is None:
+            rgb = cv2.cvtColor(self.image, cv2.COLOR_BGR2RGB)
+            w, h = self.image_size
+            self._surface = pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB")
+        if self._scaled is None or self._scaled.get_size() != rect.size:
+            self._scaled = pygame.transform.smoothscale(self._surface, rect.size)
+        return self._scaled
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        self._rect = self.layout((p.w, p.h))
+        p.surface.blit(self._picture(self._rect), self._rect)
+        if self.calibration is not None:
+            self._draw_overlay(p, self.calibration)
+        for i, m in enumerate(self.marks):
+            self._draw_mark(p, m, str(i + 1))
+        if not self.reviewing:
+            self._draw_crosshair(p, self.cursor)
+        title = self._title()
+        p.text(title, 4.2 * u, (w / 2, 1.5 * u), theme.ACCENT, anchor="midtop", style="bold",
+               max_width=w * 0.96)  # fmt: skip
+        sub = self.message or self._hint()
+        p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.BAD if self.error else theme.TEXT,
+               anchor="midtop", max_width=w * 0.96)  # fmt: skip
+        p.text(self._keys(), 2.6 * u, (w / 2, p.h - 4 * u), theme.DIM, anchor="center",
+               max_width=w * 0.96)  # fmt: skip
+
+    def _title(self) -> str:
+        if self.saved:
+            return self.t("Calibration saved")
+        if self.reviewing:
+            return self.t("Do the rings and wires lie on the board?")
+        target = self.target
+        n = len(self.marks) + 1
+        label = self.t(target.label) if target else ""
+        return f"{n}/{len(TARGETS)}: {self.t('Mark')} {label}"
+
+    def _hint(self) -> str:
+        if self.reviewing:
+            return ""
+        return self.t("Click the point, or move the crosshair and press 5. "
+                      "0 = automatic calibration")  # fmt: skip
+
+    def _keys(self) -> str:
+        if self.reviewing:
+            return self.t("Enter = save   . = back   - = start again   / = quit without saving")
+        step = self.t("fine") if self.step == FINE else self.t("coarse")
+        return (f"{self.t('8 2 4 6 = move')} ({step}, * = {self.t('change')})   "
+                f"{self.t('5 = mark   . = undo   0 = auto   / = quit')}")  # fmt: skip
+
+    def _draw_overlay(self, p: theme.Painter, cal: Calibration) -> None:
+        clip = p.surface.get_clip()
+        p.surface.set_clip(self._rect)
+        width = max(1, round(p.u * 0.22))
+        for line in overlay_lines(cal):
+            pts = [self.image_to_screen((float(x), float(y))) for x, y in line]
+            if all(np.isfinite(pts).ravel()) and len(pts) > 1:
+                pygame.draw.lines(p.surface, OVERLAY, False, pts, width)
+        p.surface.set_clip(clip)
+
+    def _draw_mark(self, p: theme.Painter, m: tuple[float, float], label: str) -> None:
+        x, y = self.image_to_screen(m)
+        r = max(4, round(p.u * 0.9))
+        pygame.draw.circle(p.surface, MARK_COLOUR, (round(x), round(y)), r, max(1, r // 3))
+        p.text(label, 2.4 * p.u, (x + r + 2, y - r - 2), MARK_COLOUR, anchor="bottomleft",
+               style="bold")  # fmt: skip
+
+    def _draw_crosshair(self, p: theme.Painter, c: tuple[float, float]) -> None:
+        x, y = self.image_to_screen(c)
+        arm, gap = 4.0 * p.u, 0.8 * p.u
+        width = max(1, round(p.u * 0.2))
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            a = (x + dx * gap, y + dy * gap)
+            b = (x + dx * arm, y + dy * arm)
+            pygame.draw.line(p.surface, (0, 0, 0), a, b, width + 2)
+            pygame.draw.line(p.surface, theme.ACCENT, a, b, width)

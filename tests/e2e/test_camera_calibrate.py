@@ -1,0 +1,181 @@
+"""The calibration screen in the real app, headless: clicks and keypad presses at the
+true image points of the known board points (the renderer's ground truth) give a
+calibration file that ``Calibration.load`` reads back and that matches the camera."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.adapters.camera import synthetic
+from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.keypad import KeyAction
+from kiosk.commands.camera_calibrate import Session, open_session
+from kiosk.ui.screen import Click
+from kiosk.ui.screens.camera_calibrate import COARSE, TARGETS
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK = np.array([[0.0, 0.0], [100.0, 50.0], [-120.0, -90.0], [0.0, 165.0], [-150.0, 60.0]])
+
+
+@pytest.fixture(scope="module")
+def camera() -> tuple[synthetic.Camera, np.ndarray]:
+    rng = np.random.default_rng(5)
+    cam = synthetic.random_camera(rng, 30.0)
+    return cam, synthetic.render(cam, synthetic.random_scene(rng), rng)
+
+
+def _truth(cam: synthetic.Camera, b: tuple[float, float]) -> tuple[float, float]:
+    q = cam.board_to_image @ np.array([b[0], b[1], 1.0])
+    return (float(q[0] / q[2]), float(q[1] / q[2]))
+
+
+def _error_mm(cal: Calibration, cam: synthetic.Camera) -> float:
+    img = np.array([_truth(cam, (float(x), float(y))) for x, y in CHECK])
+    return float(np.linalg.norm(cal.image_to_board(img) - CHECK, axis=1).max())
+
+
+@pytest.fixture
+def session(camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path) -> Iterator[Session]:
+    s = open_session(camera[1], tmp_path / "cal.json", size=(1280, 720))
+    yield s
+    s.close()
+
+
+def _put(s: Session, *events: object) -> None:
+    for e in events:
+        s.inbox.put(e, source="keypad")
+    s.app.step(0)
+
+
+def _click(s: Session, pt: tuple[float, float]) -> None:
+    x, y = s.screen.image_to_screen(pt)
+    _put(s, Click((round(x), round(y))))
+
+
+def test_clicking_the_five_points_shows_the_board_and_enter_saves_a_calibration_that_fits(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, _ = camera
+    assert "20/1" in " ".join(session.app.texts)
+    for t in TARGETS:
+        _click(session, _truth(cam, t.board))
+    assert session.screen.reviewing
+    assert "Do the rings and wires lie on the board?" in session.app.texts
+    assert not (tmp_path / "cal.json").exists()  # nothing is saved before Enter
+    _put(session, KeyAction("enter"))
+    assert session.screen.saved
+    cal = Calibration.load(tmp_path / "cal.json")
+    assert len(cal.points) == 5
+    # A click lands on a whole screen pixel (1.2 picture pixels here): about 0.5 mm.
+    assert _error_mm(cal, cam) < 1.5
+
+
+def test_the_keypad_alone_marks_the_points_with_the_crosshair(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, _ = camera
+    fine = False
+    for t in TARGETS:
+        tx, ty = _truth(cam, t.board)
+        for step in (COARSE, 1.0):
+            if (step == 1.0) != fine:
+                _put(session, KeyAction("times", "*"))
+                fine = not fine
+            cx, cy = session.screen.cursor
+            nx, ny = round((tx - cx) / step), round((ty - cy) / step)
+            keys = ["6" if nx > 0 else "4"] * abs(nx) + ["2" if ny > 0 else "8"] * abs(ny)
+            _put(session, *(KeyAction("digit", k) for k in keys))
+        _put(session, KeyAction("digit", "5"))
+    assert session.screen.reviewing
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
+
+
+def test_a_wrong_click_is_taken_back_with_the_point_key(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, _ = camera
+    _click(session, _truth(cam, TARGETS[0].board))
+    _click(session, (30.0, 30.0))  # a slip, far from the 6/10 wire
+    _put(session, KeyAction("back", "."))
+    assert len(session.screen.marks) == 1
+    for t in TARGETS[1:]:
+        _click(session, _truth(cam, t.board))
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
+
+
+def test_points_that_cannot_be_a_board_are_refused_on_screen_and_nothing_is_saved(
+    session: Session, tmp_path: Path
+) -> None:
+    for i in range(len(TARGETS)):
+        _click(session, (400.0 + 40 * i, 300.0))  # five points on one line
+    assert not session.screen.reviewing
+    assert session.screen.error
+    assert any("do not fit a board" in t for t in session.app.texts)
+    _put(session, KeyAction("enter"))
+    assert not (tmp_path / "cal.json").exists()
+
+
+def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, _ = camera
+    _put(session, KeyAction("digit", "0"))
+    assert session.screen.reviewing
+    assert any("Auto calibration" in t for t in session.app.texts)
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 0.5
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    cmd = [sys.executable, "-m", "kiosk", "camera-calibrate", *args]
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_calibrates_a_picture_headless_with_auto_yes(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, image = camera
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), image)
+    out = tmp_path / "cal.json"
+    done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "saved" in done.stdout
+    assert _error_mm(Calibration.load(out), cam) < 0.5
+
+
+def test_the_command_writes_nothing_for_a_picture_without_a_board(tmp_path: Path) -> None:
+    pic = tmp_path / "wall.png"
+    cv2.imwrite(str(pic), np.full((480, 640, 3), (70, 96, 122), np.uint8))
+    out = tmp_path / "cal.json"
+    done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
+    assert done.returncode == 1
+    assert "not calibrated" in done.stdout
+    assert not out.exists()
+
+
+def test_the_command_takes_its_picture_from_a_video_file_as_a_camera(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, image = camera
+    video = tmp_path / "cam.avi"
+    h, w = image.shape[:2]
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (w, h))
+    for _ in range(3):
+        writer.write(image)
+    writer.release()
+    out = tmp_path / "cal.json"
+    done = _cli("--camera", str(video), "--out", str(out), "--auto", "--yes")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _error_mm(Calibration.load(out), cam) < 1.0
