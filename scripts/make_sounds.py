@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 RATE = 44100
-OUT = Path(__file__).resolve().parents[1] / "assets" / "sounds"
+OUT = Path(__file__).resolve().parents[1] / "kiosk" / "assets" / "sounds"
 
 
 def tone(

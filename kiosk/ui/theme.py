@@ -30,11 +30,11 @@ MARK = (250, 250, 250)
 CLOSED_BG = (22, 25, 31)
 PLAYER_COLOURS = ((80, 160, 255), (255, 120, 90), (120, 210, 120), (210, 130, 255))
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
 
 def assets_dir() -> Path:
-    """``$DARTS_KIOSK_ASSETS`` or the repository's ``assets/``."""
+    """``$DARTS_KIOSK_ASSETS`` or the package's ``kiosk/assets/``."""
     env = os.environ.get("DARTS_KIOSK_ASSETS", "")
     return Path(env) if env else ASSETS
 

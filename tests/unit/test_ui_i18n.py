@@ -14,7 +14,7 @@ from kiosk.domain.formula.game import Move
 from kiosk.ui import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALE = ROOT / "assets" / "locale"
+LOCALE = ROOT / "kiosk" / "assets" / "locale"
 UI = ROOT / "kiosk" / "ui"
 
 # The ways a msgid appears in kiosk/ui: t("..."), Item("...", title = "...",
