@@ -1,7 +1,11 @@
-"""The one place that wires config -> devices -> app. Nothing is built at import time.
+"""The one place that wires config -> devices -> store -> app. Nothing is built at
+import time.
 
-``build(options, config)`` returns a :class:`Running` kiosk (app, inbox, devices) that
-``run_kiosk`` loops until quit; tests build one the same way and drive ``app.run``.
+``build(options, config)`` returns a :class:`Running` kiosk (app, inbox, devices, store)
+that ``run_kiosk`` loops until quit; tests build one the same way and drive ``app.run``.
+The store (``kiosk.sqlite3`` in the data directory) is opened here; if it cannot be,
+the kiosk still runs, on in-memory game logs, with a banner saying why results are
+not being saved. An unfinished game found at start is offered for resume.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ class Options:
     pump_hz: float = 30.0
     settings_file: Path | None = None  # where the settings screen saves (None: not saved)
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    data_dir: Path | None = None  # None: the config's (``Config.resolved_data_dir``)
+    store: bool = True  # False: no database at all, games in memory (the bench compares)
+    trace: bool = False  # log "shown game=.. seq=.." after each flip that shows an input
 
 
 def display_mode(options: Options, config: Config) -> tuple[bool, tuple[int, int]]:
@@ -239,16 +246,57 @@ class Running:
     kiosk: Kiosk
     inbox: Inbox
     devices: Devices
+    data_file: Path | None = None
+    store: Any = None  # kiosk.adapters.store.Store, or None
 
     def close(self) -> None:
         self.devices.stop()
+        if self.kiosk.games is not None:
+            self.kiosk.games.shutdown()
         self.app.close()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+
+def open_store(path: Path) -> tuple[Any, str]:
+    """(Store, "") or (None, why not): a missing directory is made; a file that is not
+    a database, too new, or cannot be written is refused, never overwritten."""
+    from kiosk.adapters.store import Store
+
+    try:
+        store = Store.open(path)
+    except Exception as e:
+        return None, f"{path}: {e}"
+    try:
+        # A write lock proves the file (and its directory, for the WAL) can be written.
+        store.db.conn.execute("BEGIN IMMEDIATE")
+        store.db.conn.execute("ROLLBACK")
+    except Exception as e:
+        store.close()
+        return None, f"{path}: {e}"
+    return store, ""
+
+
+def formula_defaults(config: Config) -> Any:
+    """The formula menu's starting choice from ``[formula]``: the rule set, and the
+    parameters that differ from that rule set's own."""
+    from kiosk.domain.formula.rules import rules_by_name
+    from kiosk.ui.formula_session import RULE_FIELDS, FormulaSetup
+
+    f = config.formula
+    base = rules_by_name(f.rules)
+    overrides = tuple(
+        (k, int(getattr(f, k))) for k in RULE_FIELDS if getattr(f, k) != getattr(base, k)
+    )
+    return FormulaSetup(rules=f.rules, overrides=overrides)
 
 
 def build(options: Options, config: Config) -> Running:
     """Everything, ready to ``run``: display open, first screen up, devices starting."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from kiosk.ui.app import App
+    from kiosk.ui.games import FrameWatch
     from kiosk.ui.screens.attract import AttractScreen
     from kiosk.ui.sound import Sound
     from kiosk.ui.theme import assets_dir
@@ -271,6 +319,18 @@ def build(options: Options, config: Config) -> Running:
         if settings_file is not None:
             save_settings(s, settings_file)
 
+    store, data_file = None, None
+    down = "the store is off (--no-store)"
+    if options.store:
+        data_dir = options.data_dir or config.resolved_data_dir(options.env)
+        from kiosk.adapters.store.schema import DB_NAME
+
+        data_file = data_dir / DB_NAME
+        store, down = open_store(data_file)
+        if store is None:
+            log.error("results are not being saved: %s", down)
+        else:
+            log.info("games are saved in %s", data_file)
     kiosk = Kiosk(
         settings=settings,
         sound=sound,
@@ -283,6 +343,8 @@ def build(options: Options, config: Config) -> Running:
         ),
         save_settings=saver,
     )
+    _wire_games(kiosk, store, down if options.store else "", config)
+    notifier = _notifier(options.env)
     app = App(
         kiosk,
         inbox,
@@ -290,13 +352,37 @@ def build(options: Options, config: Config) -> Running:
         fullscreen=fullscreen,
         rotation=config.display.rotation,
         pump_hz=options.pump_hz,
-        notifier=_notifier(options.env),
+        notifier=notifier,
+        frame_listener=FrameWatch(kiosk, notifier, options.trace),
     )
     app.open()
     kiosk.stack.push(AttractScreen(kiosk))
+    _offer_resume(kiosk)
     sound.start()
     devices.start()
-    return Running(app, kiosk, inbox, devices)
+    return Running(app, kiosk, inbox, devices, data_file, store)
+
+
+def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:
+    from kiosk.ui.games import GameKeeper
+
+    kiosk.store = store
+    kiosk.store_down = down
+    keeper = GameKeeper(store, translate=kiosk.t, on_problem=kiosk.set_save_problem)
+    kiosk.games = keeper
+    kiosk.new_recorder = keeper.cricket_log
+    kiosk.new_formula_recorder = keeper.formula_log
+    kiosk.formula_defaults = formula_defaults(config)
+
+
+def _offer_resume(kiosk: Kiosk) -> None:
+    from kiosk.ui.screens.resume import ResumeScreen
+
+    assert kiosk.games is not None
+    record = kiosk.games.unfinished()
+    if record is not None:
+        log.info("unfinished game %d (%s) offered for resume", record.id, record.kind)
+        kiosk.stack.push(ResumeScreen(kiosk, record))
 
 
 def _notifier(env: Mapping[str, str]) -> Any:
@@ -307,16 +393,26 @@ def _notifier(env: Mapping[str, str]) -> Any:
     return Notifier(env)
 
 
-def run_kiosk(options: Options, config: Config) -> int:
+def run_kiosk(options: Options, config: Config, config_files: tuple[Path, ...] = ()) -> int:
     import signal
 
+    from kiosk.logging_setup import startup_summary
+
     running = build(options, config)
+    startup_summary(
+        config,
+        running.data_file or Path("(none: results are not being saved)"),
+        port=options.port,
+        config_files=config_files,
+    )
     signal.signal(signal.SIGTERM, lambda *_: running.kiosk.quit())
     try:
         running.app.run()
     except KeyboardInterrupt:
         pass
     finally:
+        if running.app.notifier is not None:
+            running.app.notifier.stopping()
         running.close()
     log.info("darts-kiosk stopped")
     return 0

@@ -40,12 +40,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play on the on-screen virtual board (mouse clicks throw darts)",
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help="settings file read last")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the games database lives (default: the config's data_dir)",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="log a 'shown game=.. seq=..' line after each frame that shows a game input "
+        "(the crash test reads them)",
+    )
     parser.add_argument("--verbose", action="store_true", help="log debug messages")
 
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.bootstrap import Options, run_kiosk
-    from kiosk.config import ConfigError, default_search_paths, load_config
+    from kiosk.config import ConfigError, default_search_paths, found_config_files, load_config
     from kiosk.logging_setup import setup_logging
 
     setup_logging(args.verbose)
@@ -62,5 +74,7 @@ def run(args: argparse.Namespace) -> int:
         virtual=args.virtual,
         verbose=args.verbose,
         settings_file=default_search_paths()[-1],
+        data_dir=getattr(args, "data_dir", None),
+        trace=getattr(args, "trace", False),
     )
-    return run_kiosk(options, config)
+    return run_kiosk(options, config, tuple(found_config_files(args.config)))

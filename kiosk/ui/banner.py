@@ -1,4 +1,5 @@
-"""The board-lost banner, drawn over whatever screen is up."""
+"""The banners drawn over whatever screen is up: the board is lost; results are not
+being saved (no database, or the last input could not be committed)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,27 @@ from kiosk.ui.context import Kiosk
 
 
 def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
-    if not kiosk.board.lost:
-        return
     u = p.u
     h = 7 * u
     top = p.h - h  # at the foot, over the key hints: the round and the scores stay visible
+    if kiosk.board.lost:
+        _strip(
+            p,
+            top,
+            h,
+            kiosk.t("Board disconnected: reconnecting... The game waits; darts can be typed."),
+        )
+        top -= h
+    reason = kiosk.not_saved_reason
+    if reason:
+        _strip(p, top, h, f"{kiosk.t('Results are not being saved')}: {reason}")
+
+
+def _strip(p: theme.Painter, top: float, h: float, text: str) -> None:
+    u = p.u
     p.rect((0, top, p.w, h), theme.BAD)
     p.text(
-        kiosk.t("Board disconnected: reconnecting... The game waits; darts can be typed."),
+        text,
         3.2 * u,
         (p.w / 2, top + h / 2),
         theme.TEXT,

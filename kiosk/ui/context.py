@@ -9,13 +9,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.domain.darts import Dart
 from kiosk.ui import i18n
 from kiosk.ui.screen import ScreenStack
-from kiosk.ui.session import CricketSetup, Recorder
+from kiosk.ui.session import CricketSetup
 from kiosk.ui.sound import Sound
+
+if TYPE_CHECKING:
+    from kiosk.adapters.store import Store
+    from kiosk.ui.formula_session import FormulaSetup
+    from kiosk.ui.games import GameKeeper, GameLog
 
 
 class Devices(Protocol):
@@ -79,7 +84,7 @@ class Kiosk:
         devices: Devices,
         locale_dir: Path,
         cricket_defaults: CricketSetup | None = None,
-        recorder: Callable[[str, CricketSetup], Recorder | None] | None = None,
+        recorder: Callable[[str, CricketSetup], GameLog | None] | None = None,
         save_settings: Callable[[Settings], None] | None = None,
     ) -> None:
         self.stack = ScreenStack()
@@ -95,6 +100,15 @@ class Kiosk:
         self.catalog = i18n.load(settings.language, locale_dir)
         self.running = True
         self.banner_revision = 0
+        # The SQLite store (players, games, league); None when the database could
+        # not be opened -- the kiosk then runs with in-memory game logs and a banner.
+        self.store: Store | None = None
+        self.games: GameKeeper | None = None  # opens, resumes, finishes the game logs
+        # ``start_formula`` attaches the log this returns to its new session.
+        self.new_formula_recorder: Callable[[FormulaSetup], GameLog] | None = None
+        self.formula_defaults: FormulaSetup | None = None
+        self.store_down = ""  # why there is no store (set at start, for good)
+        self.save_problem = ""  # why the last input could not be saved ("" once it can)
 
     def t(self, message: str) -> str:
         return self.catalog.gettext(message)
@@ -106,6 +120,18 @@ class Kiosk:
     def set_board(self, state: str, detail: str = "") -> None:
         self.board = BoardState(state, detail)
         self.banner_revision += 1
+
+    def set_save_problem(self, reason: str) -> None:
+        """The "results are not being saved" banner: ``reason``, or gone with ""."""
+        if reason != self.save_problem:
+            self.save_problem = reason
+            self.banner_revision += 1
+
+    @property
+    def not_saved_reason(self) -> str:
+        """Why results are not being saved ("" when they are): the banner's text."""
+        failure = self.games.failure() if self.games is not None else ""
+        return failure or self.save_problem or self.store_down
 
     def add_result(self, line: ResultLine) -> None:
         self.results.insert(0, line)

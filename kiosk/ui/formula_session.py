@@ -1,11 +1,25 @@
 """The one place where inputs change a formula game: ``FormulaSession``.
 
 Screens never call the engine's ``submit``/``timeout``: every accepted formula and every
-timeout goes through :meth:`FormulaSession.submit` and :meth:`update`, which first hand
-the event to the ``recorder`` (the store appends it, committed, before the screen shows
-it), then apply it to the engine. A refused formula is never recorded: it is checked
-with the engine's own ``evaluate`` first. No pygame here, and no clock: every call that
-needs the time gets ``now`` (``time.monotonic()`` in the app, anything in tests).
+timeout goes through :meth:`FormulaSession.submit` and :meth:`update`, which hand it to
+the session's *game log*. No pygame here, and no clock: every call that needs the time
+gets ``now`` (``time.monotonic()`` in the app, anything in tests).
+
+One source of truth: the engine is the log's (``game`` is ``log.engine``; see
+``kiosk.ui.games.GameLog``). The store's ``LiveGame`` applies the input and commits it
+before it returns, so the screen never shows a move the disk does not hold; a
+``MemoryGame`` (the default: tests, the side game, no database) keeps it in memory. A
+refused formula is never recorded: it is checked with the engine's own ``evaluate``
+first. A commit that fails is taken back by the log and shown as "not saved" (the
+log's ``failure`` raises the banner); a timeout that fails to save is retried each second.
+``recorder`` is an optional observer called with each event before the log takes it
+(tests watch the order with it). Assigning a ``GameLog`` to ``recorder`` (what
+``start_formula`` does with ``kiosk.new_formula_recorder(setup)``) attaches that log:
+see :meth:`attach`.
+
+The clock survives a restart: while a player's clock runs, the session saves the time
+left with ``log.save_clock`` about once a second (from :meth:`update`, never on an
+input); a resumed session (``budget``) gives the player that time when they press Enter.
 
 The turn cycle (``phase``):
 
@@ -30,7 +44,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.domain.formula import solver
 from kiosk.domain.formula.errors import FormulaError
@@ -40,9 +54,13 @@ from kiosk.domain.formula.rules import Rules, rules_by_name
 from kiosk.domain.replay import GameEvent
 from kiosk.ui.computer import computer_move
 
+if TYPE_CHECKING:
+    from kiosk.ui.games import GameLog
+
 log = logging.getLogger("kiosk.game")
 
 FormulaRecorder = Callable[[GameEvent], None]
+CLOCK_SAVE_EVERY = 1.0  # s between saves of a running clock
 
 READY, PLAYING, ROUND_DONE, OVER = "ready", "playing", "round_done", "over"
 WARN_AT = 10.0  # s left: red clock and a warning sound
@@ -66,6 +84,19 @@ class FormulaSetup:
     digits: tuple[int, ...] = ()  # fixed round numbers (then the seed's draw)
     seed: int | None = None
     overrides: tuple[tuple[str, int], ...] = ()  # rule parameters, e.g. (("time_limit", 60),)
+
+    @classmethod
+    def from_settings(cls, names: tuple[str, ...], settings: dict[str, Any]) -> FormulaSetup:
+        """The setup of a stored game (``settings()`` read back), to resume it."""
+        return cls(
+            names=names,
+            mode=str(settings.get("mode") or ("duel" if len(names) == 2 else "training")),
+            rules=str(settings.get("rules", "classic")),
+            computer=str(settings.get("computer", "")),
+            digits=tuple(int(d) for d in settings.get("digits") or ()),
+            seed=None if settings.get("seed") is None else int(settings["seed"]),
+            overrides=tuple((k, int(settings[k])) for k in RULE_FIELDS if k in settings),
+        )
 
     def make_rules(self) -> Rules:
         rules = rules_by_name(self.rules)
@@ -118,17 +149,29 @@ class Feedback:
 class FormulaSession:
     kind = "formula"
 
-    def __init__(self, setup: FormulaSetup, recorder: FormulaRecorder | None = None) -> None:
+    def __init__(
+        self,
+        setup: FormulaSetup,
+        recorder: FormulaRecorder | None = None,
+        *,
+        log: GameLog | None = None,
+        budget: tuple[int, float] | None = None,
+    ) -> None:
+        """``log``: the game's log (a new ``MemoryGame`` if None); a resumed game's log
+        already holds its events, and ``budget`` is its saved clock (seat, seconds)."""
         if setup.seed is None:
             # The store replays a game from its settings: the draw needs a fixed seed.
             setup = replace(setup, seed=random.SystemRandom().randrange(2**31))
         self.setup = setup
-        self.recorder = recorder
+        self._observer = recorder
         self.rules = setup.make_rules()
-        self.game = FormulaGame(
-            list(setup.names), rules=self.rules, mode=setup.mode,
-            digits=list(setup.digits) or None, seed=setup.seed,
-        )  # fmt: skip
+        if log is None:
+            from kiosk.adapters.store.memory import MemoryGame
+
+            log = MemoryGame("formula", setup.settings(), setup.names)
+        self.log: GameLog = log
+        self.budget = budget  # (seat, s): the time left when the game was saved
+        self._clock_saved = 0.0
         self.computer = setup.names[-1] if setup.computer and len(setup.names) == 2 else None
         self.phase = READY
         self.player: str | None = None
@@ -140,6 +183,73 @@ class FormulaSession:
         self.shown_round: Round | None = None
         self.revision = 0
         self._next_player(0.0)
+
+    # -- the log -------------------------------------------------------------------
+
+    @property
+    def game(self) -> FormulaGame:
+        engine = self.log.engine
+        assert isinstance(engine, FormulaGame)
+        return engine
+
+    @property
+    def recorder(self) -> FormulaRecorder | None:
+        return self._observer
+
+    @recorder.setter
+    def recorder(self, value: Any) -> None:
+        if value is not None and hasattr(value, "engine") and hasattr(value, "submit"):
+            self.attach(value)
+        else:
+            self._observer = value
+
+    def attach(self, game_log: GameLog) -> None:
+        """Play on ``game_log`` from now on (a stored game just started for this setup).
+
+        Only before the first move: the new log's engine is the same fresh game."""
+        if any(r.moves for r in self.game.history):
+            raise ValueError("a game log can only be attached before the first move")
+        self.log = game_log
+        # The store may spell a saved player's name its own way: take the log's names.
+        self.computer = self.players[-1] if self.computer is not None else None
+        self._next_player(0.0)
+
+    def _commit(self, action: Callable[[], Any], event: GameEvent) -> tuple[bool, Any]:
+        """Runs one log input: (True, its result) once saved and applied, else
+        (False, the exception)."""
+        if self._observer is not None:
+            self._observer(event)
+        from kiosk.adapters.store.live import NotSaved
+
+        try:
+            result = action()
+        except NotSaved as e:  # taken back by the log; the banner says why
+            log.error("formula input not saved, not shown: %s", e)
+            return False, e
+        except Exception as e:  # the engine refused it (or a bug): nothing was recorded
+            log.exception("formula input refused")
+            return False, e
+        return True, result
+
+    def _save_clock(self, now: float, force: bool = False) -> None:
+        """The time left on the running clock, saved about once a second."""
+        if self.player is None or self.player == self.computer:
+            return
+        if not force and now - self._clock_saved < CLOCK_SAVE_EVERY:
+            return
+        self._clock_saved = now
+        try:
+            self.log.save_clock(self.players.index(self.player), self.remaining(now))
+        except Exception as e:  # never stops the game; the log's failure raises the banner
+            log.warning("clock not saved: %s", e)
+
+    def _stop_clock(self) -> None:
+        """No clock runs now (seat -1): a restart must not hand the last player's time
+        left to the next one."""
+        try:
+            self.log.save_clock(-1, 0.0)
+        except Exception as e:
+            log.warning("clock not saved: %s", e)
 
     # -- questions -------------------------------------------------------------------
 
@@ -226,18 +336,22 @@ class FormulaSession:
 
     # -- inputs ----------------------------------------------------------------------
 
-    def _record(self, event: GameEvent) -> None:
-        if self.recorder is not None:
-            self.recorder(event)
-
     def begin(self, now: float) -> Feedback:
-        """Show the digits to the player named and start their clock."""
+        """Show the digits to the player named and start their clock (with the time
+        that was left, for the player whose turn it was when the game was saved)."""
         if self.phase != READY or self.player is None:
             return Feedback(False)
+        limit = self.time_limit
+        if self.budget is not None:
+            seat, left = self.budget
+            self.budget = None
+            if seat == self.players.index(self.player):
+                limit = max(1.0, min(limit, left))
         self.phase = PLAYING
-        self.deadline = now + self.time_limit
-        self.warned = self.time_limit <= WARN_AT
+        self.deadline = now + limit
+        self.warned = limit <= WARN_AT
         self.revision += 1
+        self._save_clock(now, force=True)
         return Feedback(True)
 
     def submit(self, text: str, now: float) -> Feedback:
@@ -251,12 +365,10 @@ class FormulaSession:
             return Feedback(False, [SOUND_REFUSED], str(e), e)
         player = self.player
         seat = self.players.index(player)
-        try:
-            self._record(GameEvent.formula(seat, text))
-        except Exception as e:  # the disk refused: nothing is shown that is not stored
-            log.exception("formula not recorded")
-            return Feedback(False, [SOUND_REFUSED], f"not saved: {e}")
-        points = self.game.submit(player, text)
+        event = GameEvent.formula(seat, text)
+        ok, points = self._commit(lambda: self.log.submit(seat, text), event)
+        if not ok:  # nothing is shown that is not stored
+            return Feedback(False, [SOUND_REFUSED], "Not saved: try again")
         log.info("formula %r by %s: %d points", text, player, points)
         sounds = [SOUND_GOAL if points == self.rules.goal + self.rules.bonus else SOUND_ACCEPTED]
         return Feedback(True, sounds + self._after_move(now))
@@ -267,6 +379,8 @@ class FormulaSession:
             return []
         sounds: list[str] = []
         left = self.deadline - now
+        if left > 0:
+            self._save_clock(now)
         if left <= WARN_AT and not self.warned:
             self.warned = True
             self.revision += 1
@@ -278,13 +392,12 @@ class FormulaSession:
     def _timeout(self, now: float) -> Feedback:
         assert self.player is not None
         player = self.player
-        try:
-            self._record(GameEvent.timeout(self.players.index(player)))
-        except Exception:
-            log.exception("timeout not recorded; trying again in 1 s")
+        seat = self.players.index(player)
+        ok, move = self._commit(lambda: self.log.timeout(seat), GameEvent.timeout(seat))
+        if not ok:
+            log.error("timeout not recorded; trying again in 1 s")
             self.deadline = now + 1.0
             return Feedback(False)
-        move = self.game.timeout(player)
         log.info("%s ran out of time (%s)", player, move.formula or "game lost")
         return Feedback(True, [SOUND_TIMEOUT, *self._after_move(now)])
 
@@ -314,6 +427,8 @@ class FormulaSession:
     # -- inside ----------------------------------------------------------------------
 
     def _after_move(self, now: float) -> list[str]:
+        if self.player != self.computer:
+            self._stop_clock()
         self.deadline = None
         self.hint = None
         self.revision += 1

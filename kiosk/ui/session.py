@@ -1,30 +1,39 @@
-"""The one place where inputs change a game: ``CricketSession``.
+"""The one place where inputs change a Cricket game: ``CricketSession``.
 
 Screens never call the engine's ``push``/``pop``: every dart, turn end and undo goes
-through :meth:`CricketSession.throw`, :meth:`next_player` and :meth:`undo`, which
-first hand the input to the ``recorder`` (the SQLite store of issue 7 appends it there,
-committed, before the screen shows it), then apply it to the engine and report what
-happened (the sounds to play, a message). No pygame here.
+through :meth:`CricketSession.throw`, :meth:`next_player` and :meth:`undo`, which hand
+it to the session's *game log* and report what happened (the sounds to play, a
+message). No pygame here.
+
+One source of truth: the session has no engine of its own. The log (``GameLog``, see
+``kiosk.ui.games``) owns the engine and applies each input to it: the store's
+``LiveGame`` commits the event to SQLite before it returns (the screen is drawn only
+after that), ``MemoryGame`` keeps it in memory (tests, no database). ``game`` is always
+``log.engine``, so what the screen draws is what the log holds. An input the engine
+refuses is never recorded; an input whose commit fails is taken back by the log, is
+not shown, and the log's ``failure`` raises the "results are not being saved" banner.
 
 The engine passes the turn by itself after the third dart. A bar machine then shows
 the finished turn until the player has pulled the darts, so the session keeps the
 last turn "on hold" for the scoreboard until the next input: NEXT during the hold
 only ends the hold (it must not skip the next player), a dart during the hold is the
-next player's first dart.
+next player's first dart. The hold is screen state only: it is not recorded, and a
+resumed game starts without it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.domain.darts import Dart
 
-log = logging.getLogger("kiosk.game")
+if TYPE_CHECKING:
+    from kiosk.ui.games import GameLog
 
-Recorder = Callable[[str, str], None]  # (kind: "dart"|"end"|"undo", value text)
+log = logging.getLogger("kiosk.game")
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,28 @@ class CricketSetup:
         if not self.teams or len(self.names) != 4:
             return None
         return [[self.names[0], self.names[2]], [self.names[1], self.names[3]]]
+
+    def settings(self) -> dict[str, Any]:
+        """The store's settings for this game (``kiosk.domain.replay`` builds it back)."""
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "round_limit": self.round_limit,
+            "single_bull": self.single_bull,
+        }
+        if self.team_lists() is not None:
+            out["teams"] = [[0, 2], [1, 3]]
+        return out
+
+    @classmethod
+    def from_settings(cls, names: Sequence[str], settings: Mapping[str, Any]) -> CricketSetup:
+        """The setup of a stored game (to resume it, or for a rematch of it)."""
+        return cls(
+            names=tuple(names),
+            variant=str(settings.get("variant", "standard")),
+            round_limit=int(settings.get("round_limit", 20)),
+            single_bull=bool(settings.get("single_bull", False)),
+            teams=bool(settings.get("teams")),
+        )
 
 
 @dataclass
@@ -61,22 +92,24 @@ class LastTurn:
 class CricketSession:
     kind = "cricket"
 
-    def __init__(self, setup: CricketSetup, recorder: Recorder | None = None) -> None:
-        from kiosk.domain.cricket import CricketGame  # built at start, not at import
+    def __init__(self, setup: CricketSetup, log: GameLog | None = None) -> None:
+        """``log``: the game's log (a new ``MemoryGame`` if None); a resumed game's log
+        already holds its events."""
+        if log is None:
+            from kiosk.adapters.store.memory import MemoryGame
 
+            log = MemoryGame("cricket", setup.settings(), setup.names)
         self.setup = setup
-        self.recorder = recorder
-        self.game: Any = CricketGame(
-            list(setup.names),
-            variant=setup.variant,
-            round_limit=setup.round_limit,
-            single_bull=setup.single_bull,
-            teams=setup.team_lists(),
-        )
+        self.log: GameLog = log
         self.hold: LastTurn | None = None
         self.revision = 0  # bumped on every change; screens redraw when it moves
 
     # -- questions -------------------------------------------------------------------
+
+    @property
+    def game(self) -> Any:
+        """The engine (the log's: never keep it across an input that failed to save)."""
+        return self.log.engine
 
     @property
     def players(self) -> Sequence[str]:
@@ -97,9 +130,22 @@ class CricketSession:
 
     # -- inputs ----------------------------------------------------------------------
 
-    def _record(self, kind: str, value: str) -> None:
-        if self.recorder is not None:
-            self.recorder(kind, value)
+    def _commit(self, action: Callable[[], Any]) -> Feedback | None:
+        """Runs one log input; None when it is saved (and applied), else the refusal."""
+        from kiosk.adapters.store.live import NotSaved
+
+        try:
+            action()
+        except NotSaved as e:  # taken back by the log; the banner says why
+            log.error("input not saved, not shown: %s", e)
+            return Feedback(False, ["undo"], message="Not saved: try again")
+        except ValueError as e:  # the engine refused it: nothing was recorded
+            log.warning("input refused: %s", e)
+            return Feedback(False, message=str(e))
+        except Exception as e:  # a bug: logged and refused, never a crash at the bar
+            log.exception("input failed")
+            return Feedback(False, message=str(e))
+        return None
 
     def throw(self, dart: Dart, source: str = "board") -> Feedback:
         game = self.game
@@ -109,8 +155,9 @@ class CricketSession:
         darts_before = tuple(game.darts_this_turn)
         before = {t: game.marks(player, t) for t in game.targets}
         closed_before = {t for t in game.targets if game.is_closed(t)}
-        self._record("dart", str(dart))
-        game.push(dart)
+        refused = self._commit(lambda: self.log.dart(dart))
+        if refused is not None:
+            return refused
         self.revision += 1
         passed = not self.over and str(game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart)) if passed else None
@@ -147,8 +194,9 @@ class CricketSession:
             self.hold = None
             self.revision += 1
             return Feedback(True)
-        self._record("end", "END")
-        self.game.end_turn()
+        refused = self._commit(self.log.end_turn)
+        if refused is not None:
+            return refused
         self.revision += 1
         log.info("turn ended early; %s to throw", self.game.current_player)
         return Feedback(True)
@@ -156,8 +204,10 @@ class CricketSession:
     def undo(self) -> Feedback:
         if not self.game.history:
             return Feedback(False, message="nothing to undo")
-        self._record("undo", "")
-        entry = self.game.pop()
+        entry = self.game.history[-1]
+        refused = self._commit(self.log.undo)
+        if refused is not None:
+            return refused
         self.hold = None
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)

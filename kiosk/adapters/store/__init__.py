@@ -31,7 +31,8 @@ from kiosk.adapters.store import results as _results
 from kiosk.adapters.store.db import Db, utc_now
 from kiosk.adapters.store.games import GameError, GameRecord, Games
 from kiosk.adapters.store.league import League, LeagueError, Night, Season, Standing
-from kiosk.adapters.store.live import LiveGame
+from kiosk.adapters.store.live import LiveGame, NotSaved
+from kiosk.adapters.store.memory import MemoryGame
 from kiosk.adapters.store.players import ImportReport, Player, PlayerError, Players
 from kiosk.adapters.store.schema import (
     SCHEMA_VERSION,
@@ -40,7 +41,7 @@ from kiosk.adapters.store.schema import (
     connect,
     default_db_path,
 )
-from kiosk.domain.replay import SeatResult, new_game
+from kiosk.domain.replay import SeatResult, new_game, replay
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -49,7 +50,9 @@ __all__ = [
     "ImportReport",
     "LeagueError",
     "LiveGame",
+    "MemoryGame",
     "Night",
+    "NotSaved",
     "Player",
     "PlayerError",
     "SchemaTooNewError",
@@ -104,7 +107,9 @@ class Store:
         record = self.games.get(game_id)
         if record.status != "playing":
             raise GameError(f"game {game_id} is {record.status}, not in play")
-        return LiveGame(self.games, record, self.games.replay(game_id), self.finish)
+        events = self.games.events(game_id)
+        engine = replay(record.kind, record.settings, record.players, events)
+        return LiveGame(self.games, record, engine, self.finish, seq=len(events))
 
     def unfinished_game(self) -> GameRecord | None:
         """The most recently started game still in play, if any."""

@@ -3,24 +3,37 @@
 Every input goes to the engine first (which refuses what the rules refuse, so the log
 only ever holds events that replay), then to the log, committed; only then does the
 call return and the screen may show it. If the commit fails, the engine input is taken
-back and the error raised: the screen never shows what the disk does not hold.
+back and ``NotSaved`` raised: the screen never shows what the disk does not hold. (An
+input the engine refuses raises the engine's ``ValueError`` and records nothing.)
+
+``MemoryGame`` (``memory.py``) is the same interface with no disk, for tests and for a
+kiosk whose database cannot be opened.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kiosk.adapters.store.games import GameRecord, Games
+from kiosk.adapters.store.games import GameError, GameRecord, Games
 from kiosk.domain.darts import Dart
 from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply
 
 
+class NotSaved(GameError):
+    """An input whose commit failed (disk full, read-only, game closed): taken back."""
+
+
 class LiveGame:
-    def __init__(self, games: Games, record: GameRecord, engine: Engine, finish: Any) -> None:
+    def __init__(
+        self, games: Games, record: GameRecord, engine: Engine, finish: Any, seq: int = 0
+    ) -> None:
         self._games = games
         self._finish = finish
         self.record = record
         self.engine = engine
+        self.seq = seq  # the sequence number of the last event committed (0: none yet)
+        self.last_event: GameEvent | None = None
+        self.failure = ""  # why the last write failed ("" once one succeeds): the banner
 
     @property
     def id(self) -> int:
@@ -29,15 +42,19 @@ class LiveGame:
     def _do(self, event: GameEvent) -> Any:
         result = apply(self.engine, event, self.record.players)
         try:
-            self._games.record(self.record.id, event)
-        except BaseException:
+            seq = self._games.record(self.record.id, event)
+        except BaseException as e:
             # Take the input back, then report the failure. An undo is taken back by
             # rebuilding the engine from the log (always read ``live.engine`` afresh).
             if event.kind == "undo":
                 self.engine = self._games.replay(self.record.id)
             else:
                 self.engine.pop()
+            self.failure = str(e)
+            if isinstance(e, Exception) and not isinstance(e, NotSaved):
+                raise NotSaved(f"not saved: {e}") from e
             raise
+        self.seq, self.last_event, self.failure = seq, event, ""
         return result
 
     def dart(self, dart: Dart | str) -> None:
@@ -62,7 +79,13 @@ class LiveGame:
         return self._do(GameEvent.undo())
 
     def save_clock(self, seat: int, remaining_s: float) -> None:
-        self._games.save_clock(self.record.id, seat, remaining_s)
+        """The time left on a formula clock (seat -1: none running), committed."""
+        try:
+            self._games.save_clock(self.record.id, seat, remaining_s)
+        except Exception as e:
+            self.failure = str(e)
+            raise NotSaved(f"clock not saved: {e}") from e
+        self.failure = ""
 
     def is_over(self) -> bool:
         return self.engine.outcome() is not None

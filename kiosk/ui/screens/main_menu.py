@@ -22,8 +22,7 @@ class MainMenu(MenuScreen):
         return [
             Item("Cricket", self.cricket),
             Item("Formula darts", self.formula, enabled=formula, note="coming soon"),
-            # NOT DONE: league night needs the store (issue 7) and its own screens.
-            Item("League night", None, enabled=False, note="coming soon"),
+            Item("League night", self.league),
             Item("Settings", self.settings),
         ]
 
@@ -35,6 +34,11 @@ class MainMenu(MenuScreen):
     def formula(self) -> None:
         module: Any = importlib.import_module("kiosk.ui.screens.formula")
         self.kiosk.stack.push(module.FormulaMenu(self.kiosk))
+
+    def league(self) -> None:
+        from kiosk.ui.screens.league import LeagueMenu
+
+        self.kiosk.stack.push(LeagueMenu(self.kiosk))
 
     def settings(self) -> None:
         from kiosk.ui.screens.settings import SettingsScreen

@@ -1,0 +1,81 @@
+"""A game log kept in memory: ``LiveGame``'s interface with no disk.
+
+The sessions play on one of these when there is no database (tests, a side game, or a
+kiosk whose database could not be opened: then a banner says results are not saved).
+Inputs go through ``kiosk.domain.replay.apply`` exactly as ``LiveGame`` does them, so
+the events held here always replay to ``engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kiosk.domain.darts import Dart
+from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply, new_game, seat_results
+
+
+class MemoryGame:
+    id = None  # not stored
+
+    def __init__(
+        self,
+        kind: str,
+        settings: Mapping[str, Any],
+        players: Sequence[str],
+        events: Sequence[GameEvent] = (),
+    ) -> None:
+        self.kind = kind
+        self.settings = dict(settings)
+        self.players = tuple(players)
+        self.engine: Engine = new_game(kind, self.settings, self.players)
+        self.events: list[GameEvent] = []
+        self.clock: tuple[int, float] | None = None
+        self.status = "playing"
+        self.failure = ""  # a memory log never fails to save
+        for event in events:
+            self._do(event)
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def last_event(self) -> GameEvent | None:
+        return self.events[-1] if self.events else None
+
+    def _do(self, event: GameEvent) -> Any:
+        if self.status != "playing":
+            raise ValueError(f"the game is {self.status}: no more inputs")
+        result = apply(self.engine, event, self.players)
+        self.events.append(event)
+        return result
+
+    def dart(self, dart: Dart | str) -> None:
+        self._do(GameEvent.dart(dart))
+
+    def end_turn(self) -> None:
+        self._do(GameEvent.turn_end())
+
+    def submit(self, seat: int, formula: str) -> Any:
+        return self._do(GameEvent.formula(seat, formula))
+
+    def timeout(self, seat: int) -> Any:
+        return self._do(GameEvent.timeout(seat))
+
+    def undo(self) -> Any:
+        return self._do(GameEvent.undo())
+
+    def save_clock(self, seat: int, remaining_s: float) -> None:
+        self.clock = (seat, max(0.0, remaining_s))
+
+    def is_over(self) -> bool:
+        return self.engine.outcome() is not None
+
+    def finish(self) -> list[SeatResult]:
+        results = seat_results(self.engine, self.players)
+        self.status = "finished"
+        return results
+
+    def abandon(self) -> None:
+        self.status = "abandoned"

@@ -1,0 +1,341 @@
+"""The games of the kiosk: the game-log port the sessions play on, and ``GameKeeper``,
+which opens, resumes, finishes and abandons them.
+
+``GameLog`` is what a session needs from a log: the engine, and one method per input.
+Two implementations: the store's ``LiveGame`` (each input committed to SQLite before
+it returns) and ``MemoryGame`` (no disk). The keeper hands out ``LiveGame`` while the
+database works and ``MemoryGame`` when it could not be opened (then the banner says
+"results are not being saved" and why).
+
+A game's life in the database (decided here, documented for the bar):
+
+- started when its screen opens (``new_recorder`` / ``new_formula_recorder``);
+- *rated* (league): Cricket of 2-4 players who are all saved players (in the store,
+  not retired) before the game; a formula qualification of a saved player. Otherwise
+  a friendly / training game. Names not in the store are added as players; the
+  menus' generic names ("Player 1", "Computer") are added as retired players, so the
+  roster and standings never show them and their games are never rated;
+- finished (results, ratings) once it is over *and* its screens have gone (the
+  results screen can still undo the winning dart); abandoned when its screens go
+  before it is over ("End game"), or when the kiosk offers to resume it and the
+  player says abandon;
+- at start, an unfinished game that is over is finished; the newest one not over is
+  offered for resume (``kiosk.ui.screens.resume``); older ones are abandoned (their
+  events stay in the database).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kiosk.domain.darts import Dart
+from kiosk.domain.replay import Engine
+
+if TYPE_CHECKING:
+    from kiosk.adapters.store import GameRecord, Store
+    from kiosk.ui.context import Kiosk
+    from kiosk.ui.formula_session import FormulaSession, FormulaSetup
+    from kiosk.ui.screen import Screen
+    from kiosk.ui.session import CricketSession, CricketSetup
+
+log = logging.getLogger("kiosk.games")
+
+# "Player 3", "Player 3'" (made distinct), in any language the menus use.
+_GENERIC = re.compile(r"^(?P<word>.+) \d+'*$")
+
+
+class GameLog(Protocol):
+    """A game's engine and its append-only log of inputs (see the module docstring)."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    @property
+    def seq(self) -> int:
+        """How many events the log holds (the last one's sequence number)."""
+        ...
+
+    def dart(self, dart: Dart | str) -> None: ...
+
+    def end_turn(self) -> None: ...
+
+    def submit(self, seat: int, formula: str) -> Any: ...
+
+    def timeout(self, seat: int) -> Any: ...
+
+    def undo(self) -> Any: ...
+
+    def save_clock(self, seat: int, remaining_s: float) -> None: ...
+
+    def is_over(self) -> bool: ...
+
+    def finish(self) -> Any: ...
+
+    def abandon(self) -> None: ...
+
+
+class GameKeeper:
+    def __init__(
+        self,
+        store: Store | None,
+        *,
+        translate: Callable[[str], str] = str,
+        on_problem: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.translate = translate
+        self.on_problem = on_problem
+        self.open: list[GameLog] = []  # logs whose screens may still be up
+
+    def problem(self, reason: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(reason)
+
+    def failure(self) -> str:
+        """Why the open game's last input or clock could not be saved ("" if it was)."""
+        for game_log in self.open:
+            reason = str(getattr(game_log, "failure", ""))
+            if reason:
+                return reason
+        return ""
+
+    # -- new games -------------------------------------------------------------------
+
+    def cricket_log(self, kind: str, setup: CricketSetup) -> GameLog:
+        """The log for a new Cricket game (``Kiosk.new_recorder``)."""
+        names = list(setup.names)
+        rated = 2 <= len(names) <= 4 and self._all_saved(names)
+        return self._start("cricket", names, setup.settings(), rated)
+
+    def formula_log(self, setup: FormulaSetup) -> GameLog:
+        """The log for a new formula game (``Kiosk.new_formula_recorder``); ``setup``
+        must have its seed fixed (``FormulaSession`` does that)."""
+        names = list(setup.names)
+        rated = setup.mode == "qualification" and self._all_saved(names)
+        return self._start("formula", names, setup.settings(), rated)
+
+    def _generic(self, name: str) -> bool:
+        if name.rstrip("'") in ("Computer", self.translate("Computer")):
+            return True
+        m = _GENERIC.match(name)
+        return m is not None and m["word"] in ("Player", self.translate("Player"))
+
+    def _all_saved(self, names: Sequence[str]) -> bool:
+        if self.store is None:
+            return False
+        for name in names:
+            if self._generic(name):
+                return False
+            player = self.store.players.find(name)
+            if player is None or player.retired:
+                return False
+        return True
+
+    def _start(self, kind: str, names: list[str], settings: dict[str, Any], rated: bool) -> GameLog:
+        from kiosk.adapters.store.memory import MemoryGame
+
+        self.close_others()
+        game_log: GameLog | None = None
+        if self.store is not None:
+            try:
+                for name in names:
+                    if self.store.players.find(name) is None:
+                        self.store.players.add(name)
+                        if self._generic(name):
+                            self.store.players.retire(name)
+                game_log = self.store.start_game(kind, names, settings, rated=rated)
+                self.problem("")
+                log.info(
+                    "game %d started: %s, %s, %s",
+                    game_log.record.id,
+                    kind,
+                    " v ".join(names),
+                    "rated" if rated else "not rated",
+                )
+            except Exception as e:
+                log.error("the %s game cannot be stored: %s", kind, e)
+                self.problem(str(e))
+        if game_log is None:
+            game_log = MemoryGame(kind, settings, names)
+        self.open.append(game_log)
+        return game_log
+
+    # -- games that end ----------------------------------------------------------------
+
+    def close(self, game_log: GameLog) -> None:
+        """Its screens are gone: finished if over, else abandoned."""
+        if game_log in self.open:
+            self.open.remove(game_log)
+        game_id = getattr(game_log, "id", None)
+        try:
+            if game_log.is_over():
+                game_log.finish()
+                log.info("game %s finished: %s", game_id, game_log.engine.outcome())
+            else:
+                game_log.abandon()
+                log.info("game %s abandoned after %d inputs", game_id, game_log.seq)
+        except Exception as e:
+            log.error("game %s could not be closed: %s", game_id, e)
+            self.problem(f"game {game_id} not closed: {e}")
+
+    def close_others(self, keep: Sequence[GameLog] = ()) -> None:
+        for game_log in list(self.open):
+            if all(game_log is not k for k in keep):
+                self.close(game_log)
+
+    def sweep(self, screens: Sequence[Screen]) -> None:
+        """Closes the logs that no screen on the stack plays on any more."""
+        if not self.open:
+            return
+        shown = [s.log for s in sessions_of(screens)]
+        for game_log in list(self.open):
+            if all(game_log is not g for g in shown):
+                self.close(game_log)
+
+    def shutdown(self) -> None:
+        """At exit: games that are over are finished; the others stay to be resumed."""
+        for game_log in list(self.open):
+            if game_log.is_over():
+                self.close(game_log)
+
+    # -- resume ------------------------------------------------------------------------
+
+    def unfinished(self) -> GameRecord | None:
+        """At start: finishes the stored games that are over, abandons all but the
+        newest of the others, and returns that one (None: nothing to resume)."""
+        if self.store is None:
+            return None
+        offer = None
+        try:
+            records = self.store.games.unfinished()
+        except Exception as e:
+            log.error("cannot look for unfinished games: %s", e)
+            return None
+        for record in reversed(records):
+            try:
+                engine = self.store.games.replay(record.id)
+                if engine.outcome() is not None:
+                    self.store.finish(record.id)
+                    log.info("game %d was over: finished at start", record.id)
+                elif offer is None:
+                    offer = record
+                else:
+                    self.store.abandon(record.id)
+                    log.info("older unfinished game %d abandoned at start", record.id)
+            except Exception as e:
+                log.error("unfinished game %d cannot be rebuilt: %s", record.id, e)
+                if offer is None:
+                    offer = record  # the resume screen says why and sets it aside
+        return offer
+
+    def resume(self, record: GameRecord) -> CricketSession | FormulaSession:
+        """The session of a stored game, rebuilt by replay (``ReplayError`` if not)."""
+        assert self.store is not None
+        live = self.store.resume(record.id)
+        self.close_others()
+        self.open.append(live)
+        names = tuple(record.players)
+        settings = dict(record.settings)
+        log.info("game %d resumed after %d inputs", record.id, live.seq)
+        if record.kind == "cricket":
+            from kiosk.ui.session import CricketSession, CricketSetup
+
+            setup = CricketSetup.from_settings(names, settings)
+            return CricketSession(setup, live)
+        from kiosk.ui.formula_session import FormulaSession, FormulaSetup
+
+        budget = self.store.games.clock(record.id)
+        return FormulaSession(
+            FormulaSetup.from_settings(names, settings),
+            log=live,
+            budget=budget,
+        )
+
+    def abandon(self, record: GameRecord) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.abandon(record.id)
+            log.info("game %d abandoned at start, on request", record.id)
+        except Exception as e:
+            log.error("game %d could not be abandoned: %s", record.id, e)
+            self.problem(f"game {record.id} not abandoned: {e}")
+
+
+class FrameWatch:
+    """Called after every flip: on a new top screen, closes the games no screen plays
+    any more (``GameKeeper.sweep``) and tells systemd; with ``trace``, logs each game
+    input once it is on screen ("shown ...": the crash test reads these lines)."""
+
+    def __init__(self, kiosk: Kiosk, notifier: Any, trace: bool) -> None:
+        self.kiosk = kiosk
+        self.notifier = notifier
+        self.trace = trace
+        self._top: Any = None
+        self._shown: dict[int, int] = {}
+        self.trace_log = logging.getLogger("kiosk.trace")
+
+    def __call__(self, frame: Any) -> None:
+        stack = self.kiosk.stack
+        top = stack.top
+        if top is not self._top:
+            self._top = top
+            if self.kiosk.games is not None:
+                self.kiosk.games.sweep(stack.screens())
+            if self.notifier is not None:
+                self.notifier.status(f"screen: {frame.screen}")
+        if self.trace and top is not None:
+            self._trace(top)
+
+    def _trace(self, top: Any) -> None:
+        for session in sessions_of([top]):
+            game_log = session.log
+            seq = int(game_log.seq)
+            key = id(game_log)
+            if self._shown.get(key) == seq:
+                continue
+            self._shown[key] = seq
+            event = game_log.last_event
+            what = "-" if event is None else f"{event.kind} {_payload(event)}"
+            self.trace_log.info(
+                "shown game=%s seq=%d digest=%s %s",
+                getattr(game_log, "id", None),
+                seq,
+                state_digest(game_log.engine),
+                what,
+            )
+
+
+def _payload(event: Any) -> str:
+    import json
+
+    return json.dumps(dict(event.payload), sort_keys=True, separators=(",", ":"))
+
+
+def sessions_of(screens: Sequence[Screen]) -> list[Any]:
+    """The game sessions the screens play on (their own, or the game screen's below)."""
+    out: list[Any] = []
+    for screen in screens:
+        for value in vars(screen).values():
+            for candidate in (value, getattr(value, "session", None)):
+                is_session = hasattr(candidate, "log") and hasattr(candidate, "game")
+                if is_session and all(candidate is not s for s in out):
+                    out.append(candidate)
+    return out
+
+
+def state_digest(engine: Engine) -> str:
+    """A short fingerprint of an engine's state: equal states, equal digests (the
+    crash test compares the kiosk's restored game with its own replay this way)."""
+    import hashlib
+
+    from kiosk.domain.cricket import CricketGame
+
+    if isinstance(engine, CricketGame):
+        text = repr(engine.state)
+    else:
+        text = repr((engine.history, [engine.score(p) for p in engine.players], engine.round))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]

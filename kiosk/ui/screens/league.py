@@ -1,0 +1,184 @@
+"""League night: tonight's and the season's standings, the players, a rated Cricket game.
+
+Everything here reads and writes ``kiosk.store``; when the database could not be
+opened (``store`` is None) the menu says that results are not being saved and its
+items are greyed out (Cricket from the main menu still plays, unsaved). Store calls go
+through :func:`guarded`, so a refused operation or a database error is a message on
+screen, never a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kiosk.ui import theme
+from kiosk.ui.screens.menu import Item, MenuScreen
+
+if TYPE_CHECKING:
+    from kiosk.adapters.store import Player, Store
+
+log = logging.getLogger("kiosk.league")
+T = TypeVar("T")
+
+NOT_SAVED = "Results are not being saved: the database could not be opened"
+
+
+def store_of(kiosk: Any) -> Store | None:
+    return getattr(kiosk, "store", None)
+
+
+def reason(screen: Any, error: Exception) -> str:
+    """A refusal from the store, in the kiosk's language."""
+    t, text = screen.t, str(error)
+    # The store's refusals are English sentences (kiosk.adapters.store); known ones
+    # are shown translated, anything else as it is.
+    if isinstance(error, sqlite3.Error):
+        return str(t("The database did not answer: nothing was changed"))
+    if "already a player called" in text:
+        return str(t("There is already a player with this name"))
+    if "played each other" in text:
+        return str(t("They played in the same game: two players, not one"))
+    if "not finished yet" in text:
+        return str(t("In a game that is not finished yet"))
+    if "cannot be empty" in text:
+        return str(t("Type a name first"))
+    if "at most" in text:
+        return str(t("The name is too long"))
+    if "no player called" in text:
+        return str(t("No such player"))
+    return text
+
+
+def guarded(screen: Any, fn: Callable[[], T], default: T) -> T:
+    """``fn()``, or ``default`` with the reason in ``screen.message`` (and the log)."""
+    try:
+        return fn()
+    except (sqlite3.Error, ValueError) as e:  # the store's errors are ValueErrors
+        log.warning("store: %s", e)
+        screen.message = reason(screen, e)
+        screen.dirty = True
+        return default
+
+
+def roster(screen: Any, include_retired: bool = False) -> list[Player]:
+    """The saved players by name ([] with no database, or a message on error)."""
+    store = store_of(screen.kiosk)
+    if store is None:
+        return []
+    empty: list[Player] = []
+    return guarded(screen, lambda: store.players.roster(include_retired), empty)
+
+
+class StoreMenu(MenuScreen):
+    """A menu that also shows a good ``notice`` ("Added: Ann") until the next key;
+    ``message`` (from ``MenuScreen``) stays the red one for refusals."""
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.notice = ""
+
+    def process_event(self, event: Any) -> None:
+        self.notice = ""
+        super().process_event(event)
+
+    def draw(self, p: theme.Painter) -> None:
+        super().draw(p)
+        if self.notice and not self.message:
+            p.text(
+                self.notice,
+                3.6 * p.u,
+                (p.w / 2, 90.5 * p.u),
+                theme.GOOD,
+                anchor="center",
+                style="bold",
+                max_width=p.w * 0.94,
+            )
+
+
+class LeagueMenu(StoreMenu):
+    name = "league-menu"
+    title = "League night"
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.heading = ""
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        store = store_of(self.kiosk)
+        self.heading = ""
+        if store is None:
+            return
+
+        def tonight() -> str:
+            night = store.league.tonight()
+            season = next((s for s in store.league.seasons() if s.id == night.season_id), None)
+            name = season.name if season else "?"
+            return f"{self.t('Tonight')}: {night.date}   ·   {self.t('Season')}: {name}"
+
+        self.heading = guarded(self, tonight, "")
+
+    def items(self) -> list[Item]:
+        saved = store_of(self.kiosk) is not None
+        note = "not saved"
+        return [
+            Item("Start a rated Cricket game", self.play, enabled=saved, note=note),
+            Item("Tonight's standings", self.tonight, enabled=saved, note=note),
+            Item("Season standings", self.season, enabled=saved, note=note),
+            Item("Players", self.players, enabled=saved, note=note),
+        ]
+
+    def play(self) -> None:
+        from kiosk.ui.screens.cricket_menu import CricketMenu
+
+        self.kiosk.stack.push(CricketMenu(self.kiosk, rated=True))
+
+    def tonight(self) -> None:
+        from kiosk.ui.screens.standings import StandingsScreen
+
+        store = store_of(self.kiosk)
+        if store is not None:
+            night = guarded(self, store.league.tonight, None)
+            if night is not None:
+                self.kiosk.stack.push(StandingsScreen(self.kiosk, night=night))
+
+    def season(self) -> None:
+        from kiosk.ui.screens.standings import StandingsScreen
+
+        store = store_of(self.kiosk)
+        if store is not None:
+            night = guarded(self, store.league.tonight, None)  # makes the season if none
+            season = guarded(self, store.league.current_season, None)
+            if night is not None and season is not None:
+                self.kiosk.stack.push(StandingsScreen(self.kiosk, season=season))
+
+    def players(self) -> None:
+        from kiosk.ui.screens.players import PlayersScreen
+
+        self.kiosk.stack.push(PlayersScreen(self.kiosk))
+
+    def draw(self, p: theme.Painter) -> None:
+        super().draw(p)
+        u, w = p.u, p.w
+        if store_of(self.kiosk) is None:
+            p.text(
+                self.t(NOT_SAVED),
+                3.6 * u,
+                (w / 2, 15.5 * u),
+                theme.BAD,
+                anchor="midtop",
+                style="bold",
+                max_width=w * 0.94,
+            )
+        elif self.heading:
+            p.text(
+                self.heading,
+                3.6 * u,
+                (w / 2, 16 * u),
+                theme.TEXT,
+                anchor="midtop",
+                max_width=w * 0.9,
+            )

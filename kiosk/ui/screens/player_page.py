@@ -1,0 +1,308 @@
+"""A player's page: rating (and its last change), form, MPR trend, formula average,
+this season's record. ``+`` / ``-`` step through the roster, ``/`` or ``.`` go back.
+
+Form is the last five *league* (rated) results, since that is what the table counts;
+the MPR trend and the formula average use every finished game, training too: the
+throwing is the same.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.screen import Click, Screen
+from kiosk.ui.screens.league import guarded, roster, store_of
+
+if TYPE_CHECKING:
+    from kiosk.adapters.store import Store
+
+FORM_GAMES = 5
+TREND_GAMES = 20
+COLOURS = {"won": theme.GOOD, "lost": theme.BAD, "drawn": theme.DIM}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    game_id: int
+    kind: str
+    rated: bool
+    outcome: str
+    stats: dict[str, Any]
+
+
+def played_games(store: Store, player_id: int, limit: int = 200) -> list[PlayedGame]:
+    """The player's finished games, newest first.
+
+    NOT IN THE STORE'S API YET: this read-only query belongs in
+    ``kiosk/adapters/store/league.py`` (``League.player_games``); it is here until the
+    store's owner moves it. It reads only tables the store documents.
+    """
+    rows = store.db.conn.execute(
+        """SELECT g.id, g.kind, g.mode, r.outcome, r.stats FROM results r
+           JOIN games g ON g.id = r.game_id
+           WHERE r.player_id = ? AND g.status = 'finished'
+           ORDER BY g.ended_at DESC, g.id DESC LIMIT ?""",
+        (player_id, limit),
+    ).fetchall()
+    out = []
+    for gid, kind, mode, outcome, stats in rows:
+        try:
+            data = json.loads(stats)
+        except (TypeError, ValueError):
+            data = {}
+        out.append(PlayedGame(int(gid), str(kind), mode == "rated", str(outcome), data))
+    return out
+
+
+@dataclass
+class Summary:
+    name: str
+    rating: float
+    change: float | None = None  # the last rated game's change
+    form: list[str] = field(default_factory=list)  # outcomes, oldest first
+    mpr: list[float] = field(default_factory=list)  # per Cricket game, oldest first
+    formula_avg: float | None = None
+    formula_games: int = 0
+    season: str = ""
+    record: tuple[int, int, int, int] | None = None  # played, won, lost, drawn
+
+
+def summary(store: Store, player_id: int) -> Summary:
+    player = store.players.get(player_id)
+    out = Summary(player.name, store.players.rating(player_id))
+    history = store.players.rating_history(player_id)
+    if history:
+        out.change = history[-1][2] - history[-1][1]
+    games = played_games(store, player_id)
+    out.form = [g.outcome for g in games if g.rated][:FORM_GAMES][::-1]
+    cricket = [g for g in games if g.kind == "cricket" and int(g.stats.get("darts", 0)) > 0]
+    out.mpr = [
+        int(g.stats.get("marks", 0)) / int(g.stats["darts"]) * 3 for g in cricket[:TREND_GAMES]
+    ][::-1]
+    formula = [g for g in games if g.kind == "formula" and int(g.stats.get("rounds", 0)) > 0]
+    if formula:
+        points = sum(int(g.stats.get("points_total", 0)) for g in formula)
+        out.formula_avg = points / sum(int(g.stats["rounds"]) for g in formula)
+        out.formula_games = len(formula)
+    season = store.league.current_season()
+    if season is not None:
+        out.season = season.name
+        for s in store.league.standings(season_id=season.id):
+            if s.player_id == player_id:
+                out.record = (s.played, s.won, s.lost, s.drawn)
+    return out
+
+
+class PlayerPage(Screen):
+    name = "player-page"
+
+    def __init__(self, kiosk: Any, player_id: int) -> None:
+        super().__init__(kiosk)
+        self.player_id = player_id
+        self.data: Summary | None = None
+        self.message = ""
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.load()
+
+    def load(self) -> None:
+        store = store_of(self.kiosk)
+        self.message = ""
+        if store is None:
+            self.data = None
+            self.message = self.t("Results are not being saved: the database could not be opened")
+            return
+        self.data = guarded(self, lambda: summary(store, self.player_id), None)
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Click):
+            self.kiosk.stack.pop()
+        elif isinstance(event, KeyAction):
+            if event.name in ("next", "undo", "down", "up", "right", "left"):
+                self.step(1 if event.name in ("next", "down", "right") else -1)
+            elif event.name in ("menu", "back", "cancel", "enter"):
+                self.kiosk.stack.pop()
+
+    def step(self, delta: int) -> None:
+        store = store_of(self.kiosk)
+        if store is None:
+            return
+        ids = [p.id for p in roster(self)]
+        if not ids:
+            return
+        i = ids.index(self.player_id) if self.player_id in ids else -delta
+        self.player_id = ids[(i + delta) % len(ids)]
+        self.load()
+        self.dirty = True
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        d = self.data
+        if d is None:
+            p.text(
+                self.t("Player"), 8 * u, (w / 2, 5 * u), theme.ACCENT, anchor="midtop", style="bold"
+            )
+            p.text(
+                self.message, 4 * u, (w / 2, 45 * u), theme.BAD, anchor="center", max_width=w * 0.94
+            )
+            self._footer(p)
+            return
+        p.text(
+            d.name,
+            9 * u,
+            (w / 2, 3 * u),
+            theme.ACCENT,
+            anchor="midtop",
+            style="bold",
+            max_width=w * 0.9,
+        )
+        left = w * 0.05
+        p.text(self.t("Rating"), 3.6 * u, (left, 17 * u), theme.DIM)
+        rect = p.text(f"{d.rating:.0f}", 16 * u, (left, 21 * u), theme.TEXT, style="bold")
+        if d.change is not None:
+            colour = theme.GOOD if d.change > 0 else theme.BAD if d.change < 0 else theme.DIM
+            p.text(
+                f"{d.change:+.0f}",
+                6 * u,
+                (rect.right + 2 * u, rect.centery),
+                colour,
+                anchor="midleft",
+                style="bold",
+            )
+        self._draw_form(p, left, 44 * u, d)
+        y = 68 * u
+        if d.record is not None:
+            played, won, lost, drawn = d.record
+            text = (
+                f"{self.t('Season')} {d.season}:  {self.t('Played')} {played} · "
+                f"{self.t('Won')} {won} · {self.t('Lost')} {lost} · {self.t('Drawn')} {drawn}"
+            )
+        else:
+            text = f"{self.t('Season')} {d.season}: {self.t('no league games yet')}"
+        p.text(text, 3.6 * u, (left, y), theme.TEXT, max_width=w * 0.42)
+        if d.formula_avg is not None:
+            text = (
+                f"{self.t('Formula darts')}: {d.formula_avg:.1f} {self.t('points per round')}"
+                f"  ({self.t('Games')}: {d.formula_games})"
+            )
+        else:
+            text = f"{self.t('Formula darts')}: {self.t('no games yet')}"
+        p.text(text, 3.6 * u, (left, y + 6 * u), theme.TEXT, max_width=w * 0.42)
+        self._draw_trend(
+            p, pygame.Rect(int(w * 0.52), int(21 * u), int(w * 0.43), int(52 * u)), d.mpr
+        )
+        if self.message:
+            p.text(
+                self.message,
+                3.4 * u,
+                (w / 2, 89 * u),
+                theme.BAD,
+                anchor="center",
+                max_width=w * 0.94,
+            )
+        self._footer(p)
+
+    def _footer(self, p: theme.Painter) -> None:
+        p.text(
+            self.t("+ / - : next / previous player    / : back"),
+            2.8 * p.u,
+            (p.w / 2, 95 * p.u),
+            theme.DIM,
+            anchor="center",
+            max_width=p.w * 0.95,
+        )
+
+    def _draw_form(self, p: theme.Painter, left: float, top: float, d: Summary) -> None:
+        u = p.u
+        p.text(self.t("Form: last 5 league games"), 3.6 * u, (left, top), theme.DIM)
+        size = 10 * u
+        letters = {"won": self.t("W"), "lost": self.t("L"), "drawn": self.t("D")}
+        if not d.form:
+            p.text(
+                self.t("no league games yet"),
+                4 * u,
+                (left, top + 5 * u + size / 2),
+                theme.GREY,
+                anchor="midleft",
+            )
+        for i, outcome in enumerate(d.form):
+            rect = pygame.Rect(int(left + i * size * 1.15), int(top + 5 * u), int(size), int(size))
+            colour = COLOURS.get(outcome, theme.DIM)
+            p.rect(rect, colour, radius=u)
+            p.text(
+                letters.get(outcome, "?"),
+                size * 0.6,
+                rect.center,
+                theme.BG,
+                anchor="center",
+                style="bold",
+            )
+
+    def _draw_trend(self, p: theme.Painter, box: pygame.Rect, values: list[float]) -> None:
+        u = p.u
+        title = f"{self.t('MPR')}, {self.t('last Cricket games')}: {len(values)}"
+        p.text(title, 3.6 * u, (box.x, box.y - 4 * u), theme.DIM, max_width=box.w)
+        p.rect(box, theme.PANEL, radius=u)
+        if not values:
+            p.text(self.t("no Cricket games yet"), 4 * u, box.center, theme.GREY, anchor="center")
+            return
+        label_w = 9 * u
+        plot = pygame.Rect(
+            box.x + int(label_w),
+            box.y + int(3 * u),
+            box.w - int(label_w + 3 * u),
+            box.h - int(6 * u),
+        )
+        top = float(max(1, math.ceil(max(values))))  # whole marks: ticks at 0, half, top
+        bottom = 0.0
+
+        def y_of(v: float) -> float:
+            return plot.bottom - (v - bottom) / (top - bottom) * plot.h
+
+        for v in (0.0, top / 2, top):
+            y = y_of(v)
+            pygame.draw.line(p.surface, theme.LINE, (plot.x, y), (plot.right, y), 1)
+            p.text(f"{v:.1f}", 3 * u, (plot.x - 1.5 * u, y), theme.DIM, anchor="midright")
+        avg = sum(values) / len(values)
+        ya = y_of(avg)
+        for x in range(plot.x, plot.right, int(2 * u)):
+            pygame.draw.line(
+                p.surface,
+                theme.DIM,
+                (x, ya),
+                (min(x + u, plot.right), ya),
+                max(2, int(0.4 * u)),
+            )
+        n = len(values)
+        points = [
+            (plot.x + (plot.w * i / (n - 1) if n > 1 else plot.w / 2), y_of(v))
+            for i, v in enumerate(values)
+        ]
+        if len(points) > 1:
+            pygame.draw.lines(p.surface, theme.ACCENT, False, points, max(3, int(0.6 * u)))
+        for px, py in points:
+            pygame.draw.circle(p.surface, theme.ACCENT, (int(px), int(py)), max(3, int(0.9 * u)))
+        p.text(
+            f"{self.t('Last game')}: {values[-1]:.2f}",
+            4 * u,
+            (box.x, box.bottom + 1.5 * u),
+            theme.ACCENT,
+            style="bold",
+        )
+        p.text(
+            f"{self.t('Average')}: {avg:.2f}",
+            4 * u,
+            (box.right, box.bottom + 1.5 * u),
+            theme.DIM,
+            anchor="topright",
+        )

@@ -1,0 +1,203 @@
+"""Who plays: a place per player (2-4, or two teams of two), each a saved player, a new
+player typed with the letter picker, or -- not in a rated game -- "Player N".
+
+Choosing a place opens the list of saved players (retired ones and those already
+placed left out); typing a letter on a keyboard on a place opens the name entry with
+that letter. A game of saved players is a league (rated) game, decided where its log
+opens (``kiosk.ui.games``); from the league menu the game starts only when every place
+holds a saved player.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from functools import partial
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
+from kiosk.ui.screens.menu import Item
+from kiosk.ui.screens.name_entry import NameEntry
+from kiosk.ui.screens.players import PagedMenu
+
+
+def generic(kiosk: Any, seat: int) -> str:
+    return f"{kiosk.t('Player')} {seat + 1}"
+
+
+class PlayerPick(StoreMenu):
+    name = "players"
+    title = "Players"
+
+    def __init__(self, kiosk: Any, setup: Any, count: int, *, rated: bool = False) -> None:
+        """``count``: places (2-4); ``setup.teams`` pairs them A B A B."""
+        super().__init__(kiosk)
+        self.setup = setup
+        self.rated = rated
+        if rated:
+            self.title = "League game: players"
+            self.subtitle = "Saved players only: the result counts for the league"
+        else:
+            self.subtitle = "Saved players play for the league; Player 1-4 do not count"
+        if store_of(kiosk) is None:
+            from kiosk.ui.screens.league import NOT_SAVED
+
+            self.subtitle = NOT_SAVED
+        names = list(setup.names[:count])
+        known = self._known(names)
+        seats: list[str | None] = []
+        for i in range(count):
+            name = names[i] if i < len(names) else None
+            if rated and name not in known:
+                name = None
+            seats.append(name or (None if rated else generic(kiosk, i)))
+        self.seats = seats
+        self.selected = count if all(seats) else seats.index(None)
+
+    def _known(self, names: list[str]) -> set[str]:
+        store = store_of(self.kiosk)
+        if store is None:
+            return set()
+        return {p.name for p in roster(self)} & set(names)
+
+    def items(self) -> list[Item]:
+        out = []
+        for i, name in enumerate(self.seats):
+            label = name or "—"
+            if self.setup.teams:
+                label = f"{label}  ({self.t('Team')} {'AB'[i % 2]})"
+            out.append(Item(label, partial(self.choose_seat, i), raw_label=True))
+        out.append(Item("Start game", self.start))
+        return out
+
+    def key(self, event: KeyAction, items: list[Item]) -> None:
+        on_seat = self.selected < len(self.seats)
+        if on_seat and event.name == "char" and event.char.isalpha():
+            self.type_name(self.selected, event.char)
+        else:
+            super().key(event, items)
+
+    # -- filling a place ---------------------------------------------------------------
+
+    def choose_seat(self, seat: int) -> None:
+        self.kiosk.stack.push(SeatChooser(self.kiosk, self, seat))
+
+    def taken(self, seat: int) -> set[str]:
+        return {n.casefold() for i, n in enumerate(self.seats) if n and i != seat}
+
+    def place(self, seat: int, name: str) -> str | None:
+        """Puts ``name`` in ``seat``; a message if it cannot go there."""
+        if name.casefold() in self.taken(seat):
+            return self.t("Already playing in this game")
+        self.seats[seat] = name
+        empty = [i for i, n in enumerate(self.seats) if not n]
+        self.selected = empty[0] if empty else len(self.seats)
+        self.dirty = True
+        return None
+
+    def type_name(self, seat: int, first: str = "") -> None:
+        title = self.t("New player")
+        self.kiosk.stack.push(
+            NameEntry(self.kiosk, title, lambda name: self._typed(seat, name), first)
+        )
+
+    def _typed(self, seat: int, name: str) -> str | None:
+        """A typed name: the saved player of that name, else a new saved player (or,
+        with no database, just the name for this game)."""
+        store = store_of(self.kiosk)
+        if store is not None:
+            try:
+                found = store.players.find(name)
+                if found is None and name.casefold() not in self.taken(seat):
+                    found = store.players.add(name)
+            except (ValueError, sqlite3.Error) as e:
+                return reason(self, e)
+            if found is not None:
+                name = found.name
+        problem = self.place(seat, name)
+        if problem:
+            return problem
+        stack = self.kiosk.stack
+        while stack.top is not self and len(stack) > 1:
+            stack.pop()
+        return None
+
+    # -- starting ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        from kiosk.ui.screens.cricket_menu import start_cricket
+
+        if not all(self.seats):
+            self.message = self.t("Choose a player for every place")
+            return
+        names = [str(n) for n in self.seats]
+        if self.rated:
+            store = store_of(self.kiosk)
+            if store is None:
+                self.message = self.t(
+                    "Results are not being saved: the database could not be opened"
+                )
+                return
+            found = [guarded(self, partial(store.players.find, n), None) for n in names]
+            unknown = [n for n, p in zip(names, found, strict=True) if p is None or p.retired]
+            if unknown:
+                self.message = f"{self.t('Not a saved player')}: {unknown[0]}"
+                return
+        else:
+            unique: list[str] = []
+            for name in names:
+                while name in unique:  # the engine needs distinct names
+                    name += "'"
+                unique.append(name)
+            names = unique
+        # Rated or not is decided where the game log opens (``kiosk.ui.games``): a game
+        # of saved, active players is a league game. Here a rated pick only makes sure.
+        setup = dataclasses.replace(self.setup, names=tuple(names))
+        start_cricket(self.kiosk, setup)
+
+
+class SeatChooser(PagedMenu):
+    """The list for one place: new player, "Player N" (unrated), saved players."""
+
+    name = "seat-chooser"
+
+    def __init__(self, kiosk: Any, pick: PlayerPick, seat: int) -> None:
+        super().__init__(kiosk)
+        self.pick = pick
+        self.seat = seat
+        self.title = f"{self.t('Who plays?')}  ({seat + 1})"
+
+    def head(self) -> list[Item]:
+        out = [Item("New player", lambda: self.pick.type_name(self.seat))]
+        if not self.pick.rated:
+            out.append(
+                Item(
+                    generic(self.kiosk, self.seat),
+                    lambda: self.take(generic(self.kiosk, self.seat)),
+                    raw_label=True,
+                )
+            )
+        return out
+
+    def entries(self) -> list[Item]:
+        store = store_of(self.kiosk)
+        if store is None:
+            return []
+        taken = self.pick.taken(self.seat)
+        return [
+            Item(p.name, partial(self.take, p.name), raw_label=True)
+            for p in roster(self)
+            if p.name.casefold() not in taken
+        ]
+
+    def take(self, name: str) -> None:
+        problem = self.pick.place(self.seat, name)
+        if problem:
+            self.message = problem
+            return
+        empty = [i for i, n in enumerate(self.pick.seats) if not n]
+        if empty:  # straight on to the next empty place: fewer keys behind a bar
+            self.kiosk.stack.replace(SeatChooser(self.kiosk, self.pick, empty[0]))
+        else:
+            self.kiosk.stack.pop()

@@ -1,0 +1,242 @@
+"""The table of one league night or one season, in the store's order (most wins, then
+most draws, then fewest games, then name).
+
+Keys: ``+`` / ``-`` move the highlight, Enter opens that player's page, 4 / 6 (or
+left / right) show the previous / next night (season), ``/`` or ``.`` go back.
+Ten rows at a time; the window follows the highlight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.screen import Click, Screen
+from kiosk.ui.screens.league import guarded, store_of
+
+ROWS = 10
+NONE = "\u2013"  # an en dash: no games of that kind
+
+# (header msgid, value, width in % of the screen) after the rank and the name.
+COLUMNS: tuple[tuple[str, Callable[[Any], str], float], ...] = (
+    ("Played", lambda s: str(s.played), 8.0),
+    ("Won", lambda s: str(s.won), 6.5),
+    ("Lost", lambda s: str(s.lost), 6.5),
+    ("Drawn", lambda s: str(s.drawn), 6.5),
+    ("MPR", lambda s: f"{s.cricket_mpr:.2f}" if s.cricket_games else NONE, 9.0),
+    ("Best MPR", lambda s: f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr else NONE, 9.0),
+    ("Formula", lambda s: f"{s.formula_avg_points:.1f}" if s.formula_games else NONE, 9.0),
+    ("Rating", lambda s: f"{s.rating:.0f}", 9.0),
+)
+
+
+class StandingsScreen(Screen):
+    name = "standings"
+
+    def __init__(self, kiosk: Any, *, night: Any = None, season: Any = None) -> None:
+        super().__init__(kiosk)
+        self.night = night
+        self.season = season
+        self.rows: list[Any] = []
+        self.selected = 0
+        self.message = ""
+        self._rects: list[pygame.Rect] = []
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.load()
+
+    def load(self) -> None:
+        store = store_of(self.kiosk)
+        self.message = ""
+        if store is None:
+            self.rows = []
+            self.message = self.t("Results are not being saved: the database could not be opened")
+            return
+        if self.night is not None:
+            self.rows = guarded(self, lambda: store.league.standings(night_id=self.night.id), [])
+        else:
+            self.rows = guarded(self, lambda: store.league.standings(season_id=self.season.id), [])
+        self.selected = min(self.selected, max(0, len(self.rows) - 1))
+
+    def heading(self) -> str:
+        if self.night is not None:
+            return f"{self.t('League night')}  {self.night.date}"
+        return f"{self.t('Season')}  {self.season.name}"
+
+    # -- input -----------------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Click):
+            for i, rect in self._visible_rects():
+                if rect.collidepoint(event.pos):
+                    self.selected = i
+                    self.open()
+                    break
+        elif isinstance(event, KeyAction):
+            self.key(event)
+        self.dirty = True
+
+    def key(self, event: KeyAction) -> None:
+        n = len(self.rows)
+        if event.name in ("next", "down") and n:
+            self.selected = (self.selected + 1) % n
+        elif event.name in ("undo", "up") and n:
+            self.selected = (self.selected - 1) % n
+        elif event.name == "enter":
+            self.open()
+        elif event.digit in (4, 6) or event.name in ("left", "right"):
+            self.turn(1 if event.digit == 6 or event.name == "right" else -1)
+        elif event.name in ("menu", "back", "cancel"):
+            self.kiosk.stack.pop()
+
+    def open(self) -> None:
+        if 0 <= self.selected < len(self.rows):
+            from kiosk.ui.screens.player_page import PlayerPage
+
+            self.kiosk.stack.push(PlayerPage(self.kiosk, self.rows[self.selected].player_id))
+
+    def turn(self, delta: int) -> None:
+        """The previous / next night of the season (or season)."""
+        store = store_of(self.kiosk)
+        if store is None:
+            return
+        if self.night is not None:
+            nights: list[Any] = []
+            pages = guarded(self, lambda: store.league.nights(self.night.season_id), nights)
+            current = self.night
+        else:
+            seasons: list[Any] = []
+            pages = guarded(self, store.league.seasons, seasons)
+            current = self.season
+        ids = [x.id for x in pages]
+        if current.id not in ids:
+            return
+        i = ids.index(current.id) + delta
+        if not 0 <= i < len(pages):
+            self.message = self.t("No more tables that way")
+            return
+        if self.night is not None:
+            self.night = pages[i]
+        else:
+            self.season = pages[i]
+        self.selected = 0
+        self.load()
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _window(self) -> int:
+        return max(0, min(self.selected - ROWS // 2, len(self.rows) - ROWS))
+
+    def _visible_rects(self) -> list[tuple[int, pygame.Rect]]:
+        first = self._window()
+        return [(first + k, r) for k, r in enumerate(self._rects)]
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        p.text(
+            self.heading(),
+            7 * u,
+            (w / 2, 3 * u),
+            theme.ACCENT,
+            anchor="midtop",
+            style="bold",
+            max_width=w * 0.9,
+        )
+        x0 = w * 0.03
+        rank_w, name_w = w * 0.05, w * 0.25
+        header_y = 15 * u
+        xs: list[tuple[float, float]] = []
+        x = x0 + rank_w + name_w
+        for _label, _value, width in COLUMNS:
+            xs.append((x, w * width / 100))
+            x += w * width / 100
+        p.text(self.t("Player"), 3.4 * u, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
+        for (label, _value, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
+            p.text(
+                self.t(label),
+                3.4 * u,
+                (cx + cw / 2, header_y),
+                theme.DIM,
+                anchor="center",
+                max_width=cw * 0.95,
+            )
+        self._rects = []
+        if not self.rows:
+            text = self.message or self.t(
+                "No league games yet: standings start with the first rated game"
+            )
+            colour = theme.BAD if self.message else theme.DIM
+            p.text(text, 4 * u, (w / 2, 45 * u), colour, anchor="center", max_width=w * 0.92)
+            self._footer(p)
+            return
+        first = self._window()
+        row_h = 7.0 * u
+        for k, s in enumerate(self.rows[first : first + ROWS]):
+            i = first + k
+            top = 18.5 * u + k * row_h
+            rect = pygame.Rect(int(x0 - u), int(top), int(x - x0 + 2 * u), int(row_h * 0.9))
+            self._rects.append(rect)
+            chosen = i == self.selected
+            p.rect(rect, theme.PANEL_HI if chosen else theme.PANEL, radius=0.8 * u)
+            if chosen:
+                p.rect(rect, theme.ACCENT, radius=0.8 * u, width=max(2, int(0.35 * u)))
+            size = row_h * 0.55
+            cy = rect.centery
+            p.text(
+                f"{i + 1}",
+                size,
+                (x0 + rank_w * 0.6, cy),
+                theme.ACCENT,
+                anchor="midright",
+                style="bold",
+            )
+            p.text(
+                s.name,
+                size,
+                (x0 + rank_w, cy),
+                theme.TEXT,
+                anchor="midleft",
+                style="bold",
+                max_width=name_w * 0.96,
+            )
+            for (_label, value, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
+                p.text(
+                    value(s),
+                    size,
+                    (cx + cw / 2, cy),
+                    theme.TEXT,
+                    anchor="center",
+                    max_width=cw * 0.95,
+                )
+        if len(self.rows) > ROWS:
+            more = f"{first + 1}\u2013{min(first + ROWS, len(self.rows))} / {len(self.rows)}"
+            p.text(more, 3 * u, (w - x0, 89.5 * u), theme.DIM, anchor="midright")
+        if self.message:
+            p.text(
+                self.message,
+                3.2 * u,
+                (w / 2, 89.5 * u),
+                theme.BAD,
+                anchor="center",
+                max_width=w * 0.8,
+            )
+        self._footer(p)
+
+    def _footer(self, p: theme.Painter) -> None:
+        if self.night is not None:
+            keys = self.t("+ / - : move   Enter: player page   4 / 6: other nights   / : back")
+        else:
+            keys = self.t("+ / - : move   Enter: player page   4 / 6: other seasons   / : back")
+        p.text(
+            keys,
+            2.8 * p.u,
+            (p.w / 2, 95 * p.u),
+            theme.DIM,
+            anchor="center",
+            max_width=p.w * 0.95,
+        )

@@ -1,0 +1,263 @@
+"""Nothing lost: the kiosk keeps every game in its SQLite file as it is played, and a
+restarted kiosk offers the unfinished game back, exactly as it was (headless, real pty,
+real database file)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from kiosk_support import ANNA_WINS, kiosk_on_board, send, start_game
+
+from kiosk.adapters.store import Store
+from kiosk.domain.replay import GameEvent
+from kiosk.ui.driver import Driver
+from kiosk.ui.formula_session import PLAYING, READY, FormulaSetup
+from kiosk.ui.screens import resume
+from kiosk.ui.screens.formula import open_side_game, start_formula
+
+
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "kiosk.sqlite3"
+
+
+def stored_events(tmp_path: Path) -> list[tuple[int, str, str]]:
+    """(game, kind, payload) of every stored event, read by a second connection."""
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        rows = conn.execute("SELECT game_id, kind, payload FROM game_events ORDER BY game_id, seq")
+        return [(int(g), str(k), str(p)) for g, k, p in rows]
+
+
+def add_players(tmp_path: Path, *names: str) -> None:
+    with Store.open(db_file(tmp_path)) as store:
+        for name in names:
+            store.players.add(name)
+
+
+def test_each_dart_is_in_the_database_when_the_scoreboard_shows_it(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        for n, dart in enumerate(["T20", "S19", "MISS", "D18"], start=1):
+            send(d, board, [dart])
+            assert dart in d.texts
+            events = stored_events(tmp_path)
+            assert len(events) == n and events[-1][1:] == ("dart", f'{{"dart":"{dart}"}}')
+        d.press("-")  # undo is an event too, after the darts, in order
+        d.press("+")  # and so is ending a turn early
+        kinds = [k for _, k, _ in stored_events(tmp_path)]
+        assert kinds == ["dart", "dart", "dart", "dart", "undo", "turn_end"]
+
+
+def test_a_restarted_kiosk_offers_the_unfinished_game_and_resumes_it_exactly(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "T20", "S19", "D18", "MISS"])
+        before = d.screen.session.game.state  # type: ignore[attr-defined]
+    with kiosk_on_board(tmp_path) as (d, board):
+        assert d.screen.name == "resume"
+        assert any("Anna" in t and "Boris" in t for t in d.texts), d.texts
+        d.press("1")
+        assert d.screen.name == "cricket"
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.state == before
+        assert game.current_player == "Boris" and [str(x) for x in game.darts_this_turn] == [
+            "D18",
+            "MISS",
+        ]
+        send(d, board, ["S20"])  # play goes on, into the same stored game
+        assert len({g for g, _, _ in stored_events(tmp_path)}) == 1
+
+
+def test_a_dart_thrown_at_the_offer_resumes_the_game_and_counts(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    with kiosk_on_board(tmp_path) as (d, board):
+        assert d.screen.name == "resume"
+        send(d, board, ["S19"])
+        assert d.screen.name == "cricket"
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_with_no_answer_the_game_resumes_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    monkeypatch.setattr(resume, "AUTO_RESUME", 1.0)  # 30 s at the bar
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "resume"
+        d.wait_screen("cricket", timeout=5.0)
+        assert d.screen.session.game.marks("Anna", 20) == 3  # type: ignore[attr-defined]
+
+
+def test_abandon_takes_two_presses_and_closes_the_game_with_no_result(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("2")
+        assert d.screen.name == "resume" and any("Really" in t for t in d.texts)
+        d.press("2")
+        assert d.screen.name == "attract"
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.unfinished() == []
+        assert store.games.get(1).status == "abandoned"
+        assert len(store.games.events(1)) == 1  # the log itself is kept
+
+
+def test_a_league_game_of_saved_players_is_finished_and_rated_when_its_results_are_left(
+    tmp_path: Path,
+) -> None:
+    add_players(tmp_path, "Anna", "Boris")
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+        with Store.open(db_file(tmp_path)) as store:  # the winning dart can still be undone
+            assert store.games.get(1).status == "playing"
+        d.press("/")  # to the menu: the game is over and gone from the screen
+        with Store.open(db_file(tmp_path)) as store:
+            game = store.games.get(1)
+            assert game.status == "finished" and game.rated
+            anna, boris = store.players.need("Anna"), store.players.need("Boris")
+            assert store.players.rating(anna.id) > store.players.rating(boris.id)
+
+
+def test_generic_player_names_play_a_friendly_game_kept_off_the_roster(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Player 1", "Player 2"))
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+        d.press("\n")  # rematch: the first game is finished, a second one starts
+    with Store.open(db_file(tmp_path)) as store:
+        first = store.games.get(1)
+        assert first.status == "finished" and not first.rated
+        assert store.games.get(2).status == "playing"
+        assert store.players.roster() == []
+
+
+def test_ending_a_game_from_the_menu_abandons_it(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        d.press("/")
+        labels = [item.label for item in d.screen.items()]  # type: ignore[attr-defined]
+        end = str(labels.index("End game") + 1)
+        d.press(end)  # End game ...
+        d.press(end)  # ... really
+        assert d.screen.name == "main-menu"
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.get(1).status == "abandoned"
+
+
+def test_the_kiosk_runs_without_a_usable_database_and_says_results_are_not_saved(
+    tmp_path: Path,
+) -> None:
+    db_file(tmp_path).parent.mkdir(parents=True)
+    db_file(tmp_path).write_bytes(b"not a database at all, " * 100)
+    with kiosk_on_board(tmp_path) as (d, board):
+        assert any(t.startswith("Results are not being saved: ") for t in d.texts), d.texts
+        start_game(d)
+        send(d, board, ["T20"])
+        assert d.screen.session.game.marks("Anna", 20) == 3  # type: ignore[attr-defined]
+        assert any(t.startswith("Results are not being saved") for t in d.texts)
+    assert db_file(tmp_path).read_bytes().startswith(b"not a database")  # never overwritten
+
+
+def test_an_input_that_cannot_be_saved_is_not_shown_and_raises_the_banner(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        with Store.open(db_file(tmp_path)) as other:
+            other.abandon(1)  # from now on the store refuses this game's events
+        send(d, board, ["T19"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.marks("Anna", 19) == 0 and [str(x) for x in game.darts_this_turn] == ["T20"]
+        assert "T19" not in d.texts
+        assert any(t.startswith("Results are not being saved") for t in d.texts), d.texts
+
+
+def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        d.press("\n")  # the digits appear, the clock starts: 120 s
+        assert session.phase == PLAYING
+        screen = d.screen
+        screen.update(time.monotonic() + 50)  # 50 s pass
+        screen.update(time.monotonic() + 50.5)
+    with Store.open(db_file(tmp_path)) as store:
+        seat, left = store.games.clock(1) or (None, 0.0)
+        assert seat == 0 and 68 <= left <= 71
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        assert d.screen.name == "formula"
+        resumed = d.screen.session  # type: ignore[attr-defined]
+        assert resumed.phase == READY and resumed.game.digits == 3489
+        d.press("\n")
+        assert resumed.phase == PLAYING
+        assert 67 <= resumed.remaining(time.monotonic()) <= 71
+
+
+def run_out_of_time(d: Driver) -> None:
+    """Enter starts the clock; 200 s later a solo game is lost; then to the menu."""
+    d.press("\n")
+    screen = d.screen
+    screen.update(time.monotonic() + 200)  # the screen's clock only moves forward
+    screen.update(time.monotonic() + 202)  # and the last move has stayed up its second
+    d.wait_screen("formula-end")
+    d.press("/")
+
+
+def test_a_qualification_of_a_saved_player_is_rated_and_training_never(tmp_path: Path) -> None:
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="qualification"))
+        d.settle()
+        run_out_of_time(d)
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="training"))
+        d.settle()
+        run_out_of_time(d)
+    with Store.open(db_file(tmp_path)) as store:
+        qualification, training = store.games.get(1), store.games.get(2)
+        assert qualification.status == training.status == "finished"
+        assert qualification.rated and not training.rated
+
+
+def test_a_side_game_leaves_the_cricket_game_in_play(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "T20", "T20"])
+        open_side_game(d.kiosk, d.screen)
+        d.settle()
+        assert d.screen.name == "formula-side"
+        send(d, board, ["S19"])  # Boris throws: on the Cricket game, still stored
+    with Store.open(db_file(tmp_path)) as store:
+        assert [g.kind for g in store.games.unfinished()] == ["cricket"]
+        assert len(store.games.events(1)) == 4
+
+
+def test_a_stored_game_that_does_not_replay_is_set_aside_with_the_reason(tmp_path: Path) -> None:
+    with Store.open(db_file(tmp_path)) as store:
+        store.players.add("Anna")
+        live = store.start_game("formula", ["Anna"], {"mode": "training"})
+        store.games.record(live.id, GameEvent.dart("T20"))  # no dart fits a formula game
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "resume"
+        d.press("1")
+        assert d.screen.name == "resume" and "This game cannot be resumed" in d.texts
+        assert any("does not apply" in t for t in d.texts), d.texts
+        d.press("\n")
+        assert d.screen.name == "attract"
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.get(1).status == "abandoned"
