@@ -1,0 +1,197 @@
+"""League night on the real kiosk, headless, with its SQLite file in the test's directory:
+players typed on the keypad, standings, a player's page, renames, a league game."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from kiosk.bootstrap import Options, build
+from kiosk.config import Config
+from kiosk.ui.driver import Driver
+
+WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
+
+
+@contextmanager
+def kiosk(tmp_path: Path, *, store: bool = True) -> Iterator[Driver]:
+    options = Options(
+        window=True,
+        size=(1280, 720),
+        port="loop://",
+        env={},
+        data_dir=tmp_path / "data",
+        store=store,
+    )
+    running = build(options, Config())
+    d = Driver(running)
+    try:
+        d.settle()
+        yield d
+    finally:
+        running.close()
+
+
+def rated_win(d: Driver, players: list[str], winner: str) -> None:
+    """A rated Cricket game, played and finished through the store's own API."""
+    store = d.kiosk.store
+    assert store is not None
+    live = store.start_game("cricket", players, rated=True)
+    darts = iter(WINNING)
+    while not live.is_over():
+        if live.engine.current_player == winner:
+            live.dart(next(darts))
+        else:
+            live.end_turn()
+    live.finish()
+
+
+def to_league(d: Driver) -> None:
+    d.press("1")  # attract: any key
+    assert d.screen.name == "main-menu"
+    d.press("3")
+    assert d.screen.name == "league-menu"
+
+
+def rows(d: Driver, names: list[str]) -> list[str]:
+    """The names in the order the last frame drew them."""
+    return [t for t in d.texts if t in names]
+
+
+def test_a_player_typed_with_the_keypad_letter_picker_is_saved_and_listed(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        to_league(d)
+        d.press("4")  # Players
+        d.press("1")  # Add a player
+        assert d.screen.name == "name-entry"
+        # A (wake) Enter; N = A +5 +5 +1+1+1 Enter; N (wake on the last) Enter;
+        # A = N -5 -5 -1-1-1 Enter; Enter on the empty place saves.
+        d.press("2\n" + "33222\n" + "2\n" + "99888\n")
+        assert "Name: Anna" in d.texts
+        d.press("\n")
+        assert d.screen.name == "players-list"
+        store = d.kiosk.store
+        assert store is not None
+        assert store.players.find("Anna") is not None
+        assert "Anna   ·   1500" in d.texts
+        assert "Added: Anna" in d.texts
+
+
+def test_the_standings_show_the_players_of_finished_rated_games_in_order(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        for name in ("Ann", "Bob", "Cy"):
+            store.players.add(name)
+        rated_win(d, ["Ann", "Cy"], "Cy")
+        rated_win(d, ["Bob", "Cy"], "Cy")
+        rated_win(d, ["Ann", "Bob"], "Bob")
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        assert d.screen.name == "standings"
+        assert rows(d, ["Ann", "Bob", "Cy"]) == ["Cy", "Bob", "Ann"]
+        cy = store.players.rating(store.players.find("Cy").id)  # type: ignore[union-attr]
+        assert f"{cy:.0f}" in d.texts
+        d.press("/")
+        d.press("3")  # Season standings: the same three games
+        assert rows(d, ["Ann", "Bob", "Cy"]) == ["Cy", "Bob", "Ann"]
+
+
+def test_the_player_page_shows_the_rating_form_and_mpr(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Ann")
+        store.players.add("Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        to_league(d)
+        d.press("2")
+        d.press("\n")  # the top row: Ann
+        assert d.screen.name == "player-page"
+        assert "Ann" in d.texts
+        assert "1516" in d.texts and "+16" in d.texts
+        assert "W" in d.texts  # form: one win
+        assert f"Last game: {21 / 8 * 3:.2f}" in d.texts  # the MPR of her one game
+        d.press("+")  # the next player on the roster
+        assert "Bob" in d.texts and "1484" in d.texts and "L" in d.texts
+
+
+def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Ann")
+        store.players.add("Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        to_league(d)
+        d.press("4")  # Players
+        d.press("3")  # Ann (after Add and Show retired)
+        assert d.screen.name == "player-actions"
+        d.press("2")  # Rename
+        assert d.screen.name == "name-entry"
+        d.press("...")  # delete "Ann"
+        d.press("ZOE\n")  # a keyboard types directly; Enter on the empty place saves
+        assert d.screen.name == "player-actions"
+        assert "Zoe" in d.texts and "Renamed: Zoe" in d.texts
+        d.press("/")
+        assert "Zoe   ·   1516" in d.texts
+        d.press("/")
+        d.press("2")
+        assert rows(d, ["Zoe", "Ann", "Bob"]) == ["Zoe", "Bob"]
+
+
+def test_a_name_already_taken_is_refused_on_the_entry_screen(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Bob")
+        to_league(d)
+        d.press("41")
+        d.press("BOB\n")
+        assert d.screen.name == "name-entry"
+        assert "There is already a player with this name" in d.texts
+        assert [p.name for p in store.players.roster()] == ["Bob"]
+
+
+def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        for name in ("Ann", "Bob"):
+            store.players.add(name)
+        to_league(d)
+        d.press("1")  # Start a rated Cricket game: the Cricket options
+        assert d.screen.name == "cricket-menu"
+        d.press("5")  # Choose players
+        assert d.screen.name == "players"
+        d.press("3")  # Start game with empty places: refused
+        assert "Choose a player for every place" in d.texts
+        d.press("1")  # place 1
+        assert d.screen.name == "seat-chooser"
+        d.press("2")  # New player is 1; Ann is 2
+        assert d.screen.name == "seat-chooser"  # straight on to place 2
+        d.press("2")  # Bob (Ann is taken)
+        assert d.screen.name == "players"
+        assert "Ann" in d.texts and "Bob" in d.texts
+        d.press("3")
+        assert d.screen.name == "cricket"
+        (game,) = store.games.unfinished()
+        assert game.players == ("Ann", "Bob") and game.rated
+
+
+def test_without_a_database_the_league_menu_says_results_are_not_saved(tmp_path: Path) -> None:
+    with kiosk(tmp_path, store=False) as d:
+        to_league(d)
+        assert "Results are not being saved: the database could not be opened" in d.texts
+        d.press("2")  # greyed out: a message, no screen, no crash
+        assert d.screen.name == "league-menu"
