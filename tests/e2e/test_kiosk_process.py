@@ -49,9 +49,11 @@ def test_the_kiosk_process_reads_the_board_and_stops_on_sigterm(tmp_path: Path) 
         watchdog = threading.Timer(60, proc.kill)
         watchdog.start()
         try:
+            # The reader thread may connect before the first frame is drawn: wait for both.
             for line in proc.stdout:
                 seen.append(line)
-                if "board connected" in line:
+                text = "".join(seen)
+                if "board connected" in text and "first frame after" in text:
                     break
             proc.send_signal(signal.SIGTERM)
             rest, _ = proc.communicate(timeout=20)
