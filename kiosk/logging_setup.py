@@ -55,23 +55,42 @@ def setup_logging(
     )
 
 
+def input_source(config: Config, *, port: str | None = None, source: str | None = None) -> str:
+    """The dart source the kiosk actually uses: ``source`` when the caller knows it (the
+    ``Devices`` it built), else ``serial`` when a port was given (``--port`` makes the
+    kiosk use the serial board whatever the settings say), else the settings' source."""
+    if source:
+        return source
+    if port:
+        return "serial"
+    return config.input.source
+
+
 def startup_summary(
     config: Config,
     data_file: Path,
     *,
     port: str | None = None,
+    source: str | None = None,
     config_files: Sequence[Path] = (),
     logger: logging.Logger = log,
 ) -> None:
     """What a bar owner reading the journal needs first: which version, which input,
-    which port or cameras, where the games are kept. ``port`` is the port actually
-    opened when it was found automatically."""
+    which port or cameras, where the games are kept. ``port`` is the port given on the
+    command line or found automatically; ``source`` the input actually used (see
+    ``input_source``). When that differs from the settings, the line says both, so a
+    ``--port`` or ``--virtual`` left in a service file is seen at once."""
     logger.info("darts-kiosk %s starting (Python %s)", kiosk.__version__, sys.version.split()[0])
     files = ", ".join(str(p) for p in config_files) or "none (built-in defaults)"
     logger.info("settings from: %s", files)
     inp = config.input
-    shown_port = port or inp.port or "auto-detect"
-    logger.info("input: %s, serial port %s at %d baud", inp.source, shown_port, inp.baud)
+    actual = input_source(config, port=port, source=source)
+    shown = actual if actual == inp.source else f"{actual} (settings say {inp.source})"
+    if actual in ("serial", "auto"):
+        shown_port = port or inp.port or "auto-detect"
+        logger.info("input: %s, serial port %s at %d baud", shown, shown_port, inp.baud)
+    else:
+        logger.info("input: %s", shown)
     cams = config.camera
     if cams.devices:
         for i, device in enumerate(cams.devices):

@@ -3,6 +3,9 @@
 Uses SQLite's online backup API, so a game in play goes on; the copy is written to a
 temporary file beside PATH, checked (``PRAGMA integrity_check``) and then renamed into
 place, so PATH is never a half-written file. PATH may be a directory.
+
+The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
+``data_dir``, as ``kiosk.commands._db`` says).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from kiosk.adapters.store import StoreError, default_db_path
+from kiosk.adapters.store import StoreError
 from kiosk.adapters.store.schema import connect
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path
 
 NAME = "backup"
 HELP = "copy the database to PATH (safe while the kiosk runs)"
@@ -23,12 +27,16 @@ HELP = "copy the database to PATH (safe while the kiosk runs)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", type=Path, help="backup file, or a directory to put it in")
-    parser.add_argument("--db", type=Path, help="database file (default: the kiosk's)")
+    add_db_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
 
 def run(args: argparse.Namespace) -> int:
-    source = args.db or default_db_path()
+    try:
+        source = db_path(args)
+    except ConfigError as e:
+        print(f"darts-kiosk backup: {e}", file=sys.stderr)
+        return 2
     target: Path = args.path
     if target.is_dir():
         target = target / f"kiosk-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"

@@ -1,8 +1,19 @@
 """``darts-kiosk export --season S --format csv|json``: a season for the league secretary.
 
-JSON: the season's table, each night's table and every rated game with its results.
-CSV: one row per player per table: the season's (``scope`` = season) then each night's
-(``scope`` = the night's date); the columns are the standings' fields.
+What is in it: see ``kiosk.adapters.store.season_export``.
+
+JSON: everything in one document: the season's table, each night's table, and every
+rated game with its players, scores, winner and result.
+CSV: one table per file, so a spreadsheet opens it as it is:
+- ``--table standings`` (the default): one row per player per table, the season's
+  (``scope`` = season) then each night's (``scope`` = the night's date);
+- ``--table games``: one row per game: night, kind, players, scores (in the players'
+  order, `` / `` between), winner (`` & `` between partners; empty when nobody won)
+  and result (won / drawn / lost).
+An empty cell is an average over no games.
+
+The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
+``data_dir``, as ``kiosk.commands._db`` says).
 """
 
 from __future__ import annotations
@@ -15,8 +26,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.adapters.store import LeagueError, Store, StoreError, default_db_path
-from kiosk.adapters.store.league import Standing
+from kiosk.adapters.store import LeagueError, Store, StoreError
+from kiosk.adapters.store.season_export import GAME_COLUMNS, STANDING_COLUMNS
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path
 
 NAME = "export"
 HELP = "export a season's standings and games as CSV or JSON"
@@ -25,26 +37,56 @@ HELP = "export a season's standings and games as CSV or JSON"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--season", required=True, help="season name")
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    parser.add_argument(
+        "--table",
+        choices=("standings", "games"),
+        default="standings",
+        help="CSV only: the standings (season and nights) or the list of games",
+    )
     parser.add_argument("--out", type=Path, help="write to this file (default: stdout)")
-    parser.add_argument("--db", type=Path, help="database file (default: the kiosk's)")
+    add_db_arguments(parser)
 
 
-def to_csv(data: dict[str, Any]) -> str:
-    fields = ["scope", *Standing(0, "").as_row().keys()]
+def _cell(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def standings_csv(data: dict[str, Any]) -> str:
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=["scope", *STANDING_COLUMNS], lineterminator="\n")
     writer.writeheader()
-    for row in data["standings"]:
-        writer.writerow({"scope": "season", **row})
-    for night in data["nights"]:
-        for row in night["standings"]:
-            writer.writerow({"scope": night["date"], **row})
+    tables = [("season", data["standings"])]
+    tables += [(night["date"], night["standings"]) for night in data["nights"]]
+    for scope, rows in tables:
+        for row in rows:
+            writer.writerow({"scope": scope, **{k: _cell(v) for k, v in row.items()}})
     return buf.getvalue()
 
 
+def games_csv(data: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(GAME_COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    for game in data["games"]:
+        row = {k: game[k] for k in GAME_COLUMNS}
+        row["players"] = " / ".join(game["players"])
+        row["scores"] = " / ".join(str(s) for s in game["scores"])
+        row["winner"] = " & ".join(game["winner"])
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def to_csv(data: dict[str, Any], table: str = "standings") -> str:
+    return games_csv(data) if table == "games" else standings_csv(data)
+
+
 def run(args: argparse.Namespace) -> int:
-    db = args.db or default_db_path()
-    if not Path(db).exists():
+    try:
+        db = db_path(args)
+    except ConfigError as e:
+        print(f"darts-kiosk export: {e}", file=sys.stderr)
+        return 2
+    if not db.exists():
         print(f"darts-kiosk export: no database at {db}", file=sys.stderr)
         return 1
     try:
@@ -53,9 +95,17 @@ def run(args: argparse.Namespace) -> int:
     except (LeagueError, StoreError) as e:
         print(f"darts-kiosk export: {e}", file=sys.stderr)
         return 1
-    text = to_csv(data) if args.format == "csv" else json.dumps(data, indent=2, ensure_ascii=False)
-    if args.out:
-        args.out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    if args.format == "csv":
+        text = to_csv(data, args.table)
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    text = text if text.endswith("\n") else text + "\n"
+    try:
+        if args.out:
+            args.out.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+    except OSError as e:
+        print(f"darts-kiosk export: {e}", file=sys.stderr)
+        return 1
     return 0

@@ -1,4 +1,11 @@
-"""``darts-kiosk players``: add, list, rename, merge, retire, import a roster."""
+"""``darts-kiosk players``: add, list, rename, merge, retire, import a roster.
+
+The database is the kiosk's (see ``kiosk.commands._db``: ``--db``, ``--data-dir`` or
+the settings' ``data_dir``, ``--config FILE`` as the kiosk's). Only ``add`` and
+``import`` make a new database file; the other actions on a missing one say so rather
+than leave an empty file behind (a mistyped path would otherwise look like a kiosk
+with no players).
+"""
 
 from __future__ import annotations
 
@@ -6,35 +13,51 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.adapters.store import PlayerError, Store, StoreError, default_db_path
+from kiosk.adapters.store import PlayerError, Store, StoreError
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path
 
 NAME = "players"
 HELP = "manage players: add, list, rename, merge, retire, import a roster CSV"
+CREATES = ("add", "import")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, help="database file (default: the kiosk's)")
+    add_db_arguments(parser)
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("add", help="add a player")
     p.add_argument("name")
+    add_db_arguments(p, sub=True)
     p = sub.add_parser("list", help="list players with their ratings")
     p.add_argument("--all", action="store_true", help="include retired players")
+    add_db_arguments(p, sub=True)
     p = sub.add_parser("rename", help="rename a player")
     p.add_argument("old")
     p.add_argument("new")
+    add_db_arguments(p, sub=True)
     p = sub.add_parser("merge", help="merge FROM into INTO (same person entered twice)")
     p.add_argument("source", metavar="FROM")
     p.add_argument("into", metavar="INTO")
+    add_db_arguments(p, sub=True)
     p = sub.add_parser("retire", help="retire a player (history kept; --undo brings back)")
     p.add_argument("name")
     p.add_argument("--undo", action="store_true")
+    add_db_arguments(p, sub=True)
     p = sub.add_parser("import", help="add the players of a roster CSV (a 'name' column)")
     p.add_argument("csv", type=Path)
+    add_db_arguments(p, sub=True)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        with Store.open(args.db or default_db_path()) as store:
+        db = db_path(args)
+    except ConfigError as e:
+        print(f"darts-kiosk players: {e}", file=sys.stderr)
+        return 2
+    if args.action not in CREATES and not db.exists():
+        print(f"darts-kiosk players: no database at {db}", file=sys.stderr)
+        return 1
+    try:
+        with Store.open(db) as store:
             return _run(store, args)
     except (PlayerError, StoreError, OSError, UnicodeDecodeError) as e:
         print(f"darts-kiosk players: {e}", file=sys.stderr)

@@ -7,13 +7,16 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from kiosk.adapters.keypad import KeyAction
 from kiosk.bootstrap import Options, build
 from kiosk.config import Config
+from kiosk.domain.cricket import CricketGame
 from kiosk.ui.driver import Driver
 
 WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
@@ -38,6 +41,13 @@ def kiosk(tmp_path: Path, *, store: bool = True) -> Iterator[Driver]:
         running.close()
 
 
+def thrower(live: Any) -> str:
+    """Whose turn it is in a Cricket game in play."""
+    engine = live.engine
+    assert isinstance(engine, CricketGame)
+    return engine.current_player
+
+
 def rated_win(d: Driver, players: list[str], winner: str) -> None:
     """A rated Cricket game, played and finished through the store's own API."""
     store = d.kiosk.store
@@ -45,7 +55,7 @@ def rated_win(d: Driver, players: list[str], winner: str) -> None:
     live = store.start_game("cricket", players, rated=True)
     darts = iter(WINNING)
     while not live.is_over():
-        if live.engine.current_player == winner:
+        if thrower(live) == winner:
             live.dart(next(darts))
         else:
             live.end_turn()
@@ -57,6 +67,15 @@ def to_league(d: Driver) -> None:
     assert d.screen.name == "main-menu"
     d.press("3")
     assert d.screen.name == "league-menu"
+
+
+def keypad(d: Driver, keys: str) -> None:
+    """Keys of the numeric keypad itself (``pad``): its digits move the letter picker,
+    where a keyboard's main-row digits are typed into the name."""
+    for ch in keys:
+        action = KeyAction("enter", pad=True) if ch == "\n" else KeyAction("digit", ch, pad=True)
+        d.running.inbox.put(action, source="keypad")
+    d.settle()
 
 
 def rows(d: Driver, names: list[str]) -> list[str]:
@@ -74,9 +93,9 @@ def test_a_player_typed_with_the_keypad_letter_picker_is_saved_and_listed(
         assert d.screen.name == "name-entry"
         # A (wake) Enter; N = A +5 +5 +1+1+1 Enter; N (wake on the last) Enter;
         # A = N -5 -5 -1-1-1 Enter; Enter on the empty place saves.
-        d.press("2\n" + "33222\n" + "2\n" + "99888\n")
+        keypad(d, "2\n" + "33222\n" + "2\n" + "99888\n")
         assert "Name: Anna" in d.texts
-        d.press("\n")
+        keypad(d, "\n")
         assert d.screen.name == "players-list"
         store = d.kiosk.store
         assert store is not None
@@ -124,6 +143,33 @@ def test_the_player_page_shows_the_rating_form_and_mpr(tmp_path: Path) -> None:
         assert f"Last game: {21 / 8 * 3:.2f}" in d.texts  # the MPR of her one game
         d.press("+")  # the next player on the roster
         assert "Bob" in d.texts and "1484" in d.texts and "L" in d.texts
+
+
+def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Ann")
+        store.players.add("Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        training = store.start_game("cricket", ["Ann", "Bob"])  # Bob wins, unrated
+        darts = iter(WINNING)
+        while not training.is_over():
+            if thrower(training) == "Bob":
+                training.dart(next(darts))
+            else:
+                training.dart("S1")  # Ann: a dart thrown, no mark
+                training.end_turn()
+        training.finish()
+        to_league(d)
+        d.press("2")
+        d.press("\n")  # Ann
+        assert d.screen.name == "player-page"
+        assert "MPR, last Cricket games: 2" in d.texts  # the training game is in the trend
+        assert "W" in d.texts and "L" not in d.texts  # but not in the form
+        assert "Last game: 0.00" in d.texts  # the training game is the newest: no marks
 
 
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:

@@ -132,3 +132,87 @@ def test_a_backup_taken_during_a_game_holds_every_committed_dart(db, tmp_path, c
 def test_backing_up_a_missing_database_fails_clearly(tmp_path, capsys):
     assert main(["backup", "--db", str(tmp_path / "none.sqlite3"), str(tmp_path / "b")]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+# -- which database: the kiosk's, from the settings --------------------------------------
+
+
+def settings_with_data_dir(tmp_path, data_dir):
+    path = tmp_path / "kiosk.toml"
+    path.write_text(f'data_dir = "{data_dir}"\n', encoding="utf-8")
+    return path
+
+
+def test_players_list_with_a_config_file_reads_the_database_in_its_data_dir(tmp_path, capsys):
+    data = tmp_path / "bar-data"
+    with Store.open(data / "kiosk.sqlite3") as store:
+        store.players.add(OLEG)
+    config = settings_with_data_dir(tmp_path, data)
+    assert main(["players", "list", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.split() == [OLEG, "1500.0"]
+    assert main(["players", "--config", str(config), "list"]) == 0  # before the action too
+    assert capsys.readouterr().out.split() == [OLEG, "1500.0"]
+
+
+def test_the_real_command_with_a_config_file_reads_its_data_dir(tmp_path):
+    data = tmp_path / "bar-data"
+    with Store.open(data / "kiosk.sqlite3") as store:
+        store.players.add("Ann")
+    config = settings_with_data_dir(tmp_path, data)
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk", "players", "list", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["Ann", "1500.0"]
+
+
+def test_db_overrides_the_config_files_data_dir(tmp_path, db, capsys):
+    players(db, "add", "Bob")
+    config = settings_with_data_dir(tmp_path, tmp_path / "elsewhere")
+    capsys.readouterr()
+    assert main(["players", "list", "--config", str(config), "--db", str(db)]) == 0
+    assert capsys.readouterr().out.split() == ["Bob", "1500.0"]
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_export_and_backup_use_the_config_files_data_dir(tmp_path, capsys):
+    data = tmp_path / "bar-data"
+    league_with_a_game(data / "kiosk.sqlite3")
+    config = settings_with_data_dir(tmp_path, data)
+    assert main(["export", "--config", str(config), "--season", "Spring", "--format", "json"]) == 0
+    assert [r["name"] for r in json.loads(capsys.readouterr().out)["standings"]] == ["Ann", "Bob"]
+    copy = tmp_path / "copy.sqlite3"
+    assert main(["backup", "--config", str(config), str(copy)]) == 0
+    with Store.open(copy) as store:
+        assert [p.name for p in store.players.roster()] == ["Ann", "Bob"]
+
+
+def test_without_options_the_data_dir_comes_from_the_environment_as_for_the_kiosk(tmp_path):
+    import argparse
+
+    from kiosk.commands._db import db_path
+
+    args = argparse.Namespace(db=None, data_dir=None, config=None)
+    env = {"STATE_DIRECTORY": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    assert db_path(args, env) == tmp_path / "state" / "kiosk.sqlite3"
+    args.data_dir = tmp_path / "dir"
+    assert db_path(args, env) == tmp_path / "dir" / "kiosk.sqlite3"
+
+
+def test_a_bad_config_file_is_a_clear_error_and_no_database_is_made(tmp_path, capsys):
+    bad = tmp_path / "kiosk.toml"
+    bad.write_text("data_dir = 3\n", encoding="utf-8")
+    assert main(["players", "add", "Ann", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "data_dir" in err and "Traceback" not in err
+    assert main(["players", "list", "--config", str(tmp_path / "missing.toml")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_listing_players_of_a_missing_database_says_so_and_makes_no_file(tmp_path, capsys):
+    config = settings_with_data_dir(tmp_path, tmp_path / "typo")
+    assert main(["players", "list", "--config", str(config)]) == 1
+    assert "no database at" in capsys.readouterr().err
+    assert not (tmp_path / "typo").exists()

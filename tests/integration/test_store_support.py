@@ -18,3 +18,21 @@ def win_cricket(live, winner_seat):
 def quick_formula_settings(mode):
     """Start 50 and no bonus: ``50+0*1`` on 5001 finishes in one round."""
     return {"mode": mode, "digits": [5001, 5001, 5001], "start": 50, "bonus": 0}
+
+
+class Clock:
+    """A store clock the test moves by hand."""
+
+    def __init__(self, start):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+
+def draw_cricket(store, players, night_id=None):
+    """A rated Cricket game drawn at a one-round limit: nobody throws, level on all."""
+    live = store.start_game("cricket", players, {"round_limit": 1}, rated=True, night_id=night_id)
+    while not live.is_over():
+        live.end_turn()
+    return live.finish()

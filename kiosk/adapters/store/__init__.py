@@ -15,7 +15,8 @@ How the kiosk uses it::
         live.finish()                                # results + ratings, one transaction
 
 The sub-objects do the work: ``store.players`` (``Players``), ``store.games``
-(``Games``), ``store.league`` (``League``).
+(``Games``), ``store.league`` (``League``: seasons, nights, standings, a player's
+games, the season export).
 """
 
 from __future__ import annotations
@@ -30,7 +31,15 @@ from typing import Any
 from kiosk.adapters.store import results as _results
 from kiosk.adapters.store.db import Db, utc_now
 from kiosk.adapters.store.games import GameError, GameRecord, Games
-from kiosk.adapters.store.league import League, LeagueError, Night, Season, Standing
+from kiosk.adapters.store.league import (
+    League,
+    LeagueError,
+    Night,
+    PlayerGame,
+    Season,
+    SeasonInfo,
+    Standing,
+)
 from kiosk.adapters.store.live import LiveGame, NotSaved
 from kiosk.adapters.store.memory import MemoryGame
 from kiosk.adapters.store.players import ImportReport, Player, PlayerError, Players
@@ -55,8 +64,10 @@ __all__ = [
     "NotSaved",
     "Player",
     "PlayerError",
+    "PlayerGame",
     "SchemaTooNewError",
     "Season",
+    "SeasonInfo",
     "Standing",
     "Store",
     "StoreError",

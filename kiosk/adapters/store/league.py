@@ -11,12 +11,18 @@ Standings per player (night or season):
   games they won, i.e. brought the score to 0);
 - best game: the Cricket game with their highest MPR and the formula game won in the
   fewest rounds (ties: the earlier game).
-Order: most wins, then most draws, then fewest games played, then name.
+
+Order (``standing_key``): most wins, then most draws, then fewest games played. Players
+level on all three share a position (``positions``: 1, 2, 2, 4); among them the table
+lists them by name (casefolded, as the unique player names are), then by player id, so
+the same games always give the same table, whatever order they were played or the
+players were added in. The name is only a listing order, not a tie-break on merit.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -70,12 +76,91 @@ class Standing:
     rating: float = 0.0
 
     def as_row(self) -> dict[str, Any]:
+        """The fields, rounded to 2 places; an average over no games is None (an empty
+        cell), not 0, which would read as a real result."""
         out = asdict(self)
         for key in ("cricket_mpr", "formula_avg_points", "formula_avg_rounds", "rating"):
             out[key] = round(out[key], 2)
         if out["best_cricket_mpr"] is not None:
             out["best_cricket_mpr"] = round(out["best_cricket_mpr"], 2)
+        if not self.cricket_darts:
+            out["cricket_mpr"] = None
+        if not self.formula_rounds:
+            out["formula_avg_points"] = None
+        if not self.formula_finished:
+            out["formula_avg_rounds"] = None
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonInfo:
+    """A season with how much was played in it (rated finished games)."""
+
+    season: Season
+    nights: int
+    games: int
+    first_night: str | None
+    last_night: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One finished game of one player, as their page needs it (newest first)."""
+
+    game_id: int
+    kind: str  # "cricket" | "formula"
+    rated: bool
+    outcome: str  # "won" | "lost" | "drawn"
+    ended_at: str
+    night: str | None  # the league night's date, None for a game outside any night
+    points: int  # Cricket points / formula final score
+    darts: int = 0  # Cricket
+    marks: int = 0  # Cricket: scoring marks
+    rounds: int = 0  # rounds played (formula: rounds submitted; Cricket: rounds thrown)
+    points_total: int = 0  # formula: points over all rounds
+    finished: bool = False  # formula: brought the score to 0
+
+    @property
+    def mpr(self) -> float | None:
+        """Marks per round of a Cricket game with darts thrown; None otherwise."""
+        if self.kind != "cricket" or self.darts <= 0:
+            return None
+        return self.marks / self.darts * 3
+
+
+def standing_key(s: Standing) -> tuple[int, int, int, str, int]:
+    """The table's order: see the module docstring."""
+    return (-s.won, -s.drawn, s.played, s.name.casefold(), s.player_id)
+
+
+def positions(table: Sequence[Standing]) -> list[int]:
+    """Each row's position in a sorted table; rows level on wins, draws and games
+    played share one (1, 2, 2, 4)."""
+    out: list[int] = []
+    for i, s in enumerate(table):
+        prev = table[i - 1] if i else None
+        level = prev is not None and (prev.won, prev.drawn, prev.played) == (
+            s.won,
+            s.drawn,
+            s.played,
+        )
+        out.append(out[-1] if level else i + 1)
+    return out
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _stats(text: Any) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def night_date(moment: datetime) -> date:
@@ -141,6 +226,68 @@ class League:
         ).fetchall()
         return [Night(int(i), int(s), str(d)) for i, s, d in rows]
 
+    def nights_on(self, day: str) -> list[Night]:
+        """The nights dated ``day`` (ISO date), oldest season first: usually one, two
+        when a season was started during that evening."""
+        rows = self._db.conn.execute(
+            "SELECT id, season_id, date FROM nights WHERE date = ? ORDER BY season_id, id",
+            (day,),
+        ).fetchall()
+        return [Night(int(i), int(s), str(d)) for i, s, d in rows]
+
+    def overview(self) -> list[SeasonInfo]:
+        """Every season, oldest first, with its nights and rated finished games."""
+        rows = self._db.conn.execute(
+            """SELECT s.id, s.name, COUNT(DISTINCT n.id), MIN(n.date), MAX(n.date),
+                      (SELECT COUNT(*) FROM games g JOIN nights n2 ON n2.id = g.night_id
+                       WHERE n2.season_id = s.id AND g.status = 'finished'
+                       AND g.mode = 'rated')
+               FROM seasons s LEFT JOIN nights n ON n.season_id = s.id
+               GROUP BY s.id ORDER BY s.id"""
+        ).fetchall()
+        return [
+            SeasonInfo(
+                Season(int(i), str(name)),
+                int(nights),
+                int(games),
+                None if first is None else str(first),
+                None if last is None else str(last),
+            )
+            for i, name, nights, first, last, games in rows
+        ]
+
+    def player_games(self, player_id: int, limit: int | None = None) -> list[PlayerGame]:
+        """The player's finished games, rated and training, newest first (by the time
+        they ended); at most ``limit`` of them (None: all)."""
+        rows = self._db.conn.execute(
+            """SELECT g.id, g.kind, g.mode, r.outcome, g.ended_at, n.date, r.points, r.stats
+               FROM results r JOIN games g ON g.id = r.game_id
+               LEFT JOIN nights n ON n.id = g.night_id
+               WHERE r.player_id = ? AND g.status = 'finished'
+               ORDER BY g.ended_at DESC, g.id DESC LIMIT ?""",
+            (player_id, -1 if limit is None else max(0, limit)),
+        ).fetchall()
+        out = []
+        for gid, kind, mode, outcome, ended, night, points, stats_json in rows:
+            stats = _stats(stats_json)
+            out.append(
+                PlayerGame(
+                    int(gid),
+                    str(kind),
+                    mode == "rated",
+                    str(outcome),
+                    str(ended or ""),
+                    None if night is None else str(night),
+                    _int(points),
+                    darts=_int(stats.get("darts")),
+                    marks=_int(stats.get("marks")),
+                    rounds=_int(stats.get("rounds")),
+                    points_total=_int(stats.get("points_total")),
+                    finished=bool(stats.get("finished", False)),
+                )
+            )
+        return out
+
     def standings(
         self, *, night_id: int | None = None, season_id: int | None = None
     ) -> list[Standing]:
@@ -161,63 +308,21 @@ class League:
         table: dict[int, Standing] = {}
         for pid, name, game_id, kind, outcome, stats_json in rows:
             s = table.setdefault(int(pid), Standing(int(pid), str(name)))
-            _count(s, int(game_id), str(kind), str(outcome), json.loads(stats_json))
+            _count(s, int(game_id), str(kind), str(outcome), _stats(stats_json))
         for s in table.values():
             s.cricket_mpr = s.cricket_marks / s.cricket_darts * 3 if s.cricket_darts else 0.0
             s.formula_avg_points = s.formula_points / s.formula_rounds if s.formula_rounds else 0.0
             if s.formula_finished:
                 s.formula_avg_rounds = s.formula_finish_rounds / s.formula_finished
             s.rating = self._players.rating(s.player_id)
-        return sorted(table.values(), key=lambda s: (-s.won, -s.drawn, s.played, s.name.casefold()))
+        return sorted(table.values(), key=standing_key)
 
     def export(self, season_name: str) -> dict[str, Any]:
-        """A season for the league secretary: its table, each night's table, its games."""
-        season = self.season(season_name)
-        nights = self.nights(season.id)
-        return {
-            "season": season.name,
-            "standings": [s.as_row() for s in self.standings(season_id=season.id)],
-            "nights": [
-                {
-                    "date": n.date,
-                    "standings": [s.as_row() for s in self.standings(night_id=n.id)],
-                }
-                for n in nights
-            ],
-            "games": self._games(season.id),
-        }
+        """A season for the league secretary: its table, each night's table, its games
+        (see ``season_export``)."""
+        from kiosk.adapters.store.season_export import export_season
 
-    def _games(self, season_id: int) -> list[dict[str, Any]]:
-        c = self._db.conn
-        games = c.execute(
-            """SELECT g.id, n.date, g.kind, g.variant, g.started_at, g.ended_at FROM games g
-               JOIN nights n ON n.id = g.night_id
-               WHERE n.season_id = ? AND g.status = 'finished' AND g.mode = 'rated'
-               ORDER BY g.id""",
-            (season_id,),
-        ).fetchall()
-        out = []
-        for gid, day, kind, variant, started, ended in games:
-            results = c.execute(
-                """SELECT p.name, r.placement, r.outcome, r.points FROM results r
-                   JOIN players p ON p.id = r.player_id WHERE r.game_id = ? ORDER BY r.seat""",
-                (gid,),
-            ).fetchall()
-            out.append(
-                {
-                    "game": gid,
-                    "night": day,
-                    "kind": kind,
-                    "variant": variant,
-                    "started_at": started,
-                    "ended_at": ended,
-                    "results": [
-                        {"player": n, "placement": pl, "outcome": o, "points": pt}
-                        for n, pl, o, pt in results
-                    ],
-                }
-            )
-        return out
+        return export_season(self._db, self, self.season(season_name))
 
 
 def _count(s: Standing, game_id: int, kind: str, outcome: str, stats: dict[str, Any]) -> None:
@@ -229,7 +334,7 @@ def _count(s: Standing, game_id: int, kind: str, outcome: str, stats: dict[str, 
     else:
         s.lost += 1
     if kind == "cricket":
-        darts, marks = int(stats.get("darts", 0)), int(stats.get("marks", 0))
+        darts, marks = _int(stats.get("darts")), _int(stats.get("marks"))
         s.cricket_games += 1
         s.cricket_darts += darts
         s.cricket_marks += marks
@@ -237,10 +342,10 @@ def _count(s: Standing, game_id: int, kind: str, outcome: str, stats: dict[str, 
         if darts and (s.best_cricket_mpr is None or mpr > s.best_cricket_mpr):
             s.best_cricket_game, s.best_cricket_mpr = game_id, mpr
     else:
-        rounds = int(stats.get("rounds", 0))
+        rounds = _int(stats.get("rounds"))
         s.formula_games += 1
         s.formula_rounds += rounds
-        s.formula_points += int(stats.get("points_total", 0))
+        s.formula_points += _int(stats.get("points_total"))
         if stats.get("finished"):
             s.formula_finished += 1
             s.formula_finish_rounds += rounds

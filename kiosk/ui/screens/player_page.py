@@ -2,13 +2,13 @@
 this season's record. ``+`` / ``-`` step through the roster, ``/`` or ``.`` go back.
 
 Form is the last five *league* (rated) results, since that is what the table counts;
-the MPR trend and the formula average use every finished game, training too: the
-throwing is the same.
+the MPR trend (last 20 Cricket games) and the formula average (over the last 200
+games) use every finished game, training too: the throwing is the same. The games come
+from ``League.player_games``.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -25,40 +25,8 @@ if TYPE_CHECKING:
 
 FORM_GAMES = 5
 TREND_GAMES = 20
+HISTORY_GAMES = 200  # the formula average is over at most this many recent games
 COLOURS = {"won": theme.GOOD, "lost": theme.BAD, "drawn": theme.DIM}
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    game_id: int
-    kind: str
-    rated: bool
-    outcome: str
-    stats: dict[str, Any]
-
-
-def played_games(store: Store, player_id: int, limit: int = 200) -> list[PlayedGame]:
-    """The player's finished games, newest first.
-
-    NOT IN THE STORE'S API YET: this read-only query belongs in
-    ``kiosk/adapters/store/league.py`` (``League.player_games``); it is here until the
-    store's owner moves it. It reads only tables the store documents.
-    """
-    rows = store.db.conn.execute(
-        """SELECT g.id, g.kind, g.mode, r.outcome, r.stats FROM results r
-           JOIN games g ON g.id = r.game_id
-           WHERE r.player_id = ? AND g.status = 'finished'
-           ORDER BY g.ended_at DESC, g.id DESC LIMIT ?""",
-        (player_id, limit),
-    ).fetchall()
-    out = []
-    for gid, kind, mode, outcome, stats in rows:
-        try:
-            data = json.loads(stats)
-        except (TypeError, ValueError):
-            data = {}
-        out.append(PlayedGame(int(gid), str(kind), mode == "rated", str(outcome), data))
-    return out
 
 
 @dataclass
@@ -80,16 +48,14 @@ def summary(store: Store, player_id: int) -> Summary:
     history = store.players.rating_history(player_id)
     if history:
         out.change = history[-1][2] - history[-1][1]
-    games = played_games(store, player_id)
+    games = store.league.player_games(player_id, limit=HISTORY_GAMES)
     out.form = [g.outcome for g in games if g.rated][:FORM_GAMES][::-1]
-    cricket = [g for g in games if g.kind == "cricket" and int(g.stats.get("darts", 0)) > 0]
-    out.mpr = [
-        int(g.stats.get("marks", 0)) / int(g.stats["darts"]) * 3 for g in cricket[:TREND_GAMES]
-    ][::-1]
-    formula = [g for g in games if g.kind == "formula" and int(g.stats.get("rounds", 0)) > 0]
+    mprs = [g.mpr for g in games]
+    out.mpr = [m for m in mprs if m is not None][:TREND_GAMES][::-1]
+    formula = [g for g in games if g.kind == "formula" and g.rounds > 0]
     if formula:
-        points = sum(int(g.stats.get("points_total", 0)) for g in formula)
-        out.formula_avg = points / sum(int(g.stats["rounds"]) for g in formula)
+        points = sum(g.points_total for g in formula)
+        out.formula_avg = points / sum(g.rounds for g in formula)
         out.formula_games = len(formula)
     season = store.league.current_season()
     if season is not None:

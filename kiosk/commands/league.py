@@ -1,0 +1,165 @@
+"""``darts-kiosk league``: seasons and standings from the command line.
+
+- ``league season start NAME``: a new season; the league nights from now on belong to
+  it (tonight's games already played stay in the season they were played in).
+- ``league season list``: every season with its nights and rated games; the current
+  one (where new nights go) is marked.
+- ``league standings [--season S | --night DATE]``: the table of a season (default: the
+  current one) or of one night (``DATE`` as 2025-03-04, or ``tonight``). The order is
+  the store's (most wins, most draws, fewest played); players level on those share a
+  position, shown as ``=``.
+
+The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
+``data_dir``, as ``kiosk.commands._db`` says). Only ``season start`` makes a new file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from datetime import date
+
+from kiosk.adapters.store import LeagueError, Store, StoreError
+from kiosk.adapters.store.league import Standing, night_date, positions
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+
+NAME = "league"
+HELP = "league seasons and standings: start a season, list seasons, print a table"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_db_arguments(parser)
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    season = sub.add_parser("season", help="start or list seasons")
+    add_db_arguments(season, sub=True)
+    what = season.add_subparsers(dest="season_action", metavar="start|list", required=True)
+    p = what.add_parser("start", help="start a new season; new league nights go into it")
+    p.add_argument("name")
+    add_db_arguments(p, sub=True)
+    p = what.add_parser("list", help="list the seasons")
+    add_db_arguments(p, sub=True)
+    p = sub.add_parser("standings", help="print a season's or a night's table")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--season", metavar="S", help="season name (default: the current one)")
+    which.add_argument("--night", metavar="DATE", help="a night: 2025-03-04, or 'tonight'")
+    add_db_arguments(p, sub=True)
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(f"darts-kiosk league: {message}", file=sys.stderr)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        db = db_path(args)
+    except ConfigError as e:
+        return _fail(str(e), 2)
+    starting = args.action == "season" and args.season_action == "start"
+    if not starting and not db.exists():
+        return _fail(f"no database at {db}")
+    try:
+        with Store.open(db) as store:
+            if args.action == "season":
+                return _start(store, args.name) if starting else _list(store)
+            return _standings(store, args.season, args.night)
+    except (LeagueError, StoreError, OSError) as e:
+        return _fail(str(e))
+
+
+def _start(store: Store, name: str) -> int:
+    season = store.league.start_season(name)
+    print(f"season {season.name!r} started; league nights from now on belong to it")
+    return 0
+
+
+def _list(store: Store) -> int:
+    infos = store.league.overview()
+    if not infos:
+        print("no seasons yet (darts-kiosk league season start NAME)")
+        return 0
+    current = infos[-1].season.id
+    width = max(6, *(len(i.season.name) for i in infos))
+    print(f"{'season':<{width}}  nights  games  dates")
+    for i in infos:
+        dates = f"{i.first_night} .. {i.last_night}" if i.first_night else "-"
+        mark = "  (current)" if i.season.id == current else ""
+        print(f"{i.season.name:<{width}}  {i.nights:>6}  {i.games:>5}  {dates}{mark}")
+    return 0
+
+
+def _night_day(text: str, store: Store) -> str:
+    if text.strip().casefold() == "tonight":
+        return night_date(store.db.clock()).isoformat()
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise LeagueError(f"{text!r} is not a date like 2025-03-04 (or 'tonight')") from None
+
+
+def _standings(store: Store, season_name: str | None, night: str | None) -> int:
+    league = store.league
+    if night is not None:
+        day = _night_day(night, store)
+        nights = league.nights_on(day)
+        if not nights:
+            raise LeagueError(f"no league night on {day}")
+        names = {s.id: s.name for s in league.seasons()}
+        # A season started during the evening splits it in two: show both tables.
+        for i, n in enumerate(nights):
+            if i:
+                print()
+            print(f"Night {n.date} (season {names.get(n.season_id, '?')})")
+            _print_table(league.standings(night_id=n.id))
+        return 0
+    season = league.season(season_name) if season_name is not None else league.current_season()
+    if season is None:
+        raise LeagueError("no seasons yet (darts-kiosk league season start NAME)")
+    print(f"Season {season.name}")
+    _print_table(league.standings(season_id=season.id))
+    return 0
+
+
+HEADER = ("#", "Player", "P", "W", "L", "D", "MPR", "Best MPR", "F pts", "F rnds", "Rating")
+
+
+def table_lines(rows: Sequence[Standing]) -> list[str]:
+    """The table as text lines: a header, then one line per player. A dash is an
+    average over no games; ``=`` marks a shared position."""
+    if not rows:
+        return ["no rated games yet"]
+    places = positions(rows)
+    body = []
+    for place, s in zip(places, rows, strict=True):
+        shared = places.count(place) > 1
+        body.append(
+            (
+                f"{place}{'=' if shared else ''}",
+                s.name,
+                str(s.played),
+                str(s.won),
+                str(s.lost),
+                str(s.drawn),
+                f"{s.cricket_mpr:.2f}" if s.cricket_darts else "-",
+                f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr is not None else "-",
+                f"{s.formula_avg_points:.1f}" if s.formula_rounds else "-",
+                f"{s.formula_avg_rounds:.1f}" if s.formula_finished else "-",
+                f"{s.rating:.0f}",
+            )
+        )
+    widths = [max(len(r[c]) for r in (HEADER, *body)) for c in range(len(HEADER))]
+
+    def line(cells: Sequence[str]) -> str:
+        out = [
+            cell.ljust(w) if c == 1 else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(out).rstrip()
+
+    return [line(HEADER), *(line(r) for r in body)]
+
+
+def _print_table(rows: Sequence[Standing]) -> None:
+    for text in table_lines(rows):
+        print(text)
