@@ -1,13 +1,18 @@
 """Camera scoring figures on rendered throws (``kiosk.adapters.camera.synthetic``).
 
-    python bench/camera.py [--n 2000] [--quick]
+    python bench/camera.py [--n 2000] [--quick] [--jobs 2] [--seed 5000000]
 
-Prints: exact-segment accuracy by camera angle band for one camera and for three
-cameras fused, uniform vs near-wire (within 1 mm) tips; mean / median / max error in
-mm; ms per 1280x720 frame on one core (the per-frame motion check) and per dart (tip
-search); impact -> Dart time (the state machine's frame count at 30 fps plus the tip
-search). Rendered images are a best case: these figures are an upper bound of what
-real cameras give. Targets: >= 99.5 % exact, <= 10 ms per frame, impact -> Dart <= 400 ms.
+Prints exact-segment accuracy by camera angle band (every camera of a rig in the band)
+for one camera alone and three cameras fused, uniform vs near-wire (within 1 mm of a
+wire) tips; mean / median / max error in mm; ms per 1280x720 frame on one core (the
+state machine's per-frame motion check) and per dart (tip search); impact -> Dart
+time (frames the state machine waits at 30 fps, plus the tip search).
+
+Seeds: the detector was tuned by looking at throws with seeds below 1,000,000; the
+default ``--seed 5000000`` is a held-out range that was not looked at while tuning.
+Rendered images are a best case (see ``synthetic``): these figures are an upper bound
+of what real cameras give. Targets: >= 99.5 % exact, <= 10 ms per frame, impact ->
+Dart <= 400 ms.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,19 +31,52 @@ import numpy as np
 
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.detector import DartSeen, Detector
-from kiosk.adapters.camera.fusion import Estimate, fuse
+from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.tip import find_tip
-from kiosk.domain.board import dart_at
 
-BANDS = ((0, 15), (15, 30), (30, 50.01))
+BANDS = ((0.0, 15.0), (15.0, 30.0), (30.0, 50.0))
 FPS = 30.0
+N_CAMERAS = 3
+
+Row = tuple[str, str, str, bool, float | None]  # cams, band, tips, exact, error mm (None: none)
 
 
-def band_of(deg: float) -> str:
-    for lo, hi in BANDS:
-        if lo <= deg < hi:
-            return f"{lo:.0f}-{hi:.0f} deg"
-    return "?"
+def band_name(band: tuple[float, float]) -> str:
+    return f"{band[0]:.0f}-{band[1]:.0f} deg"
+
+
+def one_throw(args: tuple[int, tuple[float, float], bool]) -> tuple[list[Row], list[float]]:
+    """Score one rendered throw with each camera alone and with all fused."""
+    seed, band, near = args
+    cv2.setNumThreads(1)
+    th = synthetic.render_throw(seed, N_CAMERAS, near_wire=near, off_axis=band)
+    kind = "near wire" if near else "uniform"
+    bn = band_name(band)
+    rows: list[Row] = []
+    ms: list[float] = []
+    ests = []
+    for c in range(N_CAMERAS):
+        t = time.perf_counter()
+        f = find_tip(th.before[c], th.after[c], th.calibrations[c])
+        ms.append((time.perf_counter() - t) * 1000)
+        if f is None:
+            rows.append(("1 cam", bn, kind, False, None))
+            continue
+        est = estimate_from(f, th.calibrations[c], c)
+        ests.append(est)
+        fu = fuse([est])
+        if fu is None:
+            rows.append(("1 cam", bn, kind, False, None))
+            continue
+        err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
+        rows.append(("1 cam", bn, kind, fu.dart == th.truth, err))
+    fu = fuse(ests)
+    if fu is None:
+        rows.append(("3 cams", bn, kind, False, None))
+    else:
+        err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
+        rows.append(("3 cams", bn, kind, fu.dart == th.truth, err))
+    return rows, ms
 
 
 class Tally:
@@ -56,98 +95,82 @@ class Tally:
             self.err.append(err)
 
     def row(self, name: str) -> str:
-        if not self.n:
-            return f"{name:<28} {'-':>6}"
         e = self.err or [float("nan")]
-        pct = 100 * self.ok / self.n
+        pct = 100 * self.ok / max(1, self.n)
         mean, med = statistics.fmean(e), statistics.median(e)
         nums = f"{pct:>8.1f} {self.none:>6} {mean:>8.2f} {med:>8.2f} {max(e):>8.1f}"
-        return f"{name:<28} {self.n:>6} {nums}"
+        return f"{name:<34} {self.n:>6} {nums}"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=2000, help="throws (each seen by 3 cameras)")
-    ap.add_argument("--quick", action="store_true", help="200 throws")
-    ap.add_argument("--seed", type=int, default=20240)
-    args = ap.parse_args()
-    n = 200 if args.quick else args.n
-    cv2.setNumThreads(1)
-    tallies: dict[str, Tally] = {}
-
-    def tally(key: str) -> Tally:
-        return tallies.setdefault(key, Tally())
-
-    tip_ms: list[float] = []
-    t0 = time.perf_counter()
-    for i in range(n):
-        near = i % 5 == 0  # a fifth of the tips within 1 mm of a wire
-        th = synthetic.render_throw(args.seed + i, 3, near_wire=near)
-        truth = th.truth
-        kind = "near wire" if near else "uniform"
-        ests = []
-        for c in range(3):
-            t = time.perf_counter()
-            f = find_tip(th.before[c], th.after[c], th.calibrations[c])
-            tip_ms.append((time.perf_counter() - t) * 1000)
-            band = band_of(th.cameras[c].off_axis_deg)
-            if f is None:
-                for k in (f"1 cam {band}", f"1 cam all {kind}"):
-                    tally(k).add(truth.is_miss and False, None)
-                continue
-            bx, by = th.calibrations[c].image_to_board(np.array(f.image))[0]
-            err = float(np.hypot(bx - th.dart.tip[0], by - th.dart.tip[1]))
-            ok = dart_at(bx, by) == truth
-            for k in (f"1 cam {band}", f"1 cam all {kind}"):
-                tally(k).add(ok, err)
-            w = th.calibrations[c].scale_at(f.image) ** 2 * f.confidence
-            ests.append(Estimate(c, (float(bx), float(by)), w))
-        fused = fuse(ests)
-        key = f"3 cams fused {kind}"
-        if fused is None:
-            tally(key).add(False, None)
-        else:
-            err = float(np.hypot(fused.board[0] - th.dart.tip[0], fused.board[1] - th.dart.tip[1]))
-            tally(key).add(fused.dart == truth, err)
-        if (i + 1) % 100 == 0:
-            print(f"... {i + 1}/{n} throws, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-
-    # Per-frame cost and impact -> Dart, from the state machine on a rendered turn.
+def timing(seed: int) -> tuple[float, int | None, int, int]:
+    """The state machine on a rendered turn: median ms per frame (frames that do not
+    judge a dart), and the frame where the dart was reported vs its impact."""
     steps = [
         synthetic.Step("still", 20),
         synthetic.Step("throw", tip=(20.0, 70.0)),
         synthetic.Step("still", 15),
     ]
-    video = synthetic.render_turn(args.seed, steps, off_axis=25.0)
+    video = synthetic.render_turn(seed, steps, off_axis=25.0)
     det = Detector(video.calibration)
-    frame_ms: list[float] = []
+    times: list[float] = []
     seen_at = None
-    for idx, fr in enumerate(video.frames):
-        t = time.perf_counter()
-        obs = det.feed(fr, idx)
-        dt = (time.perf_counter() - t) * 1000
-        if any(isinstance(o, DartSeen) for o in obs):
-            seen_at = idx
-        else:
-            frame_ms.append(dt)
-    impact = video.impacts[0][0]
+    for _ in range(3):  # three passes: the median of many frames
+        det = Detector(video.calibration)
+        for idx, fr in enumerate(video.frames):
+            t = time.perf_counter()
+            obs = det.feed(fr, idx)
+            dt = (time.perf_counter() - t) * 1000
+            if any(isinstance(o, DartSeen) for o in obs):
+                seen_at = idx
+            else:
+                times.append(dt)
+    return statistics.median(times), seen_at, video.impacts[0][0], det.params.settle_frames
 
-    print(f"\ncamera scoring on {n} rendered throws x 3 cameras (1280x720, one core)")
-    print("synthetic images: an upper bound of real accuracy; machine shared (2 cores)\n")
-    print(
-        f"{'':<28} {'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8} {'max mm':>8}"
-    )
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000, help="throws (each seen by 3 cameras)")
+    ap.add_argument("--quick", action="store_true", help="150 throws")
+    ap.add_argument("--seed", type=int, default=5_000_000, help="first seed (held-out range)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes for the accuracy part")
+    args = ap.parse_args()
+    n = 150 if args.quick else args.n
+    cv2.setNumThreads(1)
+    work = [
+        (args.seed + i, BANDS[i % len(BANDS)], (i // len(BANDS)) % 5 == 0)  # 1/5 near a wire
+        for i in range(n)
+    ]
+    tallies: dict[str, Tally] = {}
+    tip_ms: list[float] = []
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for i, (rows, ms) in enumerate(pool.map(one_throw, work, chunksize=4)):
+            for cams, bn, kind, ok, err in rows:
+                for k in (f"{cams:<6} {bn:<10} all tips", f"{cams:<6} all angles {kind}",
+                          f"{cams:<6} all angles all tips"):  # fmt: skip
+                    tallies.setdefault(k, Tally()).add(ok, err)
+            tip_ms += ms
+            if (i + 1) % 100 == 0:
+                print(f"... {i + 1}/{n} throws, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    frame_ms, seen_at, impact, settle = timing(args.seed)
+
+    print(f"\ncamera scoring on {n} rendered throws x {N_CAMERAS} cameras (1280x720)")
+    print(f"seeds {args.seed}..{args.seed + n - 1} (held out from tuning when >= 1000000)")
+    print("rendered images: an upper bound of real accuracy; machine shared (2 cores)\n")
+    head = f"{'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8} {'max mm':>8}"
+    print(f"{'':<34} {head}")
     for key in sorted(tallies):
         print(tallies[key].row(key))
-    print(f"\nms per frame (motion check, median): {statistics.median(frame_ms):.2f}")
-    print(f"ms per dart (tip search, median):    {statistics.median(tip_ms):.1f}")
+    tip = statistics.median(tip_ms)
+    print(f"\nms per frame (motion check, one core, median): {frame_ms:.2f}")
+    print(f"ms per dart (tip search, one core, median):    {tip:.1f}")
     if seen_at is None:
         print("impact -> Dart: the state machine did not report the dart")
     else:
         frames = seen_at - impact
-        ms = frames / FPS * 1000 + statistics.median(tip_ms)
-        print(f"impact -> Dart: {frames} frames at {FPS:.0f} fps + tip search = {ms:.0f} ms")
-        print(f"  (shake lasts {synthetic.SHAKE_FRAMES} frames, settle {det.params.settle_frames})")
+        total = frames / FPS * 1000 + tip
+        print(f"impact -> Dart: {frames} frames at {FPS:.0f} fps + tip search = {total:.0f} ms")
+        print(f"  (rendered shake lasts {synthetic.SHAKE_FRAMES} frames, settle {settle})")
     print("targets: >= 99.5 % exact, <= 10 ms per frame, impact -> Dart <= 400 ms")
     return 0
 

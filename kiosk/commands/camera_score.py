@@ -1,4 +1,7 @@
-"""``darts-kiosk camera-score``: score one dart from before/after pictures."""
+"""``darts-kiosk camera-score``: score one dart from before/after pictures.
+
+Each camera's view gives the dart's tip and its axis line on the board; with several
+cameras they are fused (``kiosk.adapters.camera.fusion``)."""
 
 from __future__ import annotations
 
@@ -6,10 +9,9 @@ import argparse
 import sys
 
 import cv2
-import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
-from kiosk.adapters.camera.fusion import Estimate, fuse
+from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.tip import find_tip
 
 NAME = "camera-score"
@@ -66,12 +68,14 @@ def run(args: argparse.Namespace) -> int:
             if args.verbose:
                 print(f"camera {i + 1}: no dart")
             continue
-        bx, by = cal.image_to_board(np.array(f.image))[0]
-        weight = cal.scale_at(f.image) ** 2 * f.confidence
-        estimates.append(Estimate(i, (float(bx), float(by)), weight))
+        est = estimate_from(f, cal, i)
+        estimates.append(est)
         if args.verbose:
+            bx, by = est.board
+            line = "no axis line" if est.line is None else (
+                f"axis line +-{est.line_weight ** -0.5:.2f} mm")  # fmt: skip
             print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
-                  f"{bx:.1f}, {by:.1f} mm (weight {weight:.3f})")  # fmt: skip
+                  f"{bx:.1f}, {by:.1f} mm +-{est.weight ** -0.5:.1f} mm, {line}")  # fmt: skip
     fused = fuse(estimates)
     if fused is None:
         print("none")

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.capture import CameraReader
-from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
+from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus, CameraTakeout
 from kiosk.adapters.camera.synthetic import Step, render_turn
 
 
@@ -73,3 +73,20 @@ def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):
     hits = [e for e in events if type(e).__name__ == "Hit"]
     assert len(hits) == 1
     assert str(hits[0].dart) == "S20"
+
+
+def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(tmp_path):
+    steps = [Step("still", 3), Step("throw", tip=(40.0, -40.0)), Step("still", 3),
+             Step("bounce", tip=(0.0, 80.0)), Step("still", 3), Step("takeout"),
+             Step("still", 4)]  # fmt: skip
+    video = render_turn(21, steps, off_axis=25.0)
+    _write_video(tmp_path / "turn.avi", video.frames)
+    events = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     retry_interval=60)  # fmt: skip
+    s.start()
+    assert _wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
+    s.stop()
+    hits = [str(e.dart) for e in events if type(e).__name__ == "Hit"]
+    assert len(hits) == 2 and hits[1] == "MISS"
+    assert s.stats.takeouts == 1 and s.stats.unreadable == 0

@@ -27,6 +27,17 @@ def test_two_identical_pictures_score_none(tmp_path):
     assert r.stdout == "none\n"
 
 
+def test_one_camera_scores_a_rendered_pair_as_the_dart_that_landed(tmp_path):
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    dart, point = r.stdout.splitlines()
+    assert dart == "T20"
+    x, y, _ = point.split()
+    assert abs(float(x)) < 2 and abs(float(y) - 103.0) < 2
+
+
 def test_three_cameras_are_fused_into_one_dart_and_a_board_point(tmp_path):
     t = render_throw(1002, 3)
     args = []

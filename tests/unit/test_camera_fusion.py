@@ -1,29 +1,57 @@
+import math
+
 import pytest
 
 from kiosk.adapters.camera.fusion import Estimate, fuse
 from kiosk.domain.darts import Dart
 
 
-def test_agreeing_cameras_are_averaged_by_weight():
+def _line_through(x, y, angle_deg):
+    """a x + b y = c through (x, y), along ``angle_deg``."""
+    t = math.radians(angle_deg)
+    a, b = -math.sin(t), math.cos(t)
+    return (a, b, a * x + b * y)
+
+
+def test_agreeing_tip_points_are_averaged_by_their_precision():
     f = fuse([Estimate(0, (10.0, 60.0), 1.0), Estimate(1, (12.0, 60.0), 3.0)])
     assert f is not None
     assert f.board == pytest.approx((11.5, 60.0))
     assert f.used == (0, 1)
 
 
-def test_a_camera_that_disagrees_with_the_other_two_is_left_out():
-    f = fuse([Estimate(0, (0.0, 103.0), 1.0), Estimate(1, (1.0, 103.0), 1.0),
-              Estimate(2, (40.0, 60.0), 9.0)])  # fmt: skip
+def test_two_cameras_axis_lines_cross_at_the_tip_whatever_their_tip_points_say():
+    # Both tip points are 3 mm off along their lines (a shadow in line with the dart);
+    # the lines, precise across, cross at the true tip (0, 103): T20, not S20.
+    ests = [
+        Estimate(0, (3.0, 103.0), 1.0, _line_through(0.0, 103.0, 0.0), 100.0),
+        Estimate(1, (0.0, 100.0), 1.0, _line_through(0.0, 103.0, 90.0), 100.0),
+    ]
+    f = fuse(ests)
+    assert f is not None and f.lines == 2
+    assert f.board == pytest.approx((0.0, 103.0), abs=0.2)
+    assert f.dart == Dart.parse("T20")
+
+
+def test_one_camera_takes_the_across_position_from_its_line_and_the_along_from_its_point():
+    f = fuse([Estimate(0, (1.0, 50.0), 1.0, _line_through(0.0, 0.0, 90.0), 100.0)])
+    assert f is not None
+    assert f.board == pytest.approx((0.0, 50.0), abs=0.05)
+
+
+def test_a_camera_that_took_a_flight_for_the_tip_is_left_out():
+    ests = [
+        Estimate(0, (0.0, 103.0), 4.0, _line_through(0.0, 103.0, 20.0), 50.0),
+        Estimate(1, (0.2, 103.1), 4.0, _line_through(0.0, 103.0, 130.0), 50.0),
+        Estimate(2, (40.0, 60.0), 4.0, _line_through(40.0, 60.0, 75.0), 50.0),
+    ]
+    f = fuse(ests)
     assert f is not None
     assert f.dart == Dart.parse("T20")
     assert f.used == (0, 1)
 
 
-def test_of_two_disagreeing_cameras_the_better_view_wins():
-    f = fuse([Estimate(0, (0.0, 60.0), 1.0), Estimate(1, (0.0, 103.0), 2.0)])
-    assert f is not None and f.dart == Dart.parse("T20")
-
-
 def test_no_usable_estimate_fuses_to_nothing():
     assert fuse([]) is None
     assert fuse([Estimate(0, (float("nan"), 0.0), 1.0)]) is None
+    assert fuse([Estimate(0, (0.0, 0.0), 0.0, (0.0, 0.0, 1.0), 1.0)]) is None

@@ -5,15 +5,20 @@
     STILL --motion--> MOVING --settle_frames still frames--> (judge) --> STILL
 
 Motion is judged on a small grey copy of each frame (cheap: every frame pays only
-this). When the picture has been still for ``settle_frames`` frames (the board and
-the dart stop shaking), the settled frame is compared with the last still frame:
+this). Change against the background is measured shake-tolerant: a pixel counts as
+changed only if it is outside the range of the background's 3x3 neighbourhood (the
+board shaking by a pixel or two after an impact changes every edge, but none of it
+is a new thing). While moving, the largest such change is remembered (``peak``).
+When the picture has been still for ``settle_frames`` frames, the settled frame is
+compared with the last still frame (the background):
 
+- something large came and went (a hand, a person; ``peak`` above ``hand_frac``), or
+  the settled frame differs a lot: the settled frame becomes the new background; if
+  it matches the empty board of the start of the turn and there were darts, that was
+  a takeout -> ``Takeout``;
 - a dart-sized change: a new dart; its tip is found at full resolution against the
   last still frame (so darts already in the board are not counted again, and a dart
   that nudged them changes only a sliver) -> ``DartSeen``;
-- a large change (a hand took the darts out, a person stood in front, the light
-  changed): the settled frame becomes the new background; if it matches the empty
-  board of the start of the turn, that was a takeout -> ``Takeout``;
 - no change left, but something dart-sized moved: a dart that bounced out -> ``Bounce``;
 - no change and nothing dart-sized moved (a shadow passing): nothing.
 
@@ -29,7 +34,7 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration
-from kiosk.adapters.camera.fusion import Estimate
+from kiosk.adapters.camera.fusion import Estimate, estimate_from
 from kiosk.adapters.camera.tip import TipFinding, TipParams, find_tip
 
 
@@ -44,9 +49,10 @@ class DetectorParams:
     small_width: int = 320  # motion is judged on frames this wide
     level: float = 18.0  # grey levels of change that count (small frame)
     motion_frac: float = 0.002  # this much of the small frame changed: moving
-    settle_frames: int = 3  # still frames in a row before judging
+    settle_frames: int = 2  # still frames in a row before judging
     dart_frac: float = 0.00015  # less change than this vs the background: no dart
-    hand_frac: float = 0.03  # more than this: a hand, a person, the light
+    hand_frac: float = 0.015  # more than this: a hand, a person, the light
+    nudge_px: int = 15  # an earlier dart knocked by a new one moves at most this far
     tip: TipParams = field(default_factory=TipParams)
 
 
@@ -84,47 +90,60 @@ class Detector:
         self.phase = Phase.EMPTY
         self.darts = 0  # darts seen since the last takeout
         self._background: np.ndarray | None = None
-        self._bg_small: np.ndarray | None = None
-        self._empty_small: np.ndarray | None = None
+        self._bg: _Small | None = None
+        self._empty: _Small | None = None
         self._prev: np.ndarray | None = None
         self._still = 0
         self._peak = 0.0
         self.moved_at: int | None = None  # frame index where the current motion began
+        # Where the darts already in the board are, grown by what a nudge moves them.
+        self._known: np.ndarray | None = None
+        r = params.nudge_px
+        self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
     def reset(self) -> None:
         """Forget the background (e.g. the camera was lost and came back)."""
         self.phase = Phase.EMPTY
-        self._background = self._bg_small = self._empty_small = self._prev = None
+        self._background = self._bg = self._empty = self._prev = self._known = None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         h, w = g.shape
         sw = self.params.small_width
         s = cv2.resize(g, (sw, max(1, round(h * sw / w))), interpolation=cv2.INTER_AREA)
-        return s.astype(np.float32)
+        return np.asarray(s, np.float32)
 
     def _frac(self, a: np.ndarray, b: np.ndarray) -> float:
-        # Brightness-matched: a lamp dimming a little everywhere is not a change.
+        """Share of pixels that changed between two small frames (brightness-matched: a
+        lamp dimming a little everywhere is not a change)."""
         ma, mb = float(a.mean()), float(b.mean())
         scaled = a * (mb / ma) if ma > 1 else a
         return float(np.count_nonzero(cv2.absdiff(scaled, b) > self.params.level)) / a.size
 
+    def _changed(self, a: np.ndarray, ref: _Small) -> float:
+        """Shake-tolerant share of ``a`` that differs from ``ref``."""
+        ma = float(a.mean())
+        scaled = a * (ref.mean / ma) if ma > 1 else a
+        lv = self.params.level
+        out = (scaled > ref.hi + lv) | (scaled < ref.lo - lv)
+        return float(np.count_nonzero(out)) / a.size
+
     def feed(self, frame: np.ndarray, index: int) -> list[Observation]:
         small = self._small(frame)
-        if self._background is None or self._prev is None or small.shape != self._prev.shape:
-            self._background, self._bg_small, self._empty_small = frame, small, small
+        if self._bg is None or self._prev is None or small.shape != self._prev.shape:
+            self._background, self._bg = frame, _Small.of(small)
+            self._empty = self._bg
             self._prev = small
             self.phase = Phase.STILL
             return []
         moving = self._frac(small, self._prev) > self.params.motion_frac
         self._prev = small
-        assert self._bg_small is not None
         if self.phase is Phase.STILL:
             if moving:
                 self.phase, self._still, self.moved_at = Phase.MOVING, 0, index
-                self._peak = self._frac(small, self._bg_small)
+                self._peak = self._changed(small, self._bg)
             return []
-        self._peak = max(self._peak, self._frac(small, self._bg_small))
+        self._peak = max(self._peak, self._changed(small, self._bg))
         self._still = 0 if moving else self._still + 1
         if self._still < self.params.settle_frames:
             return []
@@ -132,29 +151,46 @@ class Detector:
         return self._judge(frame, small, index)
 
     def _judge(self, frame: np.ndarray, small: np.ndarray, index: int) -> list[Observation]:
-        assert self._bg_small is not None and self._empty_small is not None
+        assert self._bg is not None and self._empty is not None
         p = self.params
-        now = self._frac(small, self._bg_small)
-        if now > p.hand_frac:
-            self._background, self._bg_small = frame, small
-            if self._frac(small, self._empty_small) < p.dart_frac * 4:
+        now = self._changed(small, self._bg)
+        if self._peak > p.hand_frac or now > p.hand_frac:
+            self._background, self._bg = frame, _Small.of(small)
+            if self.darts and self._changed(small, self._empty) < p.dart_frac:
                 self.darts = 0
+                self._empty = self._bg
+                self._known = None
                 return [Takeout(self.camera, index)]
             return []
         if now < p.dart_frac:
-            if p.dart_frac <= self._peak <= p.hand_frac:
+            if self._peak >= p.dart_frac:
                 return [Bounce(self.camera, index)]
             return []
         assert self._background is not None
-        finding = find_tip(self._background, frame, self.cal, self.pose, p.tip)
-        self._background, self._bg_small = frame, small
+        finding = find_tip(self._background, frame, self.cal, self.pose, p.tip, self._known)
+        self._background, self._bg = frame, _Small.of(small)
         self.darts += 1
+        if finding is not None and finding.pixels is not None:
+            grown = cv2.dilate(finding.pixels.astype(np.uint8), self._grow).astype(bool)
+            self._known = grown if self._known is None else self._known | grown
         if finding is None:
             return [DartSeen(self.camera, index, None, None)]
-        bx, by = self.cal.image_to_board(np.array(finding.image))[0]
-        weight = self.cal.scale_at(finding.image) ** 2 * finding.confidence
         return [
-            DartSeen(
-                self.camera, index, Estimate(self.camera, (float(bx), float(by)), weight), finding
-            )
+            DartSeen(self.camera, index, estimate_from(finding, self.cal, self.camera), finding)
         ]
+
+
+@dataclass(frozen=True)
+class _Small:
+    """A small grey still frame and the range of each pixel's 3x3 neighbourhood."""
+
+    img: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    mean: float
+
+    @classmethod
+    def of(cls, img: np.ndarray) -> _Small:
+        k = np.ones((3, 3), np.uint8)
+        return cls(img, np.asarray(cv2.erode(img, k)), np.asarray(cv2.dilate(img, k)),
+                   float(img.mean()))  # fmt: skip

@@ -1,10 +1,20 @@
-"""Several cameras' guesses of one tip -> one board point -> one ``Dart``.
+"""Several cameras' views of one dart -> one board point -> one ``Dart``.
 
-Each camera gives a board-mm point and a weight (how well it sees that spot: pixels
-per mm there, squared, times its confidence in the shape). The fused point is the
-weighted mean of the largest group of estimates that agree within ``AGREE_MM``; a
-camera that took a shadow or a flight for the tip disagrees and is left out. With
-two cameras that disagree, the one with the better view wins.
+Each camera gives up to two things, in board mm (see ``estimate_from``):
+
+- a **line**: the dart's axis in its image, mapped through the homography. The axis
+  passes through the tip, which lies on the board plane, so the mapped line passes
+  through the tip too, whatever the barrel's height. It is precise across itself
+  (fitted on the whole barrel), and says nothing along itself;
+- a **point**: the tip found along the axis, less sure (a shadow in line with the
+  dart extends it, the barrel can hide it).
+
+The fused point minimises the weighted squared distances to all lines and points
+(weights 1 / sigma^2): two or three lines at good angles pin it down, the points
+decide along a line when the lines are nearly parallel or there is only one. An
+observation that disagrees by more than ``REJECT_SIGMA`` of its own error (a camera
+that took a shadow for the tip, a flight for the barrel) is dropped, the worst first,
+while the rest still fix the point.
 """
 
 from __future__ import annotations
@@ -12,41 +22,151 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
+from kiosk.adapters.camera.axis import SPAN_OK_PX
+from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.tip import TipFinding
 from kiosk.domain.board import dart_at
 from kiosk.domain.darts import Dart
 
-AGREE_MM = 4.0
+REJECT_SIGMA = 3.5  # an observation further off than this many of its sigmas is dropped
+MIN_SIGMA_MM = 0.03
+POINT_TRUST = 0.5  # a tip point is more often a blunder than a line (shadows in line)
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
     camera: int
-    board: tuple[float, float]  # mm
-    weight: float
+    board: tuple[float, float]  # the tip, mm
+    weight: float  # 1 / sigma^2 of the tip point, 1/mm^2 (0: no point)
+    line: tuple[float, float, float] | None = None  # a x + b y = c, (a, b) unit, mm
+    line_weight: float = 0.0  # 1 / sigma^2 across the line, 1/mm^2
+    line_trust: float = 1.0  # 0-1: how likely the line is the dart's axis (see tip.py)
 
 
 @dataclass(frozen=True, slots=True)
 class Fused:
     board: tuple[float, float]
     dart: Dart
-    used: tuple[int, ...]  # cameras that agreed
-    spread_mm: float  # largest distance of a used estimate from the fused point
+    used: tuple[int, ...]  # cameras of which something was used
+    spread_mm: float  # largest distance of a used observation from the fused point
+    lines: int = 0  # lines used
 
 
-def fuse(
-    estimates: list[Estimate] | tuple[Estimate, ...], agree_mm: float = AGREE_MM
-) -> Fused | None:
-    ests = [e for e in estimates if e.weight > 0 and all(map(math.isfinite, e.board))]
-    if not ests:
+@dataclass(frozen=True, slots=True)
+class _Obs:
+    camera: int
+    rows: np.ndarray  # (k, 2): each row a unit direction
+    rhs: np.ndarray  # (k,)
+    sigma: float
+    is_line: bool
+    trust: float  # 0-1: how likely it is no blunder (a flight taken for the tip)
+
+
+def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs]:
+    obs = []
+    for e in estimates:
+        if e.weight > 0 and math.isfinite(e.weight) and all(map(math.isfinite, e.board)):
+            s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.weight))
+            obs.append(_Obs(e.camera, np.eye(2), np.array(e.board), s, False, POINT_TRUST))
+        if e.line is not None and e.line_weight > 0 and all(map(math.isfinite, e.line)):
+            a, b, c = e.line
+            n = math.hypot(a, b)
+            if n > 0 and math.isfinite(e.line_weight):
+                s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.line_weight))
+                row = np.array([[a / n, b / n]])
+                obs.append(_Obs(e.camera, row, np.array([c / n]), s, True, e.line_trust))
+    return obs
+
+
+def _solve(obs: list[_Obs]) -> np.ndarray | None:
+    A = np.vstack([o.rows / o.sigma for o in obs])
+    y = np.concatenate([o.rhs / o.sigma for o in obs])
+    M = A.T @ A
+    if np.linalg.cond(M) > 1e10:
         return None
-    best: list[Estimate] = []
-    best_w = -1.0
-    for e in ests:
-        group = [o for o in ests if math.dist(o.board, e.board) <= agree_mm]
-        w = sum(o.weight for o in group)
-        if len(group) > len(best) or (len(group) == len(best) and w > best_w):
-            best, best_w = group, w
-    x = sum(e.board[0] * e.weight for e in best) / best_w
-    y = sum(e.board[1] * e.weight for e in best) / best_w
-    spread = max(math.dist(e.board, (x, y)) for e in best)
-    return Fused((x, y), dart_at(x, y), tuple(sorted(e.camera for e in best)), spread)
+    return np.asarray(np.linalg.solve(M, A.T @ y))
+
+
+def _residual(o: _Obs, x: np.ndarray) -> float:
+    """Distance of ``x`` from the observation, in its own sigmas."""
+    return float(np.linalg.norm(o.rows @ x - o.rhs)) / o.sigma
+
+
+def _candidates(obs: list[_Obs]) -> list[np.ndarray]:
+    """Points the fused tip could be: each tip point, each crossing of two lines, and
+    the foot of each camera's point on its own line."""
+    out = [o.rhs for o in obs if not o.is_line]
+    lines = [o for o in obs if o.is_line]
+    for i, a in enumerate(lines):
+        for b in lines[i + 1 :]:
+            M = np.vstack([a.rows, b.rows])
+            if abs(float(np.linalg.det(M))) > 0.05:  # more than ~3 degrees apart
+                out.append(np.linalg.solve(M, np.concatenate([a.rhs, b.rhs])))
+        for p in obs:
+            if not p.is_line and p.camera == a.camera:
+                n = a.rows[0]
+                out.append(p.rhs - n * (float(n @ p.rhs) - float(a.rhs[0])))
+    return out
+
+
+def _cost(obs: list[_Obs], x: np.ndarray) -> float:
+    """Robust cost of a candidate: squared residuals in sigmas, capped, each times how
+    much its kind of observation is trusted to be no blunder (``_Obs.trust``)."""
+    cap = REJECT_SIGMA**2
+    return sum(o.trust * min(_residual(o, x) ** 2, cap) for o in obs)
+
+
+def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
+    obs = _observations(estimates)
+    if not obs:
+        return None
+    # Robust start: the candidate that the most observations agree with (a least
+    # squares start would be dragged by a flight taken for the tip).
+    best_cost, x = math.inf, None
+    for c in _candidates(obs):
+        if (cost := _cost(obs, c)) < best_cost:
+            best_cost, x = cost, c
+    if x is None:
+        x = _solve(obs)
+    used: list[_Obs] = []
+    for _ in range(3):  # least squares on what agrees with the start, until it settles
+        if x is None:
+            return None
+        inl = [o for o in obs if _residual(o, x) <= REJECT_SIGMA]
+        if inl == used:
+            break
+        x2 = _solve(inl) if inl else None
+        if x2 is None:
+            break
+        used, x = inl, x2
+    if x is None or not used:
+        return None
+    px, py = float(x[0]), float(x[1])
+    spread = max(float(np.linalg.norm(o.rows @ x - o.rhs)) for o in used)
+    return Fused((px, py), dart_at(px, py), tuple(sorted({o.camera for o in used})), spread,
+                 sum(o.is_line for o in used))  # fmt: skip
+
+
+def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimate:
+    """One camera's view of a dart, in board mm: its tip point and its axis line."""
+    tip_img = np.array(finding.image, np.float64)
+    ((bx, by),) = cal.image_to_board(tip_img)
+    mm_per_px = 1.0 / max(1e-9, cal.scale_at(finding.image))
+    s_pt = finding.tip_sigma_px * mm_per_px / max(0.2, finding.confidence)
+    line = None
+    line_w = 0.0
+    if math.isfinite(finding.line_sigma_px):
+        # Image line l -> board line H^-T l (H: image -> board).
+        bl = np.linalg.inv(cal.homography).T @ finding.image_line()
+        n = math.hypot(bl[0], bl[1])
+        if n > 0 and np.isfinite(bl).all():
+            a, b, c = bl[0] / n, bl[1] / n, -bl[2] / n
+            nrm = np.array([-finding.axis[1], finding.axis[0]])
+            ((qx, qy),) = cal.image_to_board(tip_img + nrm * finding.line_sigma_px)
+            s_line = abs(a * qx + b * qy - c)
+            if s_line > 0 and math.isfinite(s_line):
+                line, line_w = (float(a), float(b), float(c)), 1.0 / s_line**2
+    trust = min(1.0, finding.thin_px / SPAN_OK_PX) ** 2
+    return Estimate(camera, (float(bx), float(by)), 1.0 / s_pt**2, line, line_w, trust)

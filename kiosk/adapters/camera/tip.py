@@ -1,38 +1,66 @@
-"""Find a new dart's tip from a frame before it landed and a frame after.
+"""Find a new dart in one camera's view: its axis line and its tip.
 
-1. Difference: the after frame is scaled to the before frame's brightness (a light that
-   changed a little is not a dart), then the largest per-channel difference, smoothed.
-2. Shadows out: a pixel that got darker by the same factor in every channel, with
-   its colour kept (after ~ k * before, k < 1) is a shadow on the board, not a dart.
-3. The dart: the largest remaining change, plus pieces of it along the same line (a
-   grey barrel over a cream segment can pass for a shadow). Filter by shape, not size:
-   it must be elongated.
-4. Which end is the tip: the dart's body leaves the board towards the camera; the
-   calibration's pose says which way that is in the image at this spot. The tip is
-   the other end, where the steel point meets the board.
-5. The end, to a fraction of a pixel: along the axis, where the difference falls to
-   half the point's own contrast.
+The homography is only valid on the board plane, so what is wanted is the image point
+of the tip (where the steel point enters the board), not the barrel. Two things are
+measured, because they fail differently:
+
+- **The axis**, to a tenth of a pixel: the dart's point, barrel and shaft are a thin
+  solid of revolution, so across its image every cross-section has two edges whose
+  midpoint lies on the projected axis. Midpoints from many cross-sections (the
+  flight, wide and lopsided, is left out by its width) are fitted with a robust line.
+  The axis passes through the tip's image point even when the tip itself is hidden
+  or lost in a shadow, and mapped to the board through the homography it is a board
+  line through the tip: two or three cameras' lines cross at the tip (``fusion``).
+- **The tip**, along that axis: from the barrel towards the board, the last position
+  where the dart (change that is not a shadow) is still under the axis, then to a
+  fraction of a pixel where the change drops to half of the point's contrast. A
+  shadow that lies in line with the dart can extend this, which is why the point is
+  trusted less than the line (``TipFinding.tip_sigma_px``).
+
+The dart is the solid change less specks, pieces lying in a shadow, and pieces lying
+mostly where earlier darts are (``known``: a dart nudged by the new one). Which end
+is the tip: away from the flight (what an opening with a disc wider than a barrel
+leaves, ``axis.split_flight``); with no flight in view, the side the calibration's
+pose says the dart leaves the board towards, where that is sure whatever the dart's
+lean; else the end with less change. The tip end is bounded by the longest a dart
+can look from this camera (a shadow in line with the dart reaches further).
+
+Tuned on rendered throws with seeds below 1,000,000 (see ``bench/camera.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from kiosk.adapters.camera.axis import (
+    AxisFit,
+    axis_from_sections,
+    first_axes,
+    px_per_mm,
+    split_flight,
+)
 from kiosk.adapters.camera.calibration import Calibration, CameraPose
+from kiosk.adapters.camera.change import Change, ChangeParams, change
+
+SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
+DART_MAX_MM = 160.0  # no dart is longer, flight included
+MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
+MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 
 
 @dataclass(frozen=True)
 class TipParams:
-    min_diff: float = 14.0  # grey levels (after a 3x3 mean) that count as changed
-    noise_factor: float = 5.0  # ... or this many times the frame's typical difference
-    shadow_k: float = 0.86  # darker than this factor, colour kept: a shadow
+    change: ChangeParams = field(default_factory=ChangeParams)
     min_area: int = 30  # pixels of change (the dart, shadows out) at least
+    min_piece: int = 8  # smaller pieces of change are noise
     max_area_frac: float = 0.08  # more than this of the frame: a hand or the light, not a dart
     min_elongation: float = 1.2  # length / width of the dart's change
-    band_px: float = 2.5  # half-width of the strip along the axis searched for the point
+    band_px: float = 1.5  # half-width of the strip along the axis searched for the point
+    tip_sigma_px: float = 1.5  # how far the tip along the axis is trusted
 
 
 @dataclass(frozen=True)
@@ -42,43 +70,16 @@ class TipFinding:
     area: int  # pixels of change that make up the dart
     elongation: float
     confidence: float  # 0-1: how sure the shape and the direction are
+    line_sigma_px: float = math.inf  # the axis line's error across itself, at the tip
+    tip_sigma_px: float = math.inf  # the tip's error along the axis
+    thin_px: float = 0.0  # length of the thin part (point, barrel, shaft) measured
+    pixels: np.ndarray | None = field(default=None, compare=False, repr=False)  # the dart
 
-
-@dataclass(frozen=True)
-class Change:
-    diff: np.ndarray  # float32 (h, w), smoothed largest channel difference
-    mask: np.ndarray  # bool, changed
-    shadow: np.ndarray  # bool, changed but only darker (a shadow)
-    threshold: float
-
-
-def change(before: np.ndarray, after: np.ndarray, params: TipParams = TipParams()) -> Change:
-    b = before.astype(np.float32)
-    a = after.astype(np.float32)
-    small_b = cv2.resize(before, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
-    small_a = cv2.resize(after, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
-    mb = small_b.reshape(-1, 3).mean(axis=0)
-    ma = small_a.reshape(-1, 3).mean(axis=0)
-    gain = np.where(ma > 1, mb / np.maximum(ma, 1), 1.0).astype(np.float32)
-    a = np.asarray(cv2.multiply(a, cv2.merge([np.full(a.shape[:2], g, np.float32) for g in gain])))
-    b = np.asarray(cv2.blur(b, (3, 3)))
-    a = np.asarray(cv2.blur(a, (3, 3)))
-    d = cv2.absdiff(a, b)
-    diff = cv2.max(cv2.max(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
-    typical = float(np.median(diff[::4, ::4]))
-    thr = max(params.min_diff, params.noise_factor * typical)
-    mask = diff > thr
-    shadow = np.zeros_like(mask)
-    ys, xs = np.nonzero(mask)
-    if len(ys):
-        pa = a[ys, xs]
-        pb = b[ys, xs]
-        k = (pa * pb).sum(axis=1) / np.maximum((pb * pb).sum(axis=1), 1.0)
-        res = np.abs(pa - k[:, None] * pb).max(axis=1)
-        tol = 3.0 + 0.012 * pb.max(axis=1)
-        sh = (k < params.shadow_k) & (k > 0.15) & (res < tol)
-        shadow[ys[sh], xs[sh]] = True
-    return Change(diff, mask, shadow, thr)
+    def image_line(self) -> np.ndarray:
+        """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
+        x, y = self.image
+        ax, ay = self.axis
+        return np.array([-ay, ax, ay * x - ax * y])
 
 
 def find_tip(
@@ -87,95 +88,209 @@ def find_tip(
     cal: Calibration,
     pose: CameraPose | None = None,
     params: TipParams = TipParams(),
+    known: np.ndarray | None = None,
 ) -> TipFinding | None:
-    """The tip of the one new dart between ``before`` and ``after``, or None."""
-    ch = change(before, after, params)
+    """The tip and axis of the one new dart between ``before`` and ``after``, or None.
+
+    ``known``: where darts already in the board are (bool, frame-sized, grown by a
+    margin); a piece of change lying mostly there is one of them nudged by the new
+    dart, not the new dart."""
+    ch = change(before, after, params.change)
     h, w = ch.mask.shape
     if int(ch.mask.sum()) > params.max_area_frac * h * w:
         return None
-    solid = ch.mask & ~ch.shadow
-    # Group by the whole change (dart and shadow meet at the tip, a barrel can be cut
-    # in two by a wire); the dart is the group with the most solid (non-shadow) change.
-    n, labels = cv2.connectedComponents(ch.mask.astype(np.uint8), connectivity=8)
+    solid = ch.solid
+    # The dart is all the solid (non-shadow) change: with one new dart since the last
+    # still frame it may be in pieces (a black shaft over a black segment, a barrel
+    # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
+    # shadow (its rim, where JPEG blurs the shadow's edge, fails the colour test):
+    # most of what borders them is shadow. A dart touches its shadow at the tip only.
+    n, labels = cv2.connectedComponents(solid.astype(np.uint8), connectivity=8)
     if n <= 1:
         return None
-    counts = np.bincount(labels[solid], minlength=n)
-    counts[0] = 0
-    best = int(np.argmax(counts))
-    if counts[best] < params.min_area:
+    size = np.bincount(labels.ravel(), minlength=n)
+    grown = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+    ring = (grown > 0) & (labels == 0)
+    ring_all = np.bincount(grown[ring], minlength=n)
+    ring_shadow = np.bincount(grown[ring & ch.shadow], minlength=n)
+    size[0] = 0
+    big = (size >= params.min_piece) & (2 * ring_shadow <= ring_all)
+    if known is not None and known.shape == labels.shape:
+        inside = np.bincount(labels[known], minlength=n)
+        big &= 10 * inside < 7 * np.maximum(size, 1)
+        size = np.where(10 * inside < 7 * np.maximum(size, 1), size, 0)
+    if not size[1:].any():
         return None
-    ys, xs = np.nonzero(solid & (labels == best))
+    big[int(np.argmax(size))] = True
+    big[0] = False
+    if int(size[big].sum()) < params.min_area:
+        return None
+    dart = big[labels]
+    ys, xs = np.nonzero(dart)
     pts = np.column_stack([xs, ys]).astype(np.float32)
-    axis, centre = _thin_line(pts)
     pose = pose or cal.pose()
+    thin, flight = split_flight(dart, xs, ys, cal)
+    axis0, centre0 = first_axes(thin if len(thin) >= params.min_area else pts)[0]
+    best = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params)
+    if best is None:
+        return None
+    centre, axis, s_tip, fit = best.centre, best.axis, best.s_tip, best.fit
+    tip_s = _refine(ch.score(), centre, axis, s_tip, params.band_px)
+    tip = centre + axis * tip_s
+    agree = float(axis @ cal.up_direction((float(tip[0]), float(tip[1])), pose))
+    conf = min(1.0, best.elongation / 6.0) * min(1.0, 0.5 + abs(agree))
+    line_sigma = fit.sigma_at(tip_s) if fit is not None else math.inf
+    tip_sigma = params.tip_sigma_px
+    if flight is not None:
+        # The flight sits on the axis: a line that misses it was fitted to something
+        # else (a vane seen edge-on, a shadow); trust neither line nor tip much.
+        miss = abs(float((flight - tip) @ np.array([-axis[1], axis[0]])))
+        if miss > max(4.0, 0.15 * float(np.hypot(*(flight - tip)))):
+            line_sigma, tip_sigma, conf = math.inf, 4 * tip_sigma, 0.5 * conf
+    return TipFinding(
+        (float(tip[0]), float(tip[1])), (float(axis[0]), float(axis[1])), len(pts),
+        best.elongation, conf, line_sigma, tip_sigma, fit.span if fit else 0.0, dart,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    centre: np.ndarray
+    axis: np.ndarray
+    s_tip: float
+    fit: AxisFit | None
+    elongation: float
+
+    @property
+    def rank(self) -> float:
+        """The longer the thin part and the straighter it is, the likelier the dart."""
+        if self.fit is None:
+            return 0.0
+        return self.fit.span / (1.0 + 2.0 * self.fit.sigma)
+
+
+def _up_is_sure(cal: Calibration, pose: CameraPose, pt: np.ndarray) -> bool:
+    """Whether every dart tilted up to ``MAX_TILT_DEG`` from the board's normal leaves
+    the board on the same side in the image at ``pt`` (false for a camera that looks
+    at the board nearly face-on: there a tilted dart can point any way)."""
+    ((bx, by),) = cal.image_to_board(pt)
+    side = 1.0 if pose.centre[2] >= 0 else -1.0
+    t = math.radians(MAX_TILT_DEG)
+    az = np.radians(np.arange(0.0, 360.0, 30.0))
+    ends = np.column_stack([np.sin(t) * np.cos(az), np.sin(t) * np.sin(az),
+                            np.full(len(az), side * math.cos(t))]) * 20.0  # fmt: skip
+    base = np.array([[bx, by, 0.0]])
+    p = pose.project(np.vstack([base, base + np.array([[0, 0, side * 20.0]]), base + ends]))
+    up = p[1] - p[0]
+    d = p[2:] - p[0]
+    cos = (d @ up) / np.maximum(np.linalg.norm(d, axis=1) * np.linalg.norm(up), 1e-9)
+    return bool(cos.min() > 0.2)
+
+
+def _orient(
+    pts: np.ndarray, axis: np.ndarray, centre: np.ndarray, up: np.ndarray, up_sure: bool
+) -> np.ndarray:
+    """Which way along the axis the flight is: where the view says the body leaves the
+    board when that is sure, else the end with more change (a flight is larger than the
+    point)."""
+    if up_sure:
+        return axis if float(axis @ up) >= 0 else -axis
+    rel = pts - centre
+    along = rel @ axis
+    across = np.abs(rel @ np.array([-axis[1], axis[0]]))
+    on = across <= 3.0
+    lo, hi = float(along[on].min()), float(along[on].max())
+    span = hi - lo
+    near = across <= max(8.0, 0.6 * span)
+    a_end = near & (along <= lo + 0.3 * span)
+    b_end = near & (along >= hi - 0.3 * span)
+    na, nb = int(a_end.sum()), int(b_end.sum())  # area: specks of shadow count little
+    if nb >= 2 * na + 10:
+        return axis
+    if na >= 2 * nb + 10:
+        return -axis
+    return axis if float(axis @ up) >= 0 else -axis
+
+
+def _follow(
+    pts: np.ndarray,
+    axis: np.ndarray,
+    centre: np.ndarray,
+    flight: np.ndarray | None,
+    ch: Change,
+    dart: np.ndarray,
+    cal: Calibration,
+    pose: CameraPose,
+    params: TipParams,
+) -> _Candidate | None:
+    """From a first axis: which end is the tip, then the axis refined on sections."""
     up = cal.up_direction((float(centre[0]), float(centre[1])), pose)
-    if float(axis @ up) < 0:
-        axis = -axis
+    if flight is not None and abs(float((flight - centre) @ axis)) > 3.0:
+        axis = axis if float((flight - centre) @ axis) > 0 else -axis
+    else:
+        axis = _orient(pts, axis, centre, up, _up_is_sure(cal, pose, centre))
+    score = ch.score()
     rel = pts - centre
     along = rel @ axis
     across = rel @ np.array([-axis[1], axis[0]])
-    length = float(along.max() - along.min()) + 1
-    width = max(1.0, float(np.percentile(np.abs(across), 90)) * 2)
+    on = np.abs(across) <= 3.0
+    if on.sum() < 5:
+        return None
+    length = float(along[on].max() - along[on].min()) + 1
+    width = max(1.0, float(np.percentile(np.abs(across[on]), 90)) * 2)
     elongation = length / width
     if elongation < params.min_elongation:
         return None
-    s_tip = _walk(solid, ch.shadow, ch.mask, centre, axis, float(np.median(along)),
-                  float(along.min()) - 30.0, params.band_px)  # fmt: skip
-    # Refit the line on the dart itself near its tip (shadow specks beyond the tip and
-    # the flight pull a fit of everything), then walk again.
-    rel = pts - centre
-    along = rel @ axis
-    across = rel @ np.array([-axis[1], axis[0]])
-    sel = (along >= s_tip - 1) & (along <= s_tip + 0.4 * length) & (np.abs(across) <= 4)
-    if sel.sum() >= 10:
-        axis2, centre2 = _line(pts[sel])
-        if float(axis2 @ axis) < 0:
-            axis2 = -axis2
-        if float(axis2 @ axis) > 0.9:
-            s_mid = float((pts[sel] - centre2).mean(axis=0) @ axis2)
-            axis, centre = axis2, centre2
-            s_tip = _walk(solid, ch.shadow, ch.mask, centre, axis, s_mid, s_mid - 0.5 * length - 30,
-                          params.band_px)  # fmt: skip
-    tip_s = _refine(ch.diff, centre, axis, s_tip, params.band_px)
-    tip = centre + axis * tip_s
-    agree = float(axis @ up)
-    conf = min(1.0, elongation / 6.0) * min(1.0, 0.5 + abs(agree))
-    return TipFinding((float(tip[0]), float(tip[1])), (float(axis[0]), float(axis[1])),
-                      len(pts), elongation, conf)  # fmt: skip
+    far = float(along[on].max())  # the flight end
+    longest = _longest_dart_px(cal, pose, centre)
+    s_tip = max(_tip_end(along[on], px_per_mm(cal, centre)), far - longest)
+    fit = None
+    for _ in range(2):  # refine the axis on cross-sections, then again on the better axis
+        got = axis_from_sections(score, ch.threshold, centre, axis, s_tip, length)
+        if got is None:
+            break
+        fit = got
+        centre, axis = got.centre, got.axis
+        # ``far`` in the refined axis' coordinates: the axis moved by a fraction of a
+        # degree, so the far end's position along it barely changed.
+        far = float(((pts[on] - centre) @ axis).max())
+        s_tip = _walk(ch, dart, centre, axis, got.s_mid, max(got.s_mid - length - 30.0,
+                      far - longest), params.band_px)  # fmt: skip
+    return _Candidate(centre, axis, s_tip, fit, elongation)
 
 
-def _thin_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The line along which most of the change lies within a few pixels: the dart's
-    barrel, point and shaft (a flight seen face-on is a cross, a shadow is mostly
-    filtered out), found by trying every direction, then fitted to those pixels."""
-    th = np.radians(np.arange(0.0, 180.0, 1.0))
-    normals = np.stack([-np.sin(th), np.cos(th)])
-    off = pts @ normals  # (N, angles)
-    best = (-1, 0, 0.0)
-    for j in range(off.shape[1]):
-        o = off[:, j]
-        lo = float(o.min())
-        bins = np.bincount(((o - lo) / 2.0).astype(np.int32))
-        pair = bins[:-1] + bins[1:] if len(bins) > 1 else bins
-        k = int(np.argmax(pair))
-        if pair[k] > best[0]:
-            best = (int(pair[k]), j, lo + 2.0 * k + 2.0)
-    _, j, o0 = best
-    sel = np.abs(off[:, j] - o0) <= 3.0
-    if sel.sum() >= 5:
-        return _line(pts[sel])
-    return _line(pts)
+def _longest_dart_px(cal: Calibration, pose: CameraPose, pt: np.ndarray) -> float:
+    """The longest a dart (``DART_MAX_MM``, leaning up to ``MAX_TILT_DEG``) can look in
+    the image near ``pt``: a shadow in line with the dart reaches further."""
+    ((bx, by),) = cal.image_to_board(pt)
+    side = 1.0 if pose.centre[2] >= 0 else -1.0
+    t = math.radians(MAX_TILT_DEG)
+    az = np.radians(np.arange(0.0, 360.0, 30.0))
+    dirs = np.column_stack([np.sin(t) * np.cos(az), np.sin(t) * np.sin(az),
+                            np.full(len(az), side * math.cos(t))])  # fmt: skip
+    base = np.array([[bx, by, 0.0]])
+    p = pose.project(np.vstack([base, base + DART_MAX_MM * dirs]))
+    return float(np.linalg.norm(p[1:] - p[0], axis=1).max()) + 5.0
 
 
-def _line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    line = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array(line[:2], np.float64), np.array(line[2:], np.float64)
+# -- the tip along the axis ---------------------------------------------------------------
+
+
+def _tip_end(along: np.ndarray, px_per_mm: float) -> float:
+    """The tip end of the dart's pieces along a first axis: from the far (flight) end
+    towards the tip, pieces follow each other across gaps up to a shaft's length (a
+    black shaft over a black segment is invisible) and no further than a dart's
+    length; what lies beyond (a shadow in line with the dart) is not the dart."""
+    s = np.sort(along)[::-1]
+    gaps = -np.diff(s)
+    cut = np.nonzero(gaps > max(5.0, SHAFT_MAX_MM * px_per_mm))[0]
+    end = float(s[cut[0]]) if len(cut) else float(s[-1])
+    return max(end, float(s[0]) - DART_MAX_MM * px_per_mm)
 
 
 def _walk(
-    solid: np.ndarray,
-    shadow: np.ndarray,
-    mask: np.ndarray,
+    ch: Change,
+    dart: np.ndarray,
     centre: np.ndarray,
     axis: np.ndarray,
     s_from: float,
@@ -183,29 +298,40 @@ def _walk(
     band: float,
 ) -> float:
     """From the dart's body towards its tip along the axis: the last position with
-    dart (solid change) in the strip, crossing gaps of up to 3 px of no change (a
-    wire, a point the colour of the board) but not a shadow."""
+    dart (``dart``: its pieces of solid change) in the strip, crossing gaps of up to
+    ``MAX_GAP_PX`` where it is not (a wire, a number or a board of the point's colour;
+    a barrel's end that passes for shadow). Change that passes for shadow counts as
+    the dart where it is a thin line centred on the axis (a steel point over a cream
+    segment, its colour smeared by JPEG); a shadow leaves the axis at the tip (unless
+    the light is right behind the camera)."""
+    solid, shadow = dart, ch.shadow
     h, w = solid.shape
     ss = np.arange(s_from, s_to, -0.5)
-    offs = np.arange(-band, band + 0.01, 0.5)
+    if not len(ss):
+        return float(s_from)
+    offs = np.arange(-4.0, 4.01, 0.5)
     nrm = np.array([-axis[1], axis[0]])
     P = centre[None, None, :] + ss[:, None, None] * axis + offs[None, :, None] * nrm
     xi = np.clip(np.round(P[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(P[..., 1]).astype(int), 0, h - 1)
     inside = (P[..., 0] >= 0) & (P[..., 0] < w) & (P[..., 1] >= 0) & (P[..., 1] < h)
-    has_solid = (solid[yi, xi] & inside).any(axis=1)
+    in_band = np.abs(offs) <= band
     core = np.abs(offs) <= 1.0
+    has_solid = (solid[yi[:, in_band], xi[:, in_band]] & inside[:, in_band]).any(axis=1)
     has_shadow = (shadow[yi[:, core], xi[:, core]] & inside[:, core]).any(axis=1) & ~has_solid
+    d = np.where(inside, ch.diff[yi, xi], 0.0)
+    on = d > ch.threshold
+    mass = d * on
+    centroid = (mass * offs).sum(axis=1) / np.maximum(mass.sum(axis=1), 1e-6)
+    thin_line = on[:, core].any(axis=1) & (np.abs(centroid) <= 1.0) & (on.sum(axis=1) <= 13)
     last = ss[0]
     gap = 0.0
-    for s, so, sh in zip(ss, has_solid, has_shadow, strict=True):
-        if so:
+    for s, so, sh, tl in zip(ss, has_solid, has_shadow, thin_line, strict=True):
+        if so or (sh and tl):
             last, gap = s, 0.0
-        elif sh:
-            break
         else:
             gap += 0.5
-            if gap > 3.0:
+            if gap > MAX_GAP_PX:
                 break
     return float(last)
 
@@ -229,7 +355,6 @@ def _refine(
     if level <= 0:
         return s_end
     half = level / 2
-    # Walk outwards (decreasing s) from inside the point to the first drop below half.
     idx = np.nonzero(ss <= s_end + 1.0)[0][::-1]
     prev = None
     for i in idx:
@@ -241,3 +366,6 @@ def _refine(
             return float(ss[prev] + (ss[i] - ss[prev]) * frac)
         prev = i
     return s_end
+
+
+__all__ = ["Change", "TipFinding", "TipParams", "find_tip"]

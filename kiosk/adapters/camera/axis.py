@@ -1,0 +1,219 @@
+"""The dart's axis in one camera's image, to a tenth of a pixel.
+
+The dart's point, barrel and shaft are a thin solid of revolution: across its image
+every cross-section has two edges whose midpoint lies on the projected axis. A first
+axis comes from the longest 4 px strip of change (``first_axes``), on the thin part
+only (an opening with a disc wider than any barrel takes the flight out,
+``split_flight``); then midpoints of sections a pixel apart are fitted with a robust
+line (``axis_from_sections``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.calibration import Calibration
+
+BARREL_MAX_MM = 10.0  # a barrel is narrower than this; a flight seen other than edge-on wider
+SPAN_OK_PX = 60.0  # a thin part this long in the image gives a line that can be trusted
+
+
+def split_flight(
+    dart: np.ndarray, xs: np.ndarray, ys: np.ndarray, cal: Calibration
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The dart's thin part (point, barrel, shaft) and the centre of its flight: what
+    survives an opening with a disc wider than any barrel is the flight (seen other
+    than edge-on); the rest is thin."""
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    ppm = px_per_mm(cal, np.array([(x0 + x1) / 2, (y0 + y1) / 2]))
+    r = max(2, round(BARREL_MAX_MM / 2 * ppm) + 1)
+    pad = r + 1
+    roi = dart[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad].astype(np.uint8)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    blob = cv2.morphologyEx(roi, cv2.MORPH_OPEN, k).astype(bool)
+    thin = roi.astype(bool) & ~cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(
+        bool
+    )
+    ox, oy = max(0, x0 - pad), max(0, y0 - pad)
+    ty, tx = np.nonzero(thin)
+    thin_pts = np.column_stack([tx + ox, ty + oy]).astype(np.float32)
+    if blob.sum() < 4 * r * r:
+        return thin_pts, None
+    by, bx = np.nonzero(blob)
+    return thin_pts, np.array([bx.mean() + ox, by.mean() + oy])
+
+
+def px_per_mm(cal: Calibration, pt: np.ndarray) -> float:
+    """Pixels per board mm at ``pt`` in the board's best-seen direction (an upper bound
+    of how long a mm of anything near the board looks)."""
+    x, y = float(pt[0]), float(pt[1])
+    b = cal.image_to_board(np.array([[x, y], [x + 1, y], [x, y + 1]]))
+    sv = np.linalg.svd(np.column_stack([b[1] - b[0], b[2] - b[0]]), compute_uv=False)
+    return 1.0 / max(float(sv[1]), 1e-9)
+
+
+def first_axes(pts: np.ndarray, n: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
+    """First axes: the 4 px strips that cover the longest stretch of change. The dart's
+    point, barrel, shaft and the middle of its flight lie along one line; a flight,
+    however many pixels it has, is shorter along most other lines. Every direction is
+    tried (3 degrees, then 1 degree around the best); the best ``n`` at least 10
+    degrees apart are fitted to the
+    pixels of their strip."""
+    if len(pts) > 3000:  # a big change: a sample is enough for a first guess
+        pts = pts[:: len(pts) // 3000 + 1]
+    per_angle = _coverage(pts, np.arange(0.0, 180.0, 3.0))
+    # Coarse (3 degrees) then fine (1 degree) around the best few.
+    fine = sorted({(a + d) % 180.0 for _, a, _ in sorted(per_angle, reverse=True)[: 2 * n]
+                   for d in (-2.0, -1.0, 1.0, 2.0)})  # fmt: skip
+    per_angle += _coverage(pts, np.array(fine))
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    taken: list[float] = []
+    for _, a, k in sorted(per_angle, reverse=True):
+        if any(min(abs(a - t), 180 - abs(a - t)) < 10 for t in taken):
+            continue
+        taken.append(a)
+        th = math.radians(a)
+        off = pts @ np.array([-math.sin(th), math.cos(th)])
+        ob = ((off - off.min()) / 2.0).astype(np.int64)
+        sel = (ob >= k) & (ob <= k + 1)
+        out.append(fit_line(pts[sel]) if sel.sum() >= 5 else fit_line(pts))
+        if len(out) == n:
+            break
+    return out
+
+
+def _coverage(pts: np.ndarray, angles_deg: np.ndarray) -> list[tuple[int, float, int]]:
+    """Per direction: (cells covered, angle, offset bin) of its best 4 px strip."""
+    th = np.radians(angles_deg)
+    off = pts @ np.stack([-np.sin(th), np.cos(th)])  # (N, angles)
+    alo = pts @ np.stack([np.cos(th), np.sin(th)])
+    ob = ((off - off.min(axis=0)) / 2.0).astype(np.int64)
+    ab = ((alo - alo.min(axis=0)) / 2.0).astype(np.int64)
+    out = []
+    for j in range(len(th)):
+        m = int(ab[:, j].max()) + 1
+        occ = np.zeros((int(ob[:, j].max()) + 1) * m, bool)
+        occ[ob[:, j] * m + ab[:, j]] = True  # occupied 2x2 px cells
+        cover = occ.reshape(-1, m).sum(axis=1)  # per 2 px offset bin: cells along it
+        pair = cover[:-1] + cover[1:] if len(cover) > 1 else cover
+        k = int(np.argmax(pair))
+        out.append((int(pair[k]), float(angles_deg[j]), k))
+    return out
+
+
+def fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    line = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array(line[:2], np.float64), np.array(line[2:], np.float64)
+
+
+@dataclass(frozen=True)
+class AxisFit:
+    centre: np.ndarray  # a point on the axis (mean of the sections used)
+    axis: np.ndarray  # unit, towards the flight
+    s_mid: float  # 0: ``centre``'s position along the axis
+    sigma: float  # robust spread of the section midpoints about the line, px
+    n: int  # sections used
+    sxx: float  # sum of squared positions about their mean
+    span: float  # length of the thin part used, px
+
+    def sigma_at(self, s: float) -> float:
+        """Error of the line across itself at position ``s`` (midpoints of sections a
+        pixel apart are correlated over about 3 px: the effective count is n / 3)."""
+        n_eff = max(1.0, self.n / 3.0)
+        var = self.sigma**2 * (1.0 / n_eff + 3.0 * (s - self.s_mid) ** 2 / max(self.sxx, 1e-6))
+        # A short thin part (a dart pointing at the camera) is easily a vane or a
+        # shadow fitted instead: an error that the scatter does not show.
+        short = 0.1 * (SPAN_OK_PX / max(self.span, 1.0)) ** 5
+        # x1.5 and a 0.15 px floor: what the scatter does not show (JPEG, the board's
+        # edges under the dart), measured on rendered throws.
+        return float(math.sqrt(2.25 * var + 0.15**2 + short**2))
+
+
+def axis_from_sections(
+    score: np.ndarray,
+    level: float,
+    centre: np.ndarray,
+    axis: np.ndarray,
+    s_tip: float,
+    length: float,
+    half_w: float = 14.0,
+) -> AxisFit | None:
+    """Midpoints of the dart's cross-sections from the tip up its body, fitted."""
+    ss = np.arange(s_tip + 1.0, s_tip + 1.0 + min(length, 400.0), 1.0, dtype=np.float32)
+    if len(ss) < 6:
+        return None
+    step = 0.5
+    os_ = np.arange(-half_w, half_w + 1e-6, step, dtype=np.float32)
+    S, Off = np.meshgrid(ss, os_, indexing="ij")
+    nrm = np.array([-axis[1], axis[0]])
+    mx = (centre[0] + axis[0] * S + nrm[0] * Off).astype(np.float32)
+    my = (centre[1] + axis[1] * S + nrm[1] * Off).astype(np.float32)
+    prof = cv2.remap(score, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    above = prof >= level
+    mid_i = len(os_) // 2
+    cs, ws, keep = [], [], []
+    for k in range(len(ss)):
+        row = above[k]
+        # The run of change that covers the rough axis (within 3 px of it).
+        near = np.nonzero(row[mid_i - 6 : mid_i + 7])[0]
+        if not len(near):
+            continue
+        j = mid_i - 6 + int(near[np.argmin(np.abs(near - 6))])
+        lo = j
+        while lo > 0 and row[lo - 1]:
+            lo -= 1
+        hi = j
+        while hi < len(row) - 1 and row[hi + 1]:
+            hi += 1
+        if lo == 0 or hi == len(row) - 1:
+            continue  # wider than the window: the flight, or a mess
+        p = prof[k]
+        left = os_[lo] - step * (p[lo] - level) / max(1e-6, p[lo] - p[lo - 1])
+        right = os_[hi] + step * (p[hi] - level) / max(1e-6, p[hi] - p[hi + 1])
+        cs.append((left + right) / 2)
+        ws.append(right - left)
+        keep.append(k)
+    if len(keep) < 6:
+        return None
+    s = ss[np.array(keep)].astype(np.float64)
+    c = np.array(cs, np.float64)
+    wd = np.array(ws, np.float64)
+    # The thin part: sections no wider than the barrel (the first half of what was
+    # found is point and barrel); the flight, wider, is left out.
+    first = wd[s <= s[0] + 0.5 * (s[-1] - s[0])]
+    sel = wd <= max(6.0, 1.6 * float(np.percentile(first, 90)))
+    # A gap of more than 6 px between kept sections ends the dart (what lies beyond
+    # is another thing in line with it).
+    order = np.nonzero(sel)[0]
+    if len(order) >= 2:
+        gaps = np.nonzero(np.diff(s[order]) > 6.0)[0]
+        if len(gaps):
+            order = order[: gaps[0] + 1]
+    s, c = s[order], c[order]
+    if len(s) < 6:
+        return None
+    inl = np.ones(len(s), bool)
+    beta = np.zeros(2)
+    sig = 1.0
+    for _ in range(4):
+        A = np.column_stack([np.ones(int(inl.sum())), s[inl]])
+        beta, *_ = np.linalg.lstsq(A, c[inl], rcond=None)
+        r = c - (beta[0] + beta[1] * s)
+        sig = max(0.05, 1.4826 * float(np.median(np.abs(r[inl]))))
+        new = np.abs(r) <= max(3.0 * sig, 0.3)
+        if new.sum() < 6 or (new == inl).all():
+            break
+        inl = new
+    s_in = s[inl]
+    # The line c = b0 + b1 s in (axis, normal) coordinates, back to the image.
+    p0 = centre + axis * 0.0 + nrm * beta[0]
+    d = axis + nrm * beta[1]
+    d /= np.linalg.norm(d)
+    s_mean = float(s_in.mean())
+    on_line = p0 + d * (s_mean / float(axis @ d))
+    sxx = float(((s_in - s_mean) ** 2).sum())
+    return AxisFit(on_line, d, 0.0, sig, int(inl.sum()), sxx, float(np.ptp(s_in)))

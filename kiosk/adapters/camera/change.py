@@ -1,0 +1,113 @@
+"""What changed between a still frame before a dart and the settled frame after it.
+
+1. Where: at an eighth of the resolution, then only there at full resolution.
+   The after frame is scaled to the before frame's brightness per channel (a lamp that
+   drifted a little is not a dart), both are smoothed a little, and the change is the
+   largest per-channel difference.
+2. A shadow darkens the board by the same factor in every channel and keeps its
+   colour (after ~ k * before, k < 1). Changed pixels that fit that model are flagged
+   as shadow: the dart is the change that is left. (A grey point over a cream
+   segment, its colour smeared by JPEG, can pass for a shadow: the tip search bridges
+   short gaps for that reason.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+ROI_MARGIN = 48  # px around the coarse change worked at full resolution
+
+
+@dataclass(frozen=True)
+class ChangeParams:
+    min_diff: float = 14.0  # grey levels (after a 3x3 mean) that count as changed
+    noise_factor: float = 5.0  # ... or this many times the frame's typical difference
+    shadow_k: float = 0.86  # darker than this factor, colour kept: a shadow
+    rim_factor: float = 2.0  # weaker change than this x threshold next to a shadow: its rim
+    rim_steps: int = 2  # pixels the rim reaches
+    shadow_min_k: float = 0.4  # darker than this: not a shadow (a dark barrel; lit boards
+    # have ambient light, a shadow takes at most about half of it)
+
+
+@dataclass(frozen=True)
+class Change:
+    diff: np.ndarray  # float32 (h, w), smoothed largest channel difference
+    mask: np.ndarray  # bool, changed
+    shadow: np.ndarray  # bool, changed but only darker with the colour kept
+    threshold: float
+
+    @property
+    def solid(self) -> np.ndarray:
+        """Changed and not a shadow: the dart itself."""
+        return np.asarray(self.mask & ~self.shadow)
+
+    def score(self) -> np.ndarray:
+        """The difference with shadow pixels zeroed (float32), for profiles."""
+        s = self.diff.copy()
+        s[self.shadow] = 0.0
+        return s
+
+
+def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeParams()) -> Change:
+    """The change between two BGR frames of one size. The work is done at full
+    resolution only around what changed at an eighth of it (plus a margin); the
+    arrays returned are frame-sized."""
+    small_b = cv2.resize(before, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    small_a = cv2.resize(after, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    mb = small_b.reshape(-1, 3).mean(axis=0)
+    ma = small_a.reshape(-1, 3).mean(axis=0)
+    gain = np.where(ma > 1, mb / np.maximum(ma, 1), 1.0).astype(np.float32)
+    h, w = before.shape[:2]
+    d_small = np.abs(small_a.astype(np.float32) * gain - small_b.astype(np.float32)).max(axis=2)
+    ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    diff = np.zeros((h, w), np.float32)
+    mask = np.zeros((h, w), bool)
+    shadow = np.zeros((h, w), bool)
+    thr = params.min_diff
+    if not len(ys):
+        return Change(diff, mask, shadow, thr)
+    m = ROI_MARGIN
+    x0, y0 = max(0, int(xs.min()) * 8 - m), max(0, int(ys.min()) * 8 - m)
+    x1, y1 = min(w, int(xs.max()) * 8 + 8 + m), min(h, int(ys.max()) * 8 + 8 + m)
+    b = np.asarray(cv2.blur(before[y0:y1, x0:x1].astype(np.float32), (3, 3)))
+    a = np.asarray(cv2.blur(after[y0:y1, x0:x1].astype(np.float32) * gain, (3, 3)))
+    dd = cv2.absdiff(a, b)
+    d = np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
+    typical = float(np.median(d[::4, ::4])) if d.size else 0.0
+    thr = max(params.min_diff, params.noise_factor * typical)
+    mk = d > thr
+    sh = _shadows(a, b, d, mk, thr, params)
+    diff[y0:y1, x0:x1] = d
+    mask[y0:y1, x0:x1] = mk
+    shadow[y0:y1, x0:x1] = sh
+    return Change(diff, mask, shadow, thr)
+
+
+def _shadows(
+    a: np.ndarray, b: np.ndarray, diff: np.ndarray, mask: np.ndarray, thr: float,
+    params: ChangeParams,
+) -> np.ndarray:  # fmt: skip
+    shadow = np.zeros_like(mask)
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return shadow
+    pa = a[ys, xs]
+    pb = b[ys, xs]
+    k = (pa * pb).sum(axis=1) / np.maximum((pb * pb).sum(axis=1), 1.0)
+    res = np.abs(pa - k[:, None] * pb).max(axis=1)
+    tol = 3.0 + 0.012 * pb.max(axis=1)
+    sh = (k < params.shadow_k) & (k > params.shadow_min_k) & (res < tol)
+    shadow[ys[sh], xs[sh]] = True
+    # The rim of a shadow (weak change next to shadow, where the blur and JPEG mix
+    # lit and shaded board) is shadow too.
+    weak = mask & (diff < params.rim_factor * thr)
+    kernel = np.ones((3, 3), np.uint8)
+    for _ in range(params.rim_steps):
+        grown = cv2.dilate(shadow.astype(np.uint8), kernel).astype(bool) & weak
+        if (grown == shadow).all():
+            break
+        shadow |= grown
+    return shadow
