@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
-import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import Config
-from kiosk.domain.darts import Dart
+from kiosk.devices import Devices
 from kiosk.ui.context import Kiosk, Settings
 from kiosk.ui.inbox import Inbox
 from kiosk.ui.session import CricketSetup
@@ -29,7 +27,6 @@ from kiosk.ui.session import CricketSetup
 log = logging.getLogger("kiosk")
 
 WINDOW_SIZE = (1280, 720)
-PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 
 
 @dataclass
@@ -65,139 +62,6 @@ def display_mode(options: Options, config: Config) -> tuple[bool, tuple[int, int
     if config.display.width and config.display.height:
         return fullscreen, (config.display.width, config.display.height)
     return fullscreen, ((0, 0) if fullscreen else WINDOW_SIZE)
-
-
-class Devices:
-    """The dart sources: a serial board (found or configured), or the virtual board.
-
-    Started after the first frame is up: finding a port can take seconds (probing for
-    a HELLO) and must not delay the picture."""
-
-    def __init__(
-        self, config: Config, inbox: Inbox, *, source: str, port: str | None, windowed: bool
-    ) -> None:
-        self.config = config
-        self.inbox = inbox
-        self._source = source
-        self.port = port
-        self.windowed = windowed
-        self._virtual_board: Any = None
-        self._reader: Any = None
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
-
-    @property
-    def source(self) -> str:
-        return self._source
-
-    @property
-    def virtual(self) -> bool:
-        return self._virtual_board is not None
-
-    def throw(self, dart: Dart) -> bool:
-        vb = self._virtual_board
-        if vb is None:
-            return False
-        try:
-            vb.send(str(dart))
-        except (OSError, TimeoutError) as e:
-            log.warning("virtual board: %s", e)
-            return False
-        return True
-
-    def start(self) -> None:
-        self._stop.clear()
-        if self._source == "virtual":
-            self._start_virtual()
-            return
-        if self._source == "camera":
-            # NOT DONE: the camera pipeline is its own issue; until it is wired here the
-            # kiosk takes darts from the keypad only.
-            log.warning("input source 'camera' is not wired into the kiosk yet: keypad only")
-            return
-        self._thread = threading.Thread(target=self._find_and_read, name="port-finder", daemon=True)
-        self._thread.start()
-
-    def _find_and_read(self) -> None:
-        from kiosk.adapters.serial_board.ports import choose_port
-
-        first = True
-        while not self._stop.is_set():
-            port = choose_port(
-                self.port or self.config.input.port or None, baudrate=self.config.input.baud
-            )
-            if port is not None:
-                with self._lock:
-                    if not self._stop.is_set():
-                        self._start_reader(port)
-                return
-            if first and self._source == "auto" and self.windowed:
-                log.info("no board found: the virtual board is on screen (click to throw)")
-                with self._lock:
-                    if not self._stop.is_set():
-                        self._start_virtual()
-                return
-            if first:
-                self.inbox.put(_status("lost", "no board found; plug one in"))
-                first = False
-            self._stop.wait(PORT_RETRY)
-
-    def _start_virtual(self) -> None:
-        from kiosk.adapters.serial_board.virtual import VirtualBoard
-
-        self._tmp = tempfile.TemporaryDirectory(prefix="darts-kiosk-")
-        vb = VirtualBoard(Path(self._tmp.name) / "board")
-        vb.start()
-        self._virtual_board = vb
-        self._start_reader(str(vb.link))
-
-    def _start_reader(self, url: str) -> None:
-        from kiosk.adapters.serial_board.reader import BoardReader
-
-        board_map = None
-        if self.config.input.board_map:
-            from kiosk.adapters.serial_board import board_map as maps
-
-            board_map = maps.load(self.config.input.board_map)
-        log.info("reading the board on %s", url)
-        self._reader = BoardReader(
-            url,
-            self.inbox.put,
-            baudrate=self.config.input.baud,
-            debounce_ms=self.config.input.debounce_ms,
-            board_map=board_map,
-        )
-        self._reader.start()
-
-    def switch(self, source: str) -> None:
-        self.stop()
-        self._source = source
-        self.inbox.put(_status("", ""))
-        self.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5.0)
-            self._thread = None
-        with self._lock:
-            if self._reader is not None:
-                self._reader.stop()
-                self._reader = None
-            if self._virtual_board is not None:
-                self._virtual_board.close()
-                self._virtual_board = None
-            if self._tmp is not None:
-                self._tmp.cleanup()
-                self._tmp = None
-
-
-def _status(state: str, detail: str) -> Any:
-    from kiosk.adapters.serial_board.reader import Status
-
-    return Status(state, detail)
 
 
 # -- settings saved by the settings screen -----------------------------------------------
@@ -403,6 +267,7 @@ def run_kiosk(options: Options, config: Config, config_files: tuple[Path, ...] =
         config,
         running.data_file or Path("(none: results are not being saved)"),
         port=options.port,
+        source=running.devices.source,
         config_files=config_files,
     )
     signal.signal(signal.SIGTERM, lambda *_: running.kiosk.quit())

@@ -56,7 +56,9 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
         name = BUTTON_ACTIONS.get(ev.name)
         return KeyAction(name) if name else None
     if kind == "Status":
-        log.info("board %s: %s", ev.state, ev.detail)
+        log.info(
+            "%s %s: %s", "cameras" if item.source == "camera" else "board", ev.state, ev.detail
+        )
         kiosk.set_board(ev.state, ev.detail)
         return None
     if kind == "Hello":

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class Devices(Protocol):
-    """The input side, as the screens see it (``kiosk.bootstrap.Devices``)."""
+    """The input side, as the screens see it (``kiosk.devices.Devices``)."""
 
     @property
     def source(self) -> str: ...

@@ -1,0 +1,236 @@
+"""The dart sources the kiosk reads: a serial board (configured or found), the cameras,
+or the virtual board. Built by ``kiosk.bootstrap``; the screens see it through the
+``Devices`` protocol in ``kiosk.ui.context``.
+
+Every source hands its events to the ``Inbox`` from its own thread; nothing here
+touches pygame. Started after the first frame is up: finding a port can take seconds
+(probing for a HELLO) and opening cameras too, and neither may delay the picture.
+
+``input.source = "auto"`` takes the serial board when one is found, else the cameras
+when ``[camera] devices`` are configured, else (in a window) the virtual board; on a
+fullscreen kiosk with nothing found it keeps looking for a board and says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import Config
+from kiosk.domain.darts import Dart
+from kiosk.ui.inbox import Inbox
+
+log = logging.getLogger("kiosk")
+
+PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
+
+
+class Devices:
+    def __init__(
+        self, config: Config, inbox: Inbox, *, source: str, port: str | None, windowed: bool
+    ) -> None:
+        self.config = config
+        self.inbox = inbox
+        self._source = source
+        self.port = port
+        self.windowed = windowed
+        self._virtual_board: Any = None
+        self._reader: Any = None
+        self._cameras: Any = None
+        self._camera_states: dict[int, str] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    @property
+    def active(self) -> str:
+        """What darts come from right now: "serial", "camera", "virtual" or "" (none yet)."""
+        if self._virtual_board is not None:
+            return "virtual"
+        if self._cameras is not None:
+            return "camera"
+        if self._reader is not None:
+            return "serial"
+        return ""
+
+    @property
+    def virtual(self) -> bool:
+        return self._virtual_board is not None
+
+    def throw(self, dart: Dart) -> bool:
+        vb = self._virtual_board
+        if vb is None:
+            return False
+        try:
+            vb.send(str(dart))
+        except (OSError, TimeoutError) as e:
+            log.warning("virtual board: %s", e)
+            return False
+        return True
+
+    def start(self) -> None:
+        self._stop.clear()
+        if self._source == "virtual":
+            self._start_virtual()
+            return
+        if self._source == "camera":
+            with self._lock:
+                self._start_cameras()
+            return
+        self._thread = threading.Thread(target=self._find_and_read, name="port-finder", daemon=True)
+        self._thread.start()
+
+    def _find_and_read(self) -> None:
+        from kiosk.adapters.serial_board.ports import choose_port
+
+        first = True
+        while not self._stop.is_set():
+            port = choose_port(
+                self.port or self.config.input.port or None, baudrate=self.config.input.baud
+            )
+            if port is not None:
+                with self._lock:
+                    if not self._stop.is_set():
+                        self._start_reader(port)
+                return
+            if first and self._source == "auto" and self.config.camera.devices:
+                log.info("no board found: scoring with the cameras")
+                with self._lock:
+                    if not self._stop.is_set():
+                        self._start_cameras()
+                return
+            if first and self._source == "auto" and self.windowed:
+                log.info("no board found: the virtual board is on screen (click to throw)")
+                with self._lock:
+                    if not self._stop.is_set():
+                        self._start_virtual()
+                return
+            if first:
+                self.inbox.put(_status("lost", "no board found; plug one in"))
+                first = False
+            self._stop.wait(PORT_RETRY)
+
+    def _start_virtual(self) -> None:
+        from kiosk.adapters.serial_board.virtual import VirtualBoard
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="darts-kiosk-")
+        vb = VirtualBoard(Path(self._tmp.name) / "board")
+        vb.start()
+        self._virtual_board = vb
+        self._start_reader(str(vb.link))
+
+    def _start_reader(self, url: str) -> None:
+        from kiosk.adapters.serial_board.reader import BoardReader
+
+        board_map = None
+        if self.config.input.board_map:
+            from kiosk.adapters.serial_board import board_map as maps
+
+            board_map = maps.load(self.config.input.board_map)
+        log.info("reading the board on %s", url)
+        self._reader = BoardReader(
+            url,
+            self.inbox.put,
+            baudrate=self.config.input.baud,
+            debounce_ms=self.config.input.debounce_ms,
+            board_map=board_map,
+        )
+        self._reader.start()
+
+    # -- cameras -----------------------------------------------------------------------
+
+    def _start_cameras(self) -> None:
+        """One scorer over every camera that has a calibration; a camera without one, or
+        with a file that does not load, is left out with a message (never a crash)."""
+        from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+        from kiosk.adapters.camera.scorer import CameraScorer
+
+        cams = self.config.camera
+        sources: list[str] = []
+        calibrations: list[Calibration] = []
+        for i, device in enumerate(cams.devices):
+            if i >= len(cams.calibrations):
+                log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
+                continue
+            try:
+                calibrations.append(Calibration.load(cams.calibrations[i]))
+            except CalibrationError as e:
+                log.error("camera %s left out: %s", device, e)
+                continue
+            sources.append(device)
+        if not sources:
+            why = "no calibrated camera ([camera] devices and calibrations)"
+            log.error("cameras: %s", why)
+            self.inbox.put(_status("lost", why))
+            return
+        log.info("scoring with %d camera(s): %s", len(sources), ", ".join(sources))
+        self._camera_states = {}
+        self._cameras = CameraScorer(sources, calibrations, self._camera_event)
+        self._cameras.start()
+
+    def _camera_event(self, event: Any) -> None:
+        """From a camera thread: darts go to the game as board hits; a takeout ends the
+        turn like the board's NEXT button; the board banner shows only when every camera
+        is lost (the others go on scoring when one is)."""
+        from kiosk.adapters.camera.scorer import CameraStatus, CameraTakeout
+        from kiosk.adapters.serial_board.protocol import Button
+
+        if isinstance(event, CameraStatus):
+            log.info("camera %d %s: %s", event.camera, event.state, event.detail)
+            with self._lock:
+                before = self._cameras_up()
+                self._camera_states[event.camera] = event.state
+                after = self._cameras_up()
+            if after != before:
+                self.inbox.put(
+                    _status("connected", "cameras") if after else _status("lost", "cameras"),
+                    source="camera",
+                )
+        elif isinstance(event, CameraTakeout):
+            self.inbox.put(Button("NEXT"), source="camera")
+        else:
+            self.inbox.put(event, source="camera")
+
+    def _cameras_up(self) -> bool:
+        return any(s == "connected" for s in self._camera_states.values())
+
+    # -- switching and stopping ----------------------------------------------------------
+
+    def switch(self, source: str) -> None:
+        self.stop()
+        self._source = source
+        self.inbox.put(_status("", ""))
+        self.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
+        with self._lock:
+            if self._reader is not None:
+                self._reader.stop()
+                self._reader = None
+            if self._cameras is not None:
+                self._cameras.stop()
+                self._cameras = None
+            if self._virtual_board is not None:
+                self._virtual_board.close()
+                self._virtual_board = None
+            if self._tmp is not None:
+                self._tmp.cleanup()
+                self._tmp = None
+
+
+def _status(state: str, detail: str) -> Any:
+    from kiosk.adapters.serial_board.reader import Status
+
+    return Status(state, detail)
