@@ -16,6 +16,7 @@ refused rather than guessed (57 could only be T19, but 40 is D20 or never a sing
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kiosk.domain.darts import BULL, Dart, DartError
 
@@ -25,7 +26,20 @@ _SPLIT = re.compile(r"\s*[*xX\u00d7 ]\s*")
 
 
 class EntryError(ValueError):
-    """Typed text that is not a dart."""
+    """Typed text that is not a dart. ``template`` is the English msgid (its ``{name}``
+    fields filled from ``values``): the screen shows ``t(template).format(**values)``."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+    def shown(self, t: Callable[[str], str]) -> str:
+        """The message in the language of ``t`` (English if the template is not in it)."""
+        try:
+            return t(self.template).format(**self.values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: English
+            return str(self)
 
 
 def _number_dart(multiplier: int, number: int) -> Dart:
@@ -34,7 +48,7 @@ def _number_dart(multiplier: int, number: int) -> Dart:
     try:
         return Dart(number, multiplier)
     except DartError:
-        raise EntryError(f"no such dart: {multiplier}*{number}") from None
+        raise EntryError("no such dart: {text}", text=f"{multiplier}{TIMES}{number}") from None
 
 
 def parse_entry(typed: str) -> Dart:
@@ -55,7 +69,7 @@ def parse_entry(typed: str) -> Dart:
     if len(parts) == 2:
         m, n = int(parts[0]), int(parts[1])
         if not 1 <= m <= 3:
-            raise EntryError(f"the multiplier is 1, 2 or 3, not {m}")
+            raise EntryError("the multiplier is 1, 2 or 3, not {number}", number=m)
         return _number_dart(m, n)
     value = int(parts[0])
     if 1 <= value <= 20 or value in (25, 50):

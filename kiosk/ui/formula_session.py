@@ -1,9 +1,10 @@
 """The one place where inputs change a formula game: ``FormulaSession``.
 
-Screens never call the engine's ``submit``/``timeout``: every accepted formula and every
-timeout goes through :meth:`FormulaSession.submit` and :meth:`update`, which hand it to
-the session's *game log*. No pygame here, and no clock: every call that needs the time
-gets ``now`` (``time.monotonic()`` in the app, anything in tests).
+Screens never call the engine's ``submit``/``timeout``/``pop``: every accepted formula,
+every timeout and every take-back goes through :meth:`FormulaSession.submit`,
+:meth:`update` and :meth:`take_back`, which hand it to the session's *game log*. No
+pygame here, and no clock: every call that needs the time gets ``now``
+(``time.monotonic()`` in the app, anything in tests).
 
 One source of truth: the engine is the log's (``game`` is ``log.engine``; see
 ``kiosk.ui.games.GameLog``). The store's ``LiveGame`` applies the input and commits it
@@ -29,7 +30,9 @@ The turn cycle (``phase``):
 - ``playing``: typing; a refused formula can be fixed while time remains; at 10 s
   left a warning, at 0 the timeout (solo: the game is lost; duel: the automatic move).
 - ``round_done``: both answered (or the solo player did): the round's moves and the
-  solver's best formula are shown; :meth:`next_round` goes on.
+  solver's best formula are shown; :meth:`next_round` goes on. In training,
+  :meth:`take_back` undoes the last formula (an ``undo`` event in the log) and the
+  player answers the round again with a fresh clock.
 - ``over``: the engine has an outcome.
 
 Chosen where the rules are silent: in a duel the player who answers first alternates
@@ -68,8 +71,8 @@ RULE_FIELDS = ("start", "goal", "bonus", "max_rounds", "time_limit")
 # Refusals that typing on can still fix: shown as a note, not as a fault.
 STILL_TYPING = ("empty", "missing_digit", "unbalanced", "syntax")
 
-# Sounds (existing clips; see the report for the new ones asked for)
-SOUND_WARN, SOUND_TIMEOUT = "triple", "miss"
+# Sounds: the clips in kiosk/assets/sounds (the clock's own two, then Cricket's)
+SOUND_WARN, SOUND_TIMEOUT = "tick", "timeup"
 SOUND_ACCEPTED, SOUND_GOAL, SOUND_REFUSED, SOUND_WIN = "hit", "close", "undo", "win"
 
 
@@ -414,6 +417,35 @@ class FormulaSession:
         self.hint = solver.best(self.game.digits, self.rules, self.game.score(self.player))
         self.revision += 1
         return Feedback(True)
+
+    def take_back_check(self) -> Feedback:
+        """Would :meth:`take_back` go ahead now? If not, the refusal to show."""
+        if self.setup.mode != "training":
+            return Feedback(
+                False, [SOUND_REFUSED], message="A formula can be taken back in training only"
+            )
+        if self.phase != ROUND_DONE or self._last_round_moved() is None:
+            return Feedback(False, [SOUND_REFUSED], message="Nothing to take back")
+        return Feedback(True)
+
+    def take_back(self, now: float) -> Move | None:
+        """Training, on a round's result: the last formula is taken back (recorded as an
+        undo event, committed before anything changes here), its player answers the
+        round again with a fresh clock. Returns the move taken back; None when refused
+        (``take_back_check`` says why) or when the undo could not be saved."""
+        if not self.take_back_check().accepted:
+            return None
+        ok, move = self._commit(self.log.undo, GameEvent.undo())
+        if not ok or not isinstance(move, Move):
+            return None
+        log.info("%s takes back %r", move.player, move.formula)
+        self.player, self.phase, self.shown_round = move.player, PLAYING, None
+        self.hint = None  # the round's one hint stays used (``_hinted``)
+        self.deadline = now + self.time_limit
+        self.warned = self.time_limit <= WARN_AT
+        self.revision += 1
+        self._save_clock(now, force=True)
+        return move
 
     def next_round(self, now: float) -> Feedback:
         """From the round's result to the next round (solo: its clock starts at once)."""

@@ -10,7 +10,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from kiosk.ui.driver import Driver
 
 @contextmanager
 def kiosk_on_board(
-    tmp_path: Path, size: tuple[int, int] = (1280, 720)
+    tmp_path: Path, size: tuple[int, int] = (1280, 720), config: Config | None = None
 ) -> Iterator[tuple[Driver, VirtualBoard]]:
     board = VirtualBoard(tmp_path / "dartboard")
     board.start()
@@ -39,7 +38,7 @@ def kiosk_on_board(
     options = Options(
         window=True, size=size, port=str(board.link), env={}, data_dir=tmp_path / "data"
     )
-    running = build(options, Config())
+    running = build(options, config or Config())
     d = Driver(running)
     try:
         d.wait_for(lambda: d.kiosk.board.state == "connected", what="the board connected")
@@ -50,19 +49,18 @@ def kiosk_on_board(
 
 
 @contextmanager
-def kiosk_on_virtual_board(size: tuple[int, int] = (1280, 720)) -> Iterator[Driver]:
-    with tempfile.TemporaryDirectory(prefix="kiosk-data-") as data:
-        options = Options(window=True, size=size, virtual=True, env={}, data_dir=Path(data))
-        running = build(options, Config())
-        d = Driver(running)
-        try:
-            d.wait_for(
-                lambda: running.devices.virtual and d.kiosk.board.state == "connected",
-                what="the virtual board",
-            )
-            yield d
-        finally:
-            running.close()
+def kiosk_on_virtual_board(tmp_path: Path, size: tuple[int, int] = (1280, 720)) -> Iterator[Driver]:
+    options = Options(window=True, size=size, virtual=True, env={}, data_dir=tmp_path / "data")
+    running = build(options, Config())
+    d = Driver(running)
+    try:
+        d.wait_for(
+            lambda: running.devices.virtual and d.kiosk.board.state == "connected",
+            what="the virtual board",
+        )
+        yield d
+    finally:
+        running.close()
 
 
 def send(d: Driver, board: VirtualBoard, lines: list[str]) -> None:

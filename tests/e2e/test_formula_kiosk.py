@@ -151,3 +151,41 @@ def test_the_clock_ticks_at_ten_seconds_left_and_sounds_time_up_at_zero(tmp_path
         assert list(sound.played)[-1:] == ["tick"]
         screen.update(screen.clock + 10)
         assert "timeup" in sound.played and session.over
+
+
+def test_training_takes_a_formula_back_with_the_dot_and_the_round_is_answered_again(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        sound = d.kiosk.sound
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        pad(d, "\n0+0+0-0\n")  # 3+4+8-9: 6 points
+        assert session.game.score("Anna") == 495 and session.phase == "round_done"
+        pad(d, ".")  # take it back
+        assert session.game.score("Anna") == 501 and session.phase == "playing"
+        assert "3+4+8-9" in d.texts and "2:00" in d.texts  # back in the editor, a fresh clock
+        assert list(sound.played)[-1:] == ["undo"]
+        pad(d, ".......00+00\n")  # delete it, type 34+89
+        assert session.game.score("Anna") == 424
+        moves = [m.formula for r in session.game.history for m in r.moves]
+        assert moves == ["34+89"]
+        store = d.kiosk.store
+        assert store is not None
+        game_id = store.games.unfinished()[-1].id
+        kinds = [e.kind for e in store.games.events(game_id)]
+        assert kinds == ["formula", "undo", "formula"]
+
+
+def test_a_duel_refuses_to_take_a_formula_back_and_says_so(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589, 3001))
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        pad(d, "\n00+0*0\n")  # Anna: 45+8*9 = 117
+        pad(d, "\n0+0+0+0\n")  # Boris: 4+5+8+9 = 26
+        assert session.phase == "round_done"
+        pad(d, ".")
+        assert "A formula can be taken back in training only" in d.texts
+        assert session.phase == "round_done"
+        assert session.game.score("Boris") == 501 - 26

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from kiosk_support import ANNA_WINS, kiosk_on_board, kiosk_on_virtual_board, send, start_game
 
+from kiosk.adapters import keypad as kp
 from kiosk.domain.darts import Dart
 
 
@@ -94,6 +95,29 @@ def test_keypad_entry_shows_what_is_typed_and_scores_it(tmp_path: Path) -> None:
         assert game.marks("Boris", 19) == 3 and len(game.darts_this_turn) == 1
 
 
+def test_a_keypad_with_numlock_off_types_darts_with_its_arrows_and_navigation_keys(
+    tmp_path: Path,
+) -> None:
+    def numlock_off(*keys: int) -> None:
+        for key in keys:
+            action = kp.action_for(key, "")  # NumLock off: the keys type no text
+            assert action is not None
+            d.running.inbox.put(action, source="keypad")
+        d.settle()
+
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_game(d)
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        numlock_off(kp.K_PAGEDOWN, kp.K_KP_MULTIPLY, kp.K_DOWN, kp.K_INSERT)  # 3 * 2 0
+        assert "Typed: 3\u00d720_" in d.texts
+        numlock_off(kp.K_KP_ENTER)
+        numlock_off(kp.K_END, kp.K_KP_MULTIPLY, kp.K_END, kp.K_UP, kp.K_KP_ENTER)  # 1*18
+        numlock_off(kp.K_DOWN, kp.K_KP_MULTIPLY, kp.K_END, kp.K_RIGHT, kp.K_KP_ENTER)  # 2*16
+        assert [str(h) for h in game.history] == ["T20", "S18", "D16"]
+        numlock_off(kp.K_END, kp.K_LEFT, kp.K_KP_ENTER)  # 14
+        assert str(game.history[-1]) == "S14" and game.current_player == "Boris"
+
+
 def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)
@@ -116,8 +140,8 @@ def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
-def test_a_newcomer_plays_a_whole_game_with_the_mouse() -> None:
-    with kiosk_on_virtual_board() as d:
+def test_a_newcomer_plays_a_whole_game_with_the_mouse(tmp_path: Path) -> None:
+    with kiosk_on_virtual_board(tmp_path) as d:
         d.click((10, 10))  # attract: any click
         assert d.screen.name == "main-menu"
 

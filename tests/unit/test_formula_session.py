@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from kiosk.adapters.store import Store
 from kiosk.domain.formula.game import Termination
 from kiosk.domain.formula.rules import CLASSIC
 from kiosk.domain.replay import GameEvent, replay
@@ -147,3 +150,78 @@ def test_perfect_is_possible_only_while_the_points_allow_it() -> None:
     session.begin(0.0)
     session.submit("3+4+8-9", 1.0)  # 6 points: 495 left, 3 rounds of at most 150 to go
     assert not session.perfect_possible("Ann")
+
+
+def test_training_takes_a_formula_back_and_the_round_is_answered_again() -> None:
+    session, events = solo(3489, 3001)
+    session.begin(0.0)
+    session.submit("3+4+8-9", 5.0)  # a poor answer: 6 points
+    assert session.phase == ROUND_DONE and session.game.score("Ann") == 495
+    move = session.take_back(20.0)
+    assert move is not None and move.formula == "3+4+8-9"
+    assert session.game.score("Ann") == 501 and session.game.round == 1
+    assert session.phase == PLAYING and session.player == "Ann"
+    assert session.remaining(20.0) == 120.0  # a fresh clock
+    assert events == [GameEvent.formula(0, "3+4+8-9"), GameEvent.undo()]
+    assert session.submit("34+89", 30.0).accepted
+    assert session.game.score("Ann") == 424 and session.phase == ROUND_DONE
+    engine = replay("formula", session.setup.settings(), ["Ann"], events)
+    assert engine.score("Ann") == 424 and engine.round == 2
+
+
+def test_a_take_back_warns_and_times_out_on_its_own_fresh_clock() -> None:
+    session, _ = solo(3489, 3001)
+    session.begin(0.0)
+    session.update(115.0)  # the first clock had warned
+    session.submit("34+89", 116.0)
+    session.take_back(200.0)
+    assert session.update(250.0) == []  # 70 s left on the new clock: quiet
+    assert session.update(311.0) == [SOUND_WARN]
+    session.update(320.0)
+    assert session.over  # training alone: out of time is the end, as on any clock
+
+
+def test_a_qualification_or_a_duel_refuses_to_take_a_formula_back() -> None:
+    qual, events = solo(3489, 3001, mode="qualification")
+    qual.begin(0.0)
+    qual.submit("3+4+8-9", 1.0)
+    refusal = qual.take_back_check()
+    assert not refusal.accepted and refusal.message
+    assert qual.take_back(2.0) is None
+    assert events == [GameEvent.formula(0, "3+4+8-9")] and qual.game.score("Ann") == 495
+    assert qual.phase == ROUND_DONE
+    duel = FormulaSession(FormulaSetup(names=("Ann", "Bob"), mode="duel", digits=(3489, 3001)))
+    duel.begin(0.0)
+    duel.submit("34+89", 1.0)
+    duel.begin(2.0)
+    duel.submit("3+4+8-9", 3.0)
+    assert duel.phase == ROUND_DONE
+    assert duel.take_back(4.0) is None and duel.game.score("Bob") == 495
+
+
+def test_nothing_is_taken_back_while_a_round_is_being_answered() -> None:
+    session, events = solo(3489, 3001)
+    assert session.take_back(0.0) is None  # not started
+    session.begin(0.0)
+    assert session.take_back(1.0) is None and session.phase == PLAYING
+    assert events == []
+
+
+def test_a_take_back_is_in_the_database_and_one_that_fails_to_save_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    with Store.open(tmp_path / "kiosk.sqlite3") as store:
+        store.players.add("Ann")
+        setup = FormulaSetup(names=("Ann",), digits=(3489, 3001), seed=1)
+        live = store.start_game("formula", ["Ann"], setup.settings())
+        session = FormulaSession(setup, log=live)
+        session.begin(0.0)
+        session.submit("3+4+8-9", 1.0)
+        assert session.take_back(2.0) is not None
+        assert [e.kind for e in store.games.events(live.id)] == ["formula", "undo"]
+        assert store.games.replay(live.id).score("Ann") == 501
+        session.submit("34+89", 3.0)
+        store.games.abandon(live.id)  # from now on the store refuses this game's events
+        assert session.take_back(4.0) is None
+        assert session.game.score("Ann") == 424 and session.phase == ROUND_DONE
+        assert live.failure  # the banner's reason

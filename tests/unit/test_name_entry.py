@@ -5,7 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.ui.screens.name_entry import LATIN, NameEditor, alphabets
+from kiosk.adapters import keypad as kp
+from kiosk.ui.context import Kiosk, Settings
+from kiosk.ui.screens.attract import AttractScreen
+from kiosk.ui.screens.name_entry import LATIN, NameEditor, NameEntry, alphabets
+from kiosk.ui.sound import Sound
+from kiosk.ui.theme import assets_dir
 
 
 def pick(ed: NameEditor, letter: str) -> None:
@@ -126,3 +131,66 @@ def test_no_key_sequence_breaks_the_editor(keys: list[str]) -> None:
         }[key]()
         assert 0 <= ed.cursor <= len(ed.chars) <= ed.max_len
         assert all(len(c) == 1 for c in ed.chars)
+
+
+class NoBoard:
+    """The name screen takes no darts: the devices are never asked for one."""
+
+    source = "serial"
+    virtual = False
+
+    def throw(self, dart: object) -> bool:
+        return False
+
+    def switch(self, source: str) -> None:
+        return None
+
+
+def entry_screen() -> tuple[NameEntry, list[str]]:
+    assets = assets_dir()
+    kiosk = Kiosk(settings=Settings(), sound=Sound(assets / "sounds", 0), devices=NoBoard(),
+                  locale_dir=assets / "locale")  # fmt: skip
+    kiosk.stack.push(AttractScreen(kiosk))
+    saved: list[str] = []
+
+    def done(name: str) -> None:
+        saved.append(name)  # None: the screen closes
+
+    screen = NameEntry(kiosk, "New player", done)
+    kiosk.stack.push(screen)
+    return screen, saved
+
+
+KP_2, KP_8 = kp.K_KP_1 + 1, kp.K_KP_1 + 7
+
+
+def keys(screen: NameEntry, *presses: tuple[int, str]) -> None:
+    """Key presses as pygame reports them: (keycode, the text it typed)."""
+    for code, text in presses:
+        action = kp.action_for(code, text)
+        assert action is not None
+        screen.process_event(action)
+
+
+def test_main_keyboard_digits_type_digits_while_keypad_digits_drive_the_picker() -> None:
+    screen, saved = entry_screen()
+    keys(screen, (ord("t"), "t"), (ord("e"), "e"), (ord("a"), "a"), (ord("m"), "m"),
+         (kp.K_SPACE, " "), (ord("2"), "2"))  # fmt: skip
+    assert screen.editor.text == "Team 2"
+    keys(screen, (kp.K_KP_0, "0"), (KP_2, "2"))  # the keypad: a space, wake the picker
+    assert screen.editor.preview() == "Team 2"  # woken on the last thing written: a space
+    keys(screen, (KP_8, "8"), (kp.K_KP_1 + 4, "5"))  # back one: "9", written
+    assert screen.editor.text == "Team 2 9"
+    keys(screen, (kp.K_KP_ENTER, ""))  # Enter on the empty place saves
+    assert saved == ["Team 2 9"]
+
+
+def test_a_keypad_with_numlock_off_still_drives_the_picker() -> None:
+    screen, saved = entry_screen()
+    keys(screen, (kp.K_DOWN, ""), (kp.K_CLEAR, ""))  # 2 wakes the picker on A, 5 writes it
+    keys(screen, (kp.K_PAGEDOWN, ""), (kp.K_DOWN, ""), (kp.K_CLEAR, ""))  # A +5 +1 = G
+    keys(screen, (kp.K_DOWN, ""), (kp.K_UP, ""))  # wake on G, back one
+    assert screen.editor.preview() == "Agf"
+    keys(screen, (kp.K_KP_ENTER, ""), (kp.K_END, ""))  # write it; 1: the next alphabet
+    keys(screen, (kp.K_KP_ENTER, ""), (kp.K_KP_ENTER, ""))  # write its first, save
+    assert saved == ["Agf0"]

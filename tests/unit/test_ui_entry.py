@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kiosk.domain.darts import Dart
+from kiosk.ui import i18n
 from kiosk.ui.entry import EntryError, parse_entry
+from kiosk.ui.theme import assets_dir
 
 
 @pytest.mark.parametrize(
@@ -47,3 +49,19 @@ def test_text_that_is_no_dart_is_refused_with_a_message(typed: str) -> None:
     with pytest.raises(EntryError) as e:
         parse_entry(typed)
     assert str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "number", "english_word"),
+    [("3*25", "3\u00d725", "dart"), ("5*20", "not 5", "multiplier")],
+)
+def test_a_refusal_with_numbers_is_shown_in_the_players_language(
+    typed: str, number: str, english_word: str
+) -> None:
+    catalog = i18n.load("uk", assets_dir() / "locale")
+    with pytest.raises(EntryError) as e:
+        parse_entry(typed)
+    english = e.value.shown(str)
+    assert english == str(e.value) and number in english and english_word in english
+    shown = e.value.shown(catalog.gettext)
+    assert number.split()[-1] in shown and english_word not in shown

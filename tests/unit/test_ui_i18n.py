@@ -3,6 +3,7 @@ and a broken file never stops the kiosk."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -17,34 +18,90 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "kiosk" / "assets" / "locale"
 UI = ROOT / "kiosk" / "ui"
 
-# The ways a msgid appears in kiosk/ui: t("..."), Item("...", title = "...",
-# note="...", Button(action, "..."), and ("value", "Label") choice pairs.
-PATTERNS = [
-    r'\bt\("([^"]+)"\)',
-    r"\bt\('([^']+)'\)",
-    r'Item\(\s*"([^"]+)"',
-    r'(?:title|subtitle) = "([^"]+)"',
-    r'note="([^"]+)"',
-    r'Button\("[a-z]+", "([^"]+)"\)',
-    r'\(\s*"[a-z-]+",\s*"([^"]+)"\)',
-    r'\((?:-?\d+|True|False), "([^"]+)"\)',
-    r'^\s+\("([^"]+)", lambda',
-    r'Feedback\([^)]*message="([^"]+)"',
-]
-# Files whose texts are not checked (none: every screen is translated).
-NOT_YET_TRANSLATED: set[str] = set()
+# Where a msgid stands in kiosk/ui, read from the syntax tree of every file there (so
+# a text split over lines, or in any call's argument list, is found all the same):
+# the first argument of t(...); the argument (position or keyword) of the widgets and
+# messages that the screens translate when they draw them.
+MSGID_ARGS = {  # callable -> (positions, keywords)
+    "t": ((0,), ()),
+    "Item": ((0,), ("label", "note")),
+    "Button": ((1,), ("label",)),
+    "Target": ((0,), ("label",)),
+    "Feedback": ((2,), ("message",)),
+    "EntryError": ((0,), ("template",)),
+}
+ASSIGNED = ("title", "subtitle", "label")  # class attributes, and ``x.label = "..."``
 NOT_TEXT = {".", "/", "next", "undo", "right", "down", "up", "reconnecting", "board", "cancel",
             "END", "missing_digit", "standard", "classic"}  # fmt: skip
 
 
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _text(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _literal(node: ast.expr) -> bool:
+    """A choice's value: a constant such as ``"auto"``, ``4`` or ``-4``."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    return isinstance(node, ast.Constant)
+
+
+def scan(source: str) -> tuple[set[str], list[str]]:
+    """(the msgids in one file, the texts built before translation: f-strings and
+    concatenations where a msgid belongs, which no catalogue can hold)."""
+    found: set[str] = set()
+    built: list[str] = []
+
+    def take(node: ast.expr | None) -> None:
+        text = _text(node)
+        if text is not None:
+            found.add(text)
+        elif isinstance(node, ast.IfExp):  # "Bring back" if retired else "Retire"
+            take(node.body)
+            take(node.orelse)
+        elif isinstance(node, ast.JoinedStr | ast.BinOp):
+            built.append(f"line {node.lineno}: {ast.unparse(node)}")
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _name(node.func) in MSGID_ARGS:
+            if any(k.arg == "raw_label" for k in node.keywords):
+                continue  # a player's name, shown as it is
+            positions, keywords = MSGID_ARGS[_name(node.func)]
+            for i in positions:
+                if i < len(node.args):
+                    take(node.args[i])
+            for keyword in node.keywords:
+                if keyword.arg in keywords:
+                    take(keyword.value)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            targets = [_name(t) for t in node.targets]
+            if any(t in ASSIGNED for t in targets):
+                take(node.value)
+        elif isinstance(node, ast.List | ast.Tuple) and node.elts:
+            # choices: [("value", "Label"), ...]; columns: [("Label", lambda ...), ...]
+            pairs = [e for e in node.elts if isinstance(e, ast.Tuple) and len(e.elts) >= 2]
+            if len(pairs) == len(node.elts):
+                for pair in pairs:
+                    first, second = pair.elts[0], pair.elts[1]
+                    if isinstance(second, ast.Lambda):
+                        take(first)
+                    elif len(pair.elts) == 2 and _literal(first):
+                        take(second)
+    return found, built
+
+
 def ui_msgids() -> set[str]:
     found: set[str] = set()
-    for path in UI.rglob("*.py"):
-        if path.name in NOT_YET_TRANSLATED:
-            continue
-        text = path.read_text(encoding="utf-8")
-        for pattern in PATTERNS:
-            found.update(re.findall(pattern, text, flags=re.MULTILINE))
+    for path in sorted(UI.rglob("*.py")):
+        found |= scan(path.read_text(encoding="utf-8"))[0]
     from kiosk.ui.entry import HELP
     from kiosk.ui.formula_session import move_text
     from kiosk.ui.screens.formula_view import KEYPAD, MODE_LABELS, REFUSAL_TEMPLATES
@@ -55,7 +112,38 @@ def ui_msgids() -> set[str]:
     found.update(MODE_LABELS.values())
     found.update(template for _code, _pattern, template in REFUSAL_TEMPLATES)
     found.add(move_text(Move("Anna", None, None, 0, 501, timed_out=True)))
-    return {m for m in found if m not in NOT_TEXT and not m.isdigit() and "%" not in m}
+    return {
+        m for m in found if m.strip() and m not in NOT_TEXT and not m.isdigit() and "%" not in m
+    }
+
+
+def test_the_scan_reads_every_ui_file_and_finds_texts_however_they_are_written() -> None:
+    files = sorted(UI.rglob("*.py"))
+    assert len(files) >= 30 and UI / "screens" / "resume.py" in files
+    found, built = scan(
+        'x = t("one "\n      "text")\n'
+        'Button("go", "Go on")\n'
+        'Item("Volume", choices=[(0, "off"), (-1, "on")], note="soon")\n'
+        'Item("Back" if gone else "Retire", retire)\n'
+        'COLUMNS = [("Won", lambda s: s.won, 6.5)]\n'
+        'class S:\n    title = "Settings"\n'
+        'b.label = "Really?"\n'
+        'raise EntryError("no such dart: {text}", text=typed)\n'
+        'Feedback(False, [], "Not saved")\n'
+        'y = t(f"Round {n}")\n'
+    )
+    assert found == {"one text", "Go on", "Volume", "off", "on", "soon", "Back", "Retire",
+                     "Won", "Settings", "Really?", "no such dart: {text}", "Not saved"}  # fmt: skip
+    assert built == ["line 12: f'Round {n}'"]
+
+
+def test_no_text_is_put_together_before_it_is_translated() -> None:
+    built = {}
+    for path in sorted(UI.rglob("*.py")):
+        lines = scan(path.read_text(encoding="utf-8"))[1]
+        if lines:
+            built[str(path.relative_to(ROOT))] = lines
+    assert built == {}
 
 
 @pytest.mark.parametrize("language", ["uk", "ru"])

@@ -2,7 +2,9 @@
 
 Inputs: board hits and buttons, the keypad (manual entry ``3*20`` Enter, ``+`` next
 player, ``-`` undo, ``/`` pause menu), and with the virtual board the mouse (a click
-on the board is a dart there; buttons for next / undo / menu). The drawing is in
+on the board is a dart there; buttons for next / undo / menu). A keypad that sends
+its navigation keys with NumLock off types the digits they sit on (the arrows are
+8 2 4 6, Home 7 and so on: see ``kiosk.adapters.keypad``). The drawing is in
 ``cricket_view.py``.
 """
 
@@ -24,6 +26,7 @@ FINISH_DELAY = 1.5  # s the final dart stays on the scoreboard before the result
 MESSAGE_TIME = 3.0  # s
 ENTRY_CHARS = "0123456789TDSBMI* "
 MAX_TYPED = 8
+PAD_ARROWS = ("up", "down", "left", "right")  # 8 2 4 6 (``KeyAction.pad``, NumLock off)
 
 
 class CricketScreen(Screen):
@@ -87,6 +90,8 @@ class CricketScreen(Screen):
 
     def key(self, event: KeyAction) -> None:
         name = event.name
+        if name in PAD_ARROWS and event.pad and event.char.isdigit():
+            name = "digit"  # a keypad with NumLock off: the arrow is the digit it sits on
         if name in ("digit", "char", "times") and event.char.upper() in ENTRY_CHARS:
             if len(self.typed) < MAX_TYPED:
                 self.typed += "*" if name == "times" else event.char.upper()
@@ -119,7 +124,7 @@ class CricketScreen(Screen):
         try:
             dart = parse_entry(self.typed)
         except EntryError as e:
-            self.say(f"{self.typed.replace('*', TIMES)}: {self.t(str(e))}")
+            self.say(f"{self.typed.replace('*', TIMES)}: {e.shown(self.t)}")
             self.typed = ""
             return
         self.typed = ""

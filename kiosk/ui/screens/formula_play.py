@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pygame
+
 from kiosk.adapters import formula_keys as fk
 from kiosk.adapters.formula_keys import FormulaEditor
 from kiosk.ui import formula_session as fs
@@ -26,10 +28,6 @@ from kiosk.ui.screen import DartInput, Screen
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
-# The clock's own clips (tick at 10 s left, timeup at 0) for the session's warning and
-# timeout sounds, which reuse Cricket clips: the formula screen plays no triple or miss.
-# Once formula_session names "tick"/"timeup" itself this maps them to themselves.
-CLOCK_SOUNDS = {fs.SOUND_WARN: "tick", fs.SOUND_TIMEOUT: "timeup"}
 
 
 class FormulaScreen(Screen):
@@ -147,15 +145,18 @@ class FormulaScreen(Screen):
                 self.message, self.message_until = "", None
 
     def take_back(self) -> None:
-        """Training: ``.`` (delete) on the round's result takes the formula back to fix
-        it. The session must undo it (the engine's ``pop``, recorded as an undo event):
-        ``FormulaSession.take_back(now) -> Move | None`` is asked of formula_session.py
-        and not there yet, so until then this key does nothing here (NOT DONE)."""
-        take_back = getattr(self.session, "take_back", None)
-        if self.session.setup.mode != "training" or take_back is None:
+        """Training: ``.`` (delete) on the round's result takes the formula back (an undo
+        in the game's log) and puts it in the editor to fix, with a fresh clock. A duel
+        or a qualification refuses, and says so."""
+        s = self.session
+        check = s.take_back_check()
+        if not check.accepted:
+            self.feedback(check)
             return
-        move = take_back(self.now())
-        if move is None:
+        move = s.take_back(self.now())
+        if move is None:  # the undo was not saved: nothing changed (the banner says why)
+            self.say(self.t("Not saved: try again"), bad=True)
+            self.play([fs.SOUND_REFUSED])
             return
         self._sync()
         if move.formula:
@@ -171,7 +172,7 @@ class FormulaScreen(Screen):
 
     def play(self, sounds: list[str]) -> None:
         for sound in sounds:
-            self.kiosk.sound.play(CLOCK_SOUNDS.get(sound, sound))
+            self.kiosk.sound.play(sound)
         if sounds:
             self.dirty = True
 
@@ -201,9 +202,20 @@ class FormulaScreen(Screen):
     top_margin = 0.0  # in units of 1% of the height: the side game's Cricket strip
 
     def draw(self, p: theme.Painter) -> None:
-        from kiosk.ui.screens.formula_view import draw_formula
+        from kiosk.ui.screens.formula_view import Layout, draw_formula
 
         draw_formula(p, self)
+        if self.message and self.session.phase == ROUND_DONE:
+            # formula_view draws no message on a round's result: a refused take-back is
+            # shown here, over the "Enter: next round" line, for MESSAGE_TIME.
+            w, u = p.w, p.u
+            x0, x1 = 2 * u, w * 0.60
+            L = Layout(p, self.top_margin)
+            band = pygame.Rect(int(x0), int(L.y(54)), int(x1 - x0), int(L.s(6)))
+            p.rect(band, theme.PANEL, radius=0.6 * u)
+            colour = theme.BAD if self.message_bad else theme.ACCENT
+            p.text(self.message, L.s(3.8), (x0 + u, band.centery), colour, anchor="midleft",
+                   style="bold", max_width=x1 - x0 - 2 * u)  # fmt: skip
 
 
 class FormulaSideGame(FormulaScreen):

@@ -16,7 +16,9 @@ own arrows:
 ``*``          save                   ``/`` Esc     cancel
 =============  ==========================================================
 
-A keyboard types letters (and space) directly. Alphabets: Ukrainian or Russian first
+The digit keys above are the numeric keypad's (``KeyAction.pad``, NumLock on or off).
+A keyboard types letters, digits and space directly: its main-row digits are part of
+the name ("Team 2"), never picker moves. Alphabets: Ukrainian or Russian first
 when the kiosk speaks it, then A-Z, digits and ``- ' .``. Letters are capitalised by
 place: the first of each word upper case, the rest lower (the keypad has no shift).
 
@@ -231,6 +233,8 @@ class NameEntry(Screen):
     def key(self, event: KeyAction) -> None:
         ed = self.editor
         name, digit = event.name, event.digit
+        if name == "digit" and not event.pad:  # the main keyboard's row: a digit typed
+            name, digit = "char", None
         moves = {2: 1, 8: -1, 3: 5, 9: -5}
         if digit in moves or name in ("next", "undo", "down", "up"):
             delta = moves.get(digit or 0) or (1 if name in ("next", "down") else -1)

@@ -1,11 +1,24 @@
-"""Settings: language, volume, input source. Changes apply at once and are saved."""
+"""Settings: language, volume, input source. Changes apply at once and are saved.
+
+With cameras in the config (``[camera] devices``), one item per camera opens the
+calibration screen (``camera_calibrate``) on a still picture from it, saving to that
+camera's ``calibrations`` file; the screen closes itself once saved or quit. The config
+is read from the devices (``kiosk.bootstrap.Devices.config``): the screens' ``Devices``
+protocol does not promise it, so without it there is no camera item.
+"""
 
 from __future__ import annotations
 
+import logging
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kiosk.ui.i18n import LANGUAGES
+from kiosk.ui.screen import Screen
 from kiosk.ui.screens.menu import Item, MenuScreen
+
+log = logging.getLogger("kiosk.ui")
 
 VOLUMES = [(v, f"{v}%") for v in range(0, 101, 10)]
 SOURCES = [
@@ -14,6 +27,7 @@ SOURCES = [
     ("virtual", "virtual board (mouse)"),
     ("camera", "cameras"),
 ]
+CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
 
 class SettingsScreen(MenuScreen):
@@ -22,7 +36,7 @@ class SettingsScreen(MenuScreen):
 
     def items(self) -> list[Item]:
         s = self.kiosk.settings
-        return [
+        items = [
             Item(
                 "Language",
                 choices=list(LANGUAGES.items()),
@@ -31,8 +45,12 @@ class SettingsScreen(MenuScreen):
             ),
             Item("Volume", choices=VOLUMES, get=lambda: s.volume, set=self.set_volume),
             Item("Input", choices=SOURCES, get=lambda: s.source, set=self.set_source),
-            Item("Back", self.back),
         ]
+        for i, _camera in enumerate(self.cameras()):
+            label = f"{self.t('Calibrate camera')} {i + 1}"
+            items.append(Item(label, partial(self.calibrate, i), raw_label=True))
+        items.append(Item("Back", self.back))
+        return items
 
     def set_language(self, value: Any) -> None:
         self.kiosk.set_language(str(value))
@@ -55,3 +73,59 @@ class SettingsScreen(MenuScreen):
                 self.kiosk.save_settings(self.kiosk.settings)
             except OSError as e:
                 self.message = f"{self.t('Not saved')}: {e}"
+
+    # -- cameras -----------------------------------------------------------------------
+
+    def cameras(self) -> list[tuple[str, str]]:
+        """(device, calibration file or "") for each camera in the config."""
+        config = getattr(self.kiosk.devices, "config", None)
+        camera = getattr(config, "camera", None)
+        devices = [str(d) for d in getattr(camera, "devices", ())]
+        files = [str(f) for f in getattr(camera, "calibrations", ())]
+        return [(d, files[i] if i < len(files) else "") for i, d in enumerate(devices)]
+
+    def calibrate(self, index: int) -> None:
+        """A still picture from camera ``index`` on the calibration screen."""
+        device, out = self.cameras()[index]
+        if not out:
+            self.message = self.t("No calibration file for this camera in the config")
+            return
+        if not Path(out).parent.is_dir():
+            self.message = f"{self.t('No such folder')}: {Path(out).parent}"
+            return
+        try:
+            from kiosk.commands.camera_calibrate import grab_frame
+
+            image = grab_frame(device)
+        except Exception as e:  # a camera that fails never stops the kiosk
+            log.error("camera %s: no picture: %s", device, e)
+            image = None
+        if image is None:
+            self.message = f"{self.t('No picture from the camera')}: {device}"
+            return
+        self.kiosk.stack.push(calibration_screen(self.kiosk, image, Path(out)))
+
+
+def calibration_screen(kiosk: Any, image: Any, out: Path) -> Screen:
+    """The calibration screen, closing itself when it is done (the command's version
+    waits for ``finished`` instead). Imported here, not at start: it needs OpenCV."""
+    from kiosk.ui.screens.camera_calibrate import CameraCalibrateScreen
+
+    class InKiosk(CameraCalibrateScreen):
+        def __init__(self) -> None:
+            super().__init__(kiosk, image, out)
+            self.close_at: float | None = None
+
+        def update(self, now: float) -> None:
+            super().update(now)
+            if self.finished and self.close_at is None:
+                self.close_at = now + (CLOSE_AFTER_SAVE if self.saved else 0.0)
+            if self.close_at is not None and now >= self.close_at:
+                self.close_at = None
+                if self.kiosk.stack.top is self:
+                    self.kiosk.stack.pop()
+
+        def wake_at(self) -> float | None:
+            return self.close_at
+
+    return InKiosk()
