@@ -12,12 +12,13 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
     h = 7 * u
     top = p.h - h  # at the foot, over the key hints: the round and the scores stay visible
     if kiosk.board.lost:
-        _strip(
-            p,
-            top,
-            h,
-            kiosk.t("Board disconnected: reconnecting... The game waits; darts can be typed."),
-        )
+        if kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
+            text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
+        else:
+            text = kiosk.t(
+                "Board disconnected: reconnecting... The game waits; darts can be typed."
+            )
+        _strip(p, top, h, text)
         top -= h
     reason = kiosk.not_saved_reason
     if reason:

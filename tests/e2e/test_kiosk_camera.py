@@ -82,5 +82,7 @@ def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Pat
         running.devices.switch("camera")
         d.wait_for(lambda: d.kiosk.board.lost, what="the lost banner")
         assert "calibrated" in d.kiosk.board.detail
+        d.settle()
+        assert any(t.startswith("Cameras lost") for t in d.texts), d.texts
     finally:
         running.close()
