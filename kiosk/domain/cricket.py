@@ -13,7 +13,10 @@ Choices where rules.md is silent (the "best bar machine" reading):
 - When the game ends, the turn does not pass: ``current_player``, ``round`` and
   ``darts_this_turn`` keep showing the final turn.
 - ``round_limit``: the game is decided when the last player's turn of round
-  ``round_limit`` ends (third dart or ``end_turn``) with no winner.
+  ``round_limit`` ends (third dart or ``end_turn``) with no winner. "Marks on the
+  board" for the tie-break are the 0..3 marks shown per target, summed. With 3 or 4
+  players it is a draw when the best two sides are level on points and marks.
+- ``single_bull``: the inner bull is one mark, so on an owned bull it scores 25.
 - Placings at a win: the winner, then by targets owned, points (cut-throat: fewest),
   marks on the board, turn order. At the round limit: points, marks, turn order.
 - Teams: a *side* is a player or a team. ``marks``/``points``/``owns`` and ``stats`` on a

@@ -130,8 +130,14 @@ VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (Variant, CutThroat, No
 
 
 def find_variant(name: str) -> Variant:
-    """The rule object for ``name`` ("standard", "cut-throat", "no-score")."""
-    cls = VARIANTS.get(name) if isinstance(name, str) else None
+    """The rule object for ``name`` ("standard", "cut-throat", "no-score").
+
+    Case, surrounding spaces and ``_`` or a space for ``-`` are forgiven ("Cut_Throat").
+    """
+    cls = None
+    if isinstance(name, str):
+        words = name.lower().replace("_", " ").replace("-", " ").split()
+        cls = VARIANTS.get("-".join(words))
     if cls is None:
         raise CricketError(
             f"unknown Cricket variant: {name!r} (expected one of {', '.join(VARIANTS)})"
