@@ -171,9 +171,13 @@ def whole(value: Value) -> int:
 
 
 def show(value: Value) -> str:
-    """A value as a player would write it: 12.5, 1/3, 1.41421."""
+    """A value as a player would write it: 12.5, 1/3, 1.41421.
+
+    A value that is not whole never reads as whole: 0.99999995 shows as
+    0.999999948977547, not as 1.
+    """
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return _show_float(value)
     q = value.denominator
     while q % 2 == 0:
         q //= 2
@@ -185,4 +189,11 @@ def show(value: Value) -> str:
             return text
     if value.denominator <= 10**6:
         return f"{value.numerator}/{value.denominator}"
-    return f"{float(value):.6g}"
+    return _show_float(float(value))
+
+
+def _show_float(value: float) -> str:
+    text = f"{value:.6g}"
+    if float(text).is_integer():
+        text = f"{value:.15g}"
+    return text

@@ -65,8 +65,24 @@ class _Evaluator(SimpleEval):  # type: ignore[misc]  # simpleeval ships no type 
     def _eval(self, node: ast.AST) -> Value:
         handler = self.nodes.get(type(node))
         if handler is None:
+            if isinstance(node, ast.Tuple):
+                raise self._tuple_error(node)
             raise FormulaError("not_allowed", _NOT_ALLOWED, self._where(node))
         return handler(node)
+
+    def _tuple_error(self, node: ast.Tuple) -> FormulaError:
+        """``()`` lacks a number; ``3,489`` or ``(3,4)+89`` has a comma outside pow()."""
+        start = self._where(node)
+        if not node.elts:
+            inside = None if start is None else start + 1
+            return FormulaError("syntax", "a number is missing here", inside)
+        end = getattr(node.elts[0], "end_col_offset", None)
+        comma = -1 if end is None else self.text.find(",", int(end) + self.offset)
+        return FormulaError(
+            "not_allowed",
+            "a comma goes only between the two numbers of pow(x, y)",
+            comma if comma >= 0 else start,
+        )
 
     def _where(self, node: ast.AST) -> int | None:
         col = getattr(node, "col_offset", None)

@@ -65,11 +65,27 @@ def tokenize(text: str) -> list[Token]:
 
 
 def check_structure(tokens: list[Token]) -> None:
-    """Refuse ``**``, ``//``, juxtaposed operands, bare names, leading zeros, bad brackets."""
+    """Refuse bad brackets, ``**``, ``//``, juxtaposed operands, bare names, leading zeros.
+
+    A closing bracket with nothing open is reported as "unbalanced parentheses" before
+    anything else about it (``)34+89(`` -> position 0), not as the operator missing
+    next to it. A bracket left open is reported last, so that while a player is still
+    typing (``(3(``) the real mistake shows first.
+    """
     depth = 0
     open_positions: list[int] = []
     for k, tok in enumerate(tokens):
         nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        if tok.kind == "(":
+            depth += 1
+            open_positions.append(tok.position)
+            if depth > MAX_DEPTH:
+                raise FormulaError("too_deep", "too many brackets inside each other", tok.position)
+        elif tok.kind == ")":
+            if depth == 0:
+                raise FormulaError("unbalanced", "unbalanced parentheses", tok.position)
+            depth -= 1
+            open_positions.pop()
         if tok.kind == "number" and len(tok.text) > 1 and tok.text[0] == "0":
             raise FormulaError("leading_zero", "a number can't start with 0", tok.position)
         if tok.kind == "name" and (nxt is None or nxt.kind != "("):
@@ -81,16 +97,6 @@ def check_structure(tokens: list[Token]) -> None:
             raise FormulaError("not_allowed", _NOT_ALLOWED, nxt.position)
         if tok.kind in ("number", ")") and nxt is not None and nxt.kind in ("number", "name", "("):
             raise FormulaError("missing_operator", "an operator is missing here", nxt.position)
-        if tok.kind == "(":
-            depth += 1
-            open_positions.append(tok.position)
-            if depth > MAX_DEPTH:
-                raise FormulaError("too_deep", "too many brackets inside each other", tok.position)
-        elif tok.kind == ")":
-            if depth == 0:
-                raise FormulaError("unbalanced", "unbalanced parentheses", tok.position)
-            depth -= 1
-            open_positions.pop()
     if open_positions:
         raise FormulaError("unbalanced", "unbalanced parentheses", open_positions[-1])
 
