@@ -9,45 +9,37 @@ Usage: ``python scripts/screenshots_camera.py [OUTDIR] [--sizes 1920x1080,1280x7
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 import tempfile
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import numpy as np
+import shots
+from shots import Shots
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-import pygame  # noqa: E402
-
-from kiosk.adapters.camera import synthetic  # noqa: E402
-from kiosk.adapters.keypad import KeyAction  # noqa: E402
-from kiosk.commands.camera_calibrate import Session, open_session  # noqa: E402
-from kiosk.ui.screen import Click  # noqa: E402
-from kiosk.ui.screens.camera_calibrate import TARGETS  # noqa: E402
+from kiosk.adapters.camera import synthetic
+from kiosk.adapters.keypad import KeyAction
+from kiosk.commands.camera_calibrate import Session, open_session
+from kiosk.ui.screen import Click
+from kiosk.ui.screens.camera_calibrate import TARGETS
 
 SEED = 5
 
 
-def shoot(s: Session, out: Path, name: str, size: tuple[int, int]) -> None:
+def take(s: Session, shot: Shots, name: str) -> None:
     s.app.step(0)
-    path = out / f"{name}-{size[0]}x{size[1]}.png"
-    pygame.image.save(s.app.canvas, str(path))
-    print(path)
+    shot.save(s.app.canvas, name)
+
+
+def mark(s: Session, points: list[tuple[float, float]]) -> None:
+    """Click these image points on the screen, one frame each."""
+    for point in points:
+        x, y = s.screen.image_to_screen(point)
+        s.inbox.put(Click((round(x), round(y))), source="mouse")
+        s.app.step(0)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("outdir", nargs="?", default=str(ROOT / "docs" / "screenshots"))
-    ap.add_argument("--sizes", default="1920x1080,1280x720")
-    args = ap.parse_args()
-    out = Path(args.outdir)
-    out.mkdir(parents=True, exist_ok=True)
+    sizes = shots.parse(__doc__)
     rng = np.random.default_rng(SEED)
     cam = synthetic.random_camera(rng, 30.0)
     image = synthetic.render(cam, synthetic.random_scene(rng), rng)
@@ -58,26 +50,19 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         cal_path = Path(tmp) / "cal.json"
-        for text in args.sizes.split(","):
-            w, h = (int(v) for v in text.split("x"))
-            s = open_session(image, cal_path, size=(w, h))
+        for shot in sizes:
+            s = open_session(image, cal_path, size=shot.size)
             try:
-                for t in TARGETS[:2]:
-                    x, y = s.screen.image_to_screen(truth(t.board))
-                    s.inbox.put(Click((round(x), round(y))), source="mouse")
-                    s.app.step(0)
+                mark(s, [truth(t.board) for t in TARGETS[:2]])
                 s.screen.cursor = truth(TARGETS[2].board)
-                shoot(s, out, "camera-calibrate-marking", (w, h))
-                for t in TARGETS[2:]:
-                    x, y = s.screen.image_to_screen(truth(t.board))
-                    s.inbox.put(Click((round(x), round(y))), source="mouse")
-                    s.app.step(0)
-                shoot(s, out, "camera-calibrate-review", (w, h))
+                take(s, shot, "camera-calibrate-marking")
+                mark(s, [truth(t.board) for t in TARGETS[2:]])
+                take(s, shot, "camera-calibrate-review")
                 s.inbox.put(KeyAction("undo", "-"), source="keypad")
                 s.app.step(0)
                 s.inbox.put(KeyAction("digit", "0"), source="keypad")
                 s.app.step(0)
-                shoot(s, out, "camera-calibrate-auto", (w, h))
+                take(s, shot, "camera-calibrate-auto")
             finally:
                 s.close()
     return 0

@@ -8,23 +8,15 @@ Usage: ``python scripts/screenshots_league.py [OUTDIR] [--sizes 1920x1080,1280x7
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import sys
 import tempfile
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import shots
+from shots import Shots
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from kiosk.bootstrap import Options, build  # noqa: E402
-from kiosk.config import Config  # noqa: E402
-from kiosk.ui.driver import Driver  # noqa: E402
+from kiosk.ui.driver import Driver
 
 PLAYERS = {  # name -> chance that a dart lands on a Cricket target
     "Anna": 0.75,
@@ -69,84 +61,61 @@ def fill(store: object) -> None:
     live.finish()
 
 
-def start(size: tuple[int, int], data: Path, *, store: bool = True, language: str = "en") -> Driver:
-    options = Options(window=True, size=size, port="loop://", env={}, data_dir=data, store=store)
-    d = Driver(build(options, Config()))
-    if language != "en":
-        d.kiosk.set_language(language)
-    d.settle()
-    return d
+def kiosk(
+    shot: Shots, data: Path, *, store: bool = True, language: str = "en"
+) -> AbstractContextManager[Driver]:
+    return shots.kiosk(shot.size, language, port="loop://", env={}, data_dir=data, store=store)
 
 
-def shoot(d: Driver, out: Path, name: str, size: tuple[int, int]) -> None:
-    path = out / f"{name}-{size[0]}x{size[1]}.png"
-    d.screenshot(str(path))
-    print(path)
-
-
-def all_screens(out: Path, size: tuple[int, int]) -> None:
+def all_screens(shot: Shots) -> None:
     with tempfile.TemporaryDirectory(prefix="kiosk-shots-") as tmp:
-        d = start(size, Path(tmp))
-        try:
+        with kiosk(shot, Path(tmp)) as d:
             assert d.kiosk.store is not None
             fill(d.kiosk.store)
             d.press("1")  # attract -> main menu
             d.press("3")
-            shoot(d, out, "league-menu", size)
+            shot.take(d, "league-menu")
             d.press("2")
-            shoot(d, out, "league-standings-tonight", size)
+            shot.take(d, "league-standings-tonight")
             d.press("\n")
-            shoot(d, out, "league-player-page", size)
+            shot.take(d, "league-player-page")
             d.press("//")
             d.press("3")
-            shoot(d, out, "league-standings-season", size)
+            shot.take(d, "league-standings-season")
             d.press("/")
             d.press("4")
-            shoot(d, out, "league-players", size)
+            shot.take(d, "league-players")
             d.press("1")
             d.press("2\n33222\n2")  # "An" and the picker on N
-            shoot(d, out, "league-name-entry", size)
+            shot.take(d, "league-name-entry")
             d.press("/")
             d.press("/")
             d.press("1")  # a rated Cricket game: options, then the players
             d.press("5")
             d.press("1")
-            shoot(d, out, "league-seat-chooser", size)
+            shot.take(d, "league-seat-chooser")
             d.press("2")
             d.press("3")
-            shoot(d, out, "league-player-pick", size)
-        finally:
-            d.running.close()
-        d = start(size, Path(tmp), language="uk")
-        try:
+            shot.take(d, "league-player-pick")
+        with kiosk(shot, Path(tmp), language="uk") as d:
             d.press("1")
             d.press("3")
             d.press("4")
             d.press("1")
             d.press("2\n3")  # Cyrillic first (its A), then the picker 5 letters on
-            shoot(d, out, "league-name-entry-ukrainian", size)
-        finally:
-            d.running.close()
-    with tempfile.TemporaryDirectory(prefix="kiosk-shots-") as tmp:
-        d = start(size, Path(tmp), store=False)
-        try:
-            d.press("1")
-            d.press("3")
-            shoot(d, out, "league-menu-not-saved", size)
-        finally:
-            d.running.close()
+            shot.take(d, "league-name-entry-ukrainian")
+    with (
+        tempfile.TemporaryDirectory(prefix="kiosk-shots-") as tmp,
+        kiosk(shot, Path(tmp), store=False) as d,
+    ):
+        d.press("1")
+        d.press("3")
+        shot.take(d, "league-menu-not-saved")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("outdir", nargs="?", default=str(ROOT / "docs" / "screenshots"))
-    parser.add_argument("--sizes", default="1920x1080,1280x720")
-    args = parser.parse_args()
-    out = Path(args.outdir)
-    out.mkdir(parents=True, exist_ok=True)
-    for spec in args.sizes.split(","):
-        w, h = (int(v) for v in spec.split("x"))
-        all_screens(out, (w, h))
+    for shot in shots.parse(__doc__):
+        all_screens(shot)
     return 0
 
 

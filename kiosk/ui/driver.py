@@ -10,9 +10,25 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kiosk.adapters import keypad as kp
 from kiosk.adapters.keypad import KeyAction, action_for
 from kiosk.bootstrap import Running
-from kiosk.ui.screen import Click, Screen
+from kiosk.domain.darts import Dart
+from kiosk.ui.screen import Click, DartInput, Screen
+
+# The numeric keypad's own keys by what is printed on them, for ``Driver.pad``.
+PAD_KEYS = {
+    "\n": kp.K_KP_ENTER, "+": kp.K_KP_PLUS, "-": kp.K_KP_MINUS, "*": kp.K_KP_MULTIPLY,
+    "/": kp.K_KP_DIVIDE, ".": kp.K_KP_PERIOD, "0": kp.K_KP_0,
+    **{str(n): kp.K_KP_1 + n - 1 for n in range(1, 10)},
+}  # fmt: skip
+
+# A short Cricket game for two: Anna closes everything in six turns while Boris throws
+# at nothing (her 14th dart wins; the 15th lands after the game).
+ANNA_WINS = [
+    "T20", "T19", "T18", "S1", "S1", "S1", "T17", "T16", "T15",
+    "S2", "S2", "S2", "DB", "SB", "S3",
+]  # fmt: skip
 
 
 class Timeout(AssertionError):
@@ -72,6 +88,21 @@ class Driver:
                     action = KeyAction("digit", ch)
             self.running.inbox.put(action, source="keypad")
         self.settle()
+
+    def pad(self, keys: str) -> None:
+        """Type on the numeric keypad by its keycodes, through the app's key table (what
+        formula darts reads): ``"\\n00+0"`` -> Enter, 0, 0, +, 0."""
+        for ch in keys:
+            action = action_for(PAD_KEYS[ch], "" if ch == "\n" else ch)
+            assert action is not None
+            self.running.inbox.put(action, source="keypad")
+        self.settle()
+
+    def throw(self, *darts: str, source: str = "keypad") -> None:
+        """Darts by name (``"T20"``, ``"MISS"``), each handled and drawn before the next."""
+        for text in darts:
+            self.running.inbox.put(DartInput(Dart.parse(text), source), source=source)
+            self.settle()
 
     def click(self, pos: tuple[int, int]) -> None:
         self.running.inbox.put(Click(pos), source="mouse")

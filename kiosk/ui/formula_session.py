@@ -21,6 +21,9 @@ see :meth:`attach`.
 The clock survives a restart: while a player's clock runs, the session saves the time
 left with ``log.save_clock`` about once a second (from :meth:`update`, never on an
 input); a resumed session (``budget``) gives the player that time when they press Enter.
+The clock itself is ``kiosk.ui.formula_clock.TurnClock``; the values (``FormulaSetup``,
+``Preview``, ``Feedback``, ``move_text``) are in ``kiosk.ui.formula_values`` and
+importable from here too.
 
 The turn cycle (``phase``):
 
@@ -46,107 +49,51 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kiosk.domain.formula import solver
 from kiosk.domain.formula.errors import FormulaError
 from kiosk.domain.formula.expression import evaluate
 from kiosk.domain.formula.game import FormulaGame, Move, Round
-from kiosk.domain.formula.rules import Rules, rules_by_name
 from kiosk.domain.replay import GameEvent
 from kiosk.ui.computer import computer_move
+from kiosk.ui.formula_clock import WARN_AT, TurnClock
+from kiosk.ui.formula_values import RULE_FIELDS, Feedback, FormulaSetup, Preview, move_text
 
 if TYPE_CHECKING:
     from kiosk.ui.games import GameLog
 
+__all__ = [
+    "OVER",
+    "PLAYING",
+    "READY",
+    "ROUND_DONE",
+    "RULE_FIELDS",
+    "SOUND_ACCEPTED",
+    "SOUND_GOAL",
+    "SOUND_REFUSED",
+    "SOUND_TIMEOUT",
+    "SOUND_WARN",
+    "SOUND_WIN",
+    "WARN_AT",
+    "Feedback",
+    "FormulaRecorder",
+    "FormulaSession",
+    "FormulaSetup",
+    "Preview",
+    "move_text",
+]
+
 log = logging.getLogger("kiosk.game")
 
 FormulaRecorder = Callable[[GameEvent], None]
-CLOCK_SAVE_EVERY = 1.0  # s between saves of a running clock
 
 READY, PLAYING, ROUND_DONE, OVER = "ready", "playing", "round_done", "over"
-WARN_AT = 10.0  # s left: red clock and a warning sound
-RULE_FIELDS = ("start", "goal", "bonus", "max_rounds", "time_limit")
-# Refusals that typing on can still fix: shown as a note, not as a fault.
-STILL_TYPING = ("empty", "missing_digit", "unbalanced", "syntax")
 
 # Sounds: the clips in kiosk/assets/sounds (the clock's own two, then Cricket's)
 SOUND_WARN, SOUND_TIMEOUT = "tick", "timeup"
 SOUND_ACCEPTED, SOUND_GOAL, SOUND_REFUSED, SOUND_WIN = "hit", "close", "undo", "win"
-
-
-@dataclass(frozen=True)
-class FormulaSetup:
-    """What the menu chose: enough to start (or restart) a game."""
-
-    names: tuple[str, ...] = ("Player 1",)
-    mode: str = "training"  # training | qualification | duel
-    rules: str = "classic"
-    computer: str = ""  # "" or easy | medium | perfect: the last name is the computer
-    digits: tuple[int, ...] = ()  # fixed round numbers (then the seed's draw)
-    seed: int | None = None
-    overrides: tuple[tuple[str, int], ...] = ()  # rule parameters, e.g. (("time_limit", 60),)
-
-    @classmethod
-    def from_settings(cls, names: tuple[str, ...], settings: dict[str, Any]) -> FormulaSetup:
-        """The setup of a stored game (``settings()`` read back), to resume it."""
-        return cls(
-            names=names,
-            mode=str(settings.get("mode") or ("duel" if len(names) == 2 else "training")),
-            rules=str(settings.get("rules", "classic")),
-            computer=str(settings.get("computer", "")),
-            digits=tuple(int(d) for d in settings.get("digits") or ()),
-            seed=None if settings.get("seed") is None else int(settings["seed"]),
-            overrides=tuple((k, int(settings[k])) for k in RULE_FIELDS if k in settings),
-        )
-
-    def make_rules(self) -> Rules:
-        rules = rules_by_name(self.rules)
-        changes: dict[str, Any] = {k: int(v) for k, v in self.overrides if k in RULE_FIELDS}
-        return replace(rules, **changes) if changes else rules
-
-    def settings(self) -> dict[str, Any]:
-        """The store's settings for this game (``kiosk.domain.replay`` builds it back)."""
-        out: dict[str, Any] = {"rules": self.rules, "mode": self.mode}
-        out.update({k: int(v) for k, v in self.overrides if k in RULE_FIELDS})
-        if self.digits:
-            out["digits"] = list(self.digits)
-        if self.seed is not None:
-            out["seed"] = self.seed
-        if self.computer:
-            out["computer"] = self.computer
-        return out
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What the formula typed so far would do, for the live line under it."""
-
-    text: str
-    value: int | None = None
-    points: int | None = None
-    score_after: int | None = None
-    error: FormulaError | None = None
-
-    @property
-    def still_typing(self) -> bool:
-        """Refused only because it is unfinished (digits to come, a bracket open)."""
-        if self.error is None:
-            return False
-        if self.error.code in ("empty", "missing_digit"):
-            return True
-        text = self.text.rstrip()
-        unfinished = text.count("(") > text.count(")") or text[-1:] in "+-*/(,"
-        return self.error.code in STILL_TYPING and unfinished
-
-
-@dataclass
-class Feedback:
-    accepted: bool
-    sounds: list[str] = field(default_factory=list)
-    message: str = ""
-    error: FormulaError | None = None
 
 
 class FormulaSession:
@@ -173,13 +120,10 @@ class FormulaSession:
 
             log = MemoryGame("formula", setup.settings(), setup.names)
         self.log: GameLog = log
-        self.budget = budget  # (seat, s): the time left when the game was saved
-        self._clock_saved = 0.0
+        self.turn_clock = TurnClock(budget)  # budget (seat, s): the time left when saved
         self.computer = setup.names[-1] if setup.computer and len(setup.names) == 2 else None
         self.phase = READY
         self.player: str | None = None
-        self.deadline: float | None = None
-        self.warned = False
         self.hint: solver.Solution | None = None
         self._hinted: set[tuple[int, str]] = set()
         self._best: dict[tuple[int, int], solver.Solution] = {}
@@ -238,21 +182,8 @@ class FormulaSession:
         """The time left on the running clock, saved about once a second."""
         if self.player is None or self.player == self.computer:
             return
-        if not force and now - self._clock_saved < CLOCK_SAVE_EVERY:
-            return
-        self._clock_saved = now
-        try:
-            self.log.save_clock(self.players.index(self.player), self.remaining(now))
-        except Exception as e:  # never stops the game; the log's failure raises the banner
-            log.warning("clock not saved: %s", e)
-
-    def _stop_clock(self) -> None:
-        """No clock runs now (seat -1): a restart must not hand the last player's time
-        left to the next one."""
-        try:
-            self.log.save_clock(-1, 0.0)
-        except Exception as e:
-            log.warning("clock not saved: %s", e)
+        seat = self.players.index(self.player)
+        self.turn_clock.save(self.log, seat, self.remaining(now), now, force)
 
     # -- questions -------------------------------------------------------------------
 
@@ -268,10 +199,16 @@ class FormulaSession:
     def time_limit(self) -> float:
         return float(self.rules.time_limit)
 
+    @property
+    def deadline(self) -> float | None:
+        """When the running clock runs out (None: no clock runs)."""
+        return self.turn_clock.deadline
+
     def remaining(self, now: float) -> float:
-        if self.phase != PLAYING or self.deadline is None:
+        deadline = self.turn_clock.deadline
+        if self.phase != PLAYING or deadline is None:
             return self.time_limit
-        return max(0.0, self.deadline - now)
+        return max(0.0, deadline - now)
 
     def order(self, number: int | None = None) -> tuple[str, ...]:
         """The players in the order they answer round ``number`` (default: this one)."""
@@ -344,15 +281,9 @@ class FormulaSession:
         that was left, for the player whose turn it was when the game was saved)."""
         if self.phase != READY or self.player is None:
             return Feedback(False)
-        limit = self.time_limit
-        if self.budget is not None:
-            seat, left = self.budget
-            self.budget = None
-            if seat == self.players.index(self.player):
-                limit = max(1.0, min(limit, left))
+        limit = self.turn_clock.limit(self.players.index(self.player), self.time_limit)
         self.phase = PLAYING
-        self.deadline = now + limit
-        self.warned = limit <= WARN_AT
+        self.turn_clock.start(now, limit)
         self.revision += 1
         self._save_clock(now, force=True)
         return Feedback(True)
@@ -360,7 +291,7 @@ class FormulaSession:
     def submit(self, text: str, now: float) -> Feedback:
         if self.phase != PLAYING or self.player is None:
             return Feedback(False, message="press Enter to start")
-        if self.deadline is not None and now >= self.deadline:
+        if self.turn_clock.expired(now):
             return self._timeout(now)
         try:
             evaluate(text, self.game.digits)
@@ -378,17 +309,15 @@ class FormulaSession:
 
     def update(self, now: float) -> list[str]:
         """Run the clock: the sounds to play (warning at 10 s, timeout at 0)."""
-        if self.phase != PLAYING or self.deadline is None:
+        if self.phase != PLAYING or self.turn_clock.deadline is None:
             return []
         sounds: list[str] = []
-        left = self.deadline - now
-        if left > 0:
+        if not self.turn_clock.expired(now):
             self._save_clock(now)
-        if left <= WARN_AT and not self.warned:
-            self.warned = True
+        if self.turn_clock.warn(now):
             self.revision += 1
             sounds.append(SOUND_WARN)
-        if left <= 0:
+        if self.turn_clock.expired(now):
             sounds += self._timeout(now).sounds
         return sounds
 
@@ -399,7 +328,7 @@ class FormulaSession:
         ok, move = self._commit(lambda: self.log.timeout(seat), GameEvent.timeout(seat))
         if not ok:
             log.error("timeout not recorded; trying again in 1 s")
-            self.deadline = now + 1.0
+            self.turn_clock.deadline = now + 1.0
             return Feedback(False)
         log.info("%s ran out of time (%s)", player, move.formula or "game lost")
         return Feedback(True, [SOUND_TIMEOUT, *self._after_move(now)])
@@ -441,8 +370,7 @@ class FormulaSession:
         log.info("%s takes back %r", move.player, move.formula)
         self.player, self.phase, self.shown_round = move.player, PLAYING, None
         self.hint = None  # the round's one hint stays used (``_hinted``)
-        self.deadline = now + self.time_limit
-        self.warned = self.time_limit <= WARN_AT
+        self.turn_clock.start(now, self.time_limit)
         self.revision += 1
         self._save_clock(now, force=True)
         return move
@@ -460,8 +388,8 @@ class FormulaSession:
 
     def _after_move(self, now: float) -> list[str]:
         if self.player != self.computer:
-            self._stop_clock()
-        self.deadline = None
+            self.turn_clock.save_stopped(self.log)
+        self.turn_clock.stop()
         self.hint = None
         self.revision += 1
         last = self._last_round_moved()
@@ -488,7 +416,8 @@ class FormulaSession:
         if not order:
             return []
         player = order[0]
-        self.player, self.phase, self.deadline = player, READY, None
+        self.player, self.phase = player, READY
+        self.turn_clock.stop()
         self.revision += 1
         if player != self.computer:
             return []
@@ -499,14 +428,3 @@ class FormulaSession:
         if not feedback.accepted:  # never: the computer's formula passed evaluate
             log.error("computer formula %r refused: %s", move.formula, feedback.message)
         return []
-
-
-def move_text(move: Move) -> str:
-    """A move for the rounds table: ``34+89 = 123``, ``45 + 89 = 134`` (automatic), or
-    ``time ran out``."""
-    if move.formula is None:
-        return "time ran out"
-    if move.auto:
-        left, _, right = move.formula.partition("+")
-        return f"{left} + {right} = {move.result}"
-    return f"{move.formula} = {move.result}"

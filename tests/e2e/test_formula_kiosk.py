@@ -7,26 +7,10 @@ from pathlib import Path
 
 from kiosk_support import kiosk_on_board, send, start_game
 
-from kiosk.adapters import keypad as kp
 from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
-from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import FormulaSetup
 from kiosk.ui.screens.formula import open_side_game, start_formula
-
-PAD_KEYS = {
-    "\n": kp.K_KP_ENTER, "+": kp.K_KP_PLUS, "-": kp.K_KP_MINUS, "*": kp.K_KP_MULTIPLY,
-    "/": kp.K_KP_DIVIDE, ".": kp.K_KP_PERIOD, "0": kp.K_KP_0,
-    **{str(n): kp.K_KP_1 + n - 1 for n in range(1, 10)},
-}  # fmt: skip
-
-
-def pad(d: Driver, keys: str) -> None:
-    for ch in keys:
-        action = kp.action_for(PAD_KEYS[ch], "" if ch == "\n" else ch)
-        assert action is not None
-        d.running.inbox.put(action, source="keypad")
-    d.settle()
 
 
 def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None:
@@ -37,16 +21,16 @@ def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001, 1231)))
         d.settle()
         assert d.screen.name == "formula"
-        pad(d, "\n")  # Enter: the digits appear, the clock starts
+        d.pad("\n")  # Enter: the digits appear, the clock starts
         assert {"3", "4", "8", "9"} <= set(d.texts)
-        pad(d, "00+00")  # 0 = next digit: 34+89
+        d.pad("00+00")  # 0 = next digit: 34+89
         assert "34+89" in d.texts and "= 123" in d.texts and "\u2192 score 424" in d.texts
-        pad(d, "\n")
+        d.pad("\n")
         assert session.game.score("Anna") == 424
         assert any(t.startswith("best: ") for t in d.texts), d.texts
-        pad(d, "\n000*0\n")  # next round: 300*1
+        d.pad("\n000*0\n")  # next round: 300*1
         assert session.game.score("Anna") == 274
-        pad(d, "\n0+00-0\n")  # 1+23-1
+        d.pad("\n0+00-0\n")  # 1+23-1
         assert session.game.score("Anna") == 251
         moves = [r.moves[0].formula for r in session.game.history if r.moves]
         assert moves == ["34+89", "300*1", "1+23-1"]
@@ -56,10 +40,10 @@ def test_a_refused_formula_shows_why_and_stays_editable(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, _board):
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3001,)))
         d.settle()
-        pad(d, "\n00/0*0\n")  # 30/0*1
+        d.pad("\n00/0*0\n")  # 30/0*1
         assert "division by zero" in d.texts
         assert session.game.history[0].moves == ()
-        pad(d, "....0*0\n")  # delete back to 30, then 0*1
+        d.pad("....0*0\n")  # delete back to 30, then 0*1
         assert session.game.score("Anna") == 501 - 150
 
 
@@ -68,10 +52,10 @@ def test_a_duel_player_who_runs_out_of_time_gets_the_automatic_move(tmp_path: Pa
         setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589, 3001))
         session = start_formula(d.kiosk, setup)
         d.settle()
-        pad(d, "\n00+0*0\n")  # Anna: 45+8*9 = 117
+        d.pad("\n00+0*0\n")  # Anna: 45+8*9 = 117
         assert session.player == "Boris" and session.phase == "ready"
         assert not any("45+8" in t for t in d.texts)  # Boris does not see Anna's formula
-        pad(d, "\n00")  # Boris starts typing, then stops thinking
+        d.pad("\n00")  # Boris starts typing, then stops thinking
         screen = d.screen
         screen.update(screen.clock + 60)
         assert session.phase == "playing"
@@ -92,7 +76,7 @@ def test_a_cricket_match_with_a_side_game_in_the_middle_loses_no_dart(tmp_path: 
         open_side_game(d.kiosk, cricket_screen)
         d.settle()
         assert d.screen.name == "formula-side"
-        pad(d, "\n00+")  # Anna types a formula while Boris throws
+        d.pad("\n00+")  # Anna types a formula while Boris throws
         send(d, board, thrown[3:6])  # Boris's turn lands in the match, shown in the strip
         assert d.screen.name == "formula-side"
         assert any("Boris: T20 S18 D17" in t for t in d.texts), d.texts
@@ -118,15 +102,15 @@ def test_the_pause_menu_opens_a_side_game_and_the_match_keeps_every_dart(
         start_game(d)
         cricket_screen = d.screen
         send(d, board, thrown[:3])  # Anna's turn, on hold
-        pad(d, "/")  # the keypad's menu key
+        d.pad("/")  # the keypad's menu key
         assert d.screen.name == "pause"
         assert "Formula darts while you wait" in d.texts
-        pad(d, "4")
+        d.pad("4")
         assert d.screen.name == "formula-side"
-        pad(d, "\n00*")  # Anna types while Boris throws
+        d.pad("\n00*")  # Anna types while Boris throws
         send(d, board, thrown[3:6])
         assert d.screen.name == "formula-side"
-        pad(d, "4")  # Anna leaves the side game
+        d.pad("4")  # Anna leaves the side game
         assert d.screen is cricket_screen
         send(d, board, thrown[6:])
         game = cricket_screen.session.game  # type: ignore[attr-defined]
@@ -143,7 +127,7 @@ def test_the_clock_ticks_at_ten_seconds_left_and_sounds_time_up_at_zero(tmp_path
         sound = d.kiosk.sound
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
         d.settle()
-        pad(d, "\n")
+        d.pad("\n")
         screen = d.screen
         screen.update(screen.clock + 105)  # 15 s left: quiet
         assert "tick" not in sound.played
@@ -160,13 +144,13 @@ def test_training_takes_a_formula_back_with_the_dot_and_the_round_is_answered_ag
         sound = d.kiosk.sound
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
         d.settle()
-        pad(d, "\n0+0+0-0\n")  # 3+4+8-9: 6 points
+        d.pad("\n0+0+0-0\n")  # 3+4+8-9: 6 points
         assert session.game.score("Anna") == 495 and session.phase == "round_done"
-        pad(d, ".")  # take it back
+        d.pad(".")  # take it back
         assert session.game.score("Anna") == 501 and session.phase == "playing"
         assert "3+4+8-9" in d.texts and "2:00" in d.texts  # back in the editor, a fresh clock
         assert list(sound.played)[-1:] == ["undo"]
-        pad(d, ".......00+00\n")  # delete it, type 34+89
+        d.pad(".......00+00\n")  # delete it, type 34+89
         assert session.game.score("Anna") == 424
         moves = [m.formula for r in session.game.history for m in r.moves]
         assert moves == ["34+89"]
@@ -182,10 +166,10 @@ def test_a_duel_refuses_to_take_a_formula_back_and_says_so(tmp_path: Path) -> No
         setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589, 3001))
         session = start_formula(d.kiosk, setup)
         d.settle()
-        pad(d, "\n00+0*0\n")  # Anna: 45+8*9 = 117
-        pad(d, "\n0+0+0+0\n")  # Boris: 4+5+8+9 = 26
+        d.pad("\n00+0*0\n")  # Anna: 45+8*9 = 117
+        d.pad("\n0+0+0+0\n")  # Boris: 4+5+8+9 = 26
         assert session.phase == "round_done"
-        pad(d, ".")
+        d.pad(".")
         assert "A formula can be taken back in training only" in d.texts
         assert session.phase == "round_done"
         assert session.game.score("Boris") == 501 - 26

@@ -26,11 +26,11 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from kiosk.adapters.store import results as _results
 from kiosk.adapters.store.db import Db, utc_now
-from kiosk.adapters.store.games import GameError, GameRecord, Games
+from kiosk.adapters.store.games import GameError, GameRecord, Games, StartOptions
 from kiosk.adapters.store.league import (
     League,
     LeagueError,
@@ -101,15 +101,14 @@ class Store:
         kind: str,
         players: Sequence[Player | int | str],
         settings: Mapping[str, Any] | None = None,
-        *,
-        rated: bool = False,
-        night_id: int | None = None,
+        **options: Unpack[StartOptions],
     ) -> LiveGame:
-        """A new game, committed. A rated game with no ``night_id`` joins tonight's night
-        (so it shows in the standings); training games need none."""
-        if rated and night_id is None:
-            night_id = self.league.tonight().id
-        record = self.games.start(kind, players, settings, rated=rated, night_id=night_id)
+        """A new game, committed (``Games.start``: ``rated``, ``night_id``). A rated game
+        with no ``night_id`` joins tonight's night (so it shows in the standings);
+        training games need none."""
+        if options.get("rated") and options.get("night_id") is None:
+            options["night_id"] = self.league.tonight().id
+        record = self.games.start(kind, players, settings, **options)
         engine = new_game(record.kind, record.settings, record.players)
         return LiveGame(self.games, record, engine, self.finish)
 

@@ -13,7 +13,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from kiosk.adapters.store.db import Db
 from kiosk.adapters.store.players import Player, PlayerError, Players
@@ -53,6 +53,13 @@ def _variant(kind: str, settings: Mapping[str, Any]) -> str:
 def formula_mode(settings: Mapping[str, Any], players: int) -> str:
     """The engine's default: a duel for two players, training for one."""
     return str(settings.get("mode") or ("duel" if players == 2 else "training"))
+
+
+class StartOptions(TypedDict, total=False):
+    """The keywords of ``Games.start``, which ``Store.start_game`` passes on."""
+
+    rated: bool
+    night_id: int | None
 
 
 class Games:

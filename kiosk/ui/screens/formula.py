@@ -12,6 +12,7 @@ from typing import Any
 
 from kiosk.ui.formula_session import FormulaSession, FormulaSetup
 from kiosk.ui.screens.menu import Item, MenuScreen
+from kiosk.ui.screens.pause import GameMenu
 
 LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("perfect", "Perfect")]
 RULES = [("classic", "Classic"), ("distance", "Distance")]
@@ -92,29 +93,14 @@ class FormulaMenu(MenuScreen):
         start_formula(self.kiosk, setup)
 
 
-class FormulaPause(MenuScreen):
+class FormulaPause(GameMenu):
     """``4`` on the keypad (Esc, the board's MENU) during a game. The clock runs on."""
 
     name = "formula-pause"
-    title = "Game menu"
     subtitle = "The clock keeps running"
 
-    def __init__(self, kiosk: Any, game_screen: Any) -> None:
-        super().__init__(kiosk)
-        self.game_screen = game_screen
-        self.confirm_end = False
-
     def items(self) -> list[Item]:
-        end = "Really end the game? Choose again" if self.confirm_end else "End game"
-        return [Item("Back to the game", self.back), Item(end, self.end_game)]
-
-    def end_game(self) -> None:
-        if not self.confirm_end:
-            self.confirm_end = True
-            return
-        from kiosk.ui.screens.main_menu import MainMenu
-
-        self.kiosk.stack.reset(MainMenu(self.kiosk))
+        return [Item("Back to the game", self.back), self.end_item()]
 
 
 def rematch_setup(setup: FormulaSetup) -> FormulaSetup:

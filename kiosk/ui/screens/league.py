@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiosk.ui import theme
-from kiosk.ui.screens.menu import Item, MenuScreen
+from kiosk.ui.screen import Screen
+from kiosk.ui.screens.menu import Item, MenuScreen, centred
 
 if TYPE_CHECKING:
     from kiosk.adapters.store import Player, Store
@@ -28,6 +29,14 @@ NOT_SAVED = "Results are not being saved: the database could not be opened"
 
 def store_of(kiosk: Any) -> Store | None:
     return getattr(kiosk, "store", None)
+
+
+def store_or_say(screen: Any) -> Store | None:
+    """The store, clearing ``screen.message``; None with no database, and the message
+    says that results are not being saved."""
+    store = store_of(screen.kiosk)
+    screen.message = "" if store is not None else screen.t(NOT_SAVED)
+    return store
 
 
 def reason(screen: Any, error: Exception) -> str:
@@ -72,6 +81,22 @@ def roster(screen: Any, include_retired: bool = False) -> list[Player]:
     return guarded(screen, lambda: store.players.roster(include_retired), empty)
 
 
+class StorePage(Screen):
+    """A page of what the store holds, read again (``load``) each time it comes on top;
+    ``message`` says why something is missing (no database, a refusal)."""
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.message = ""
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.load()
+
+    def load(self) -> None:
+        raise NotImplementedError
+
+
 class StoreMenu(MenuScreen):
     """A menu that also shows a good ``notice`` ("Added: Ann") until the next key;
     ``message`` (from ``MenuScreen``) stays the red one for refusals."""
@@ -87,15 +112,7 @@ class StoreMenu(MenuScreen):
     def draw(self, p: theme.Painter) -> None:
         super().draw(p)
         if self.notice and not self.message:
-            p.text(
-                self.notice,
-                3.6 * p.u,
-                (p.w / 2, 90.5 * p.u),
-                theme.GOOD,
-                anchor="center",
-                style="bold",
-                max_width=p.w * 0.94,
-            )
+            centred(p, self.notice, 3.6, 90.5, theme.GOOD, anchor="center", bold=True, width=0.94)
 
 
 class LeagueMenu(StoreMenu):
@@ -162,23 +179,7 @@ class LeagueMenu(StoreMenu):
 
     def draw(self, p: theme.Painter) -> None:
         super().draw(p)
-        u, w = p.u, p.w
         if store_of(self.kiosk) is None:
-            p.text(
-                self.t(NOT_SAVED),
-                3.6 * u,
-                (w / 2, 15.5 * u),
-                theme.BAD,
-                anchor="midtop",
-                style="bold",
-                max_width=w * 0.94,
-            )
+            centred(p, self.t(NOT_SAVED), 3.6, 15.5, theme.BAD, bold=True, width=0.94)
         elif self.heading:
-            p.text(
-                self.heading,
-                3.6 * u,
-                (w / 2, 16 * u),
-                theme.TEXT,
-                anchor="midtop",
-                max_width=w * 0.9,
-            )
+            centred(p, self.heading, 3.6, 16, theme.TEXT)

@@ -18,6 +18,35 @@ from kiosk.ui import theme
 from kiosk.ui.screen import Click, DartInput, Screen
 
 
+def centred(
+    p: theme.Painter,
+    text: str,
+    size: float,
+    y: float,
+    colour: tuple[int, ...],
+    *,
+    anchor: str = "midtop",
+    bold: bool = False,
+    width: float | None = 0.9,
+) -> pygame.Rect:
+    """A line of ``text`` centred across the screen: ``size`` and ``y`` in ``p.u``
+    (hundredths of the height), at most ``width`` of the screen wide (None: any)."""
+    return p.text(
+        text,
+        size * p.u,
+        (p.w / 2, y * p.u),
+        colour,
+        anchor=anchor,
+        style="bold" if bold else "regular",
+        max_width=None if width is None else p.w * width,
+    )
+
+
+def footer(p: theme.Painter, text: str, colour: tuple[int, ...] = theme.DIM) -> None:
+    """The line at the foot of a screen: its keys, or a refusal in their place."""
+    centred(p, text, 2.8, 95, colour, anchor="center", width=0.95)
+
+
 @dataclass
 class Item:
     """A menu line. ``label`` is an English msgid (translated when drawn).
@@ -119,24 +148,9 @@ class MenuScreen(Screen):
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        p.text(
-            self.t(self.title),
-            8 * u,
-            (w / 2, 6 * u),
-            theme.ACCENT,
-            anchor="midtop",
-            style="bold",
-            max_width=w * 0.9,
-        )
+        centred(p, self.t(self.title), 8, 6, theme.ACCENT, bold=True)
         if self.subtitle:
-            p.text(
-                self.t(self.subtitle),
-                3.2 * u,
-                (w / 2, 16 * u),
-                theme.DIM,
-                anchor="midtop",
-                max_width=w * 0.9,
-            )
+            centred(p, self.t(self.subtitle), 3.2, 16, theme.DIM)
         items = self.items()
         top = 22 * u
         row = min(9.5 * u, 66 * u / max(1, len(items)))
@@ -185,11 +199,4 @@ class MenuScreen(Screen):
         foot = self.message or self.t(
             "Keypad: number = choose, + / - = move, Enter = select, / = back"
         )
-        p.text(
-            foot,
-            2.8 * u,
-            (w / 2, 95 * u),
-            theme.BAD if self.message else theme.DIM,
-            anchor="center",
-            max_width=w * 0.95,
-        )
+        footer(p, foot, theme.BAD if self.message else theme.DIM)

@@ -1,4 +1,5 @@
-"""The in-game menu (keypad ``/`` or the board's MENU button)."""
+"""The in-game menu (keypad ``/`` or the board's MENU button); ``GameMenu`` is what it
+shares with formula darts' (``kiosk.ui.screens.formula.FormulaPause``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 from kiosk.ui.screens.menu import Item, MenuScreen
 
 
-class PauseMenu(MenuScreen):
-    name = "pause"
+class GameMenu(MenuScreen):
+    """A menu over a game screen whose "End game" asks once more before it ends it."""
+
     title = "Game menu"
 
     def __init__(self, kiosk: Any, game_screen: Any) -> None:
@@ -16,8 +18,23 @@ class PauseMenu(MenuScreen):
         self.game_screen = game_screen
         self.confirm_end = False
 
-    def items(self) -> list[Item]:
+    def end_item(self) -> Item:
         end = "Really end the game? Choose again" if self.confirm_end else "End game"
+        return Item(end, self.end_game)
+
+    def end_game(self) -> None:
+        if not self.confirm_end:
+            self.confirm_end = True
+            return
+        from kiosk.ui.screens.main_menu import MainMenu
+
+        self.kiosk.stack.reset(MainMenu(self.kiosk))
+
+
+class PauseMenu(GameMenu):
+    name = "pause"
+
+    def items(self) -> list[Item]:
         session = getattr(self.game_screen, "session", None)
         playing = session is not None and not getattr(session, "over", True)
         return [
@@ -30,7 +47,7 @@ class PauseMenu(MenuScreen):
                 enabled=playing,
                 note="the match is over",
             ),
-            Item(end, self.end_game),
+            self.end_item(),
         ]
 
     def undo(self) -> None:
@@ -47,11 +64,3 @@ class PauseMenu(MenuScreen):
 
         self.back()
         open_side_game(self.kiosk, self.game_screen)
-
-    def end_game(self) -> None:
-        if not self.confirm_end:
-            self.confirm_end = True
-            return
-        from kiosk.ui.screens.main_menu import MainMenu
-
-        self.kiosk.stack.reset(MainMenu(self.kiosk))

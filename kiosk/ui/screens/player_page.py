@@ -17,8 +17,9 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Click, Screen
-from kiosk.ui.screens.league import guarded, roster, store_of
+from kiosk.ui.screen import Click
+from kiosk.ui.screens.league import StorePage, guarded, roster, store_of, store_or_say
+from kiosk.ui.screens.menu import centred, footer
 
 if TYPE_CHECKING:
     from kiosk.adapters.store import Store
@@ -66,25 +67,18 @@ def summary(store: Store, player_id: int) -> Summary:
     return out
 
 
-class PlayerPage(Screen):
+class PlayerPage(StorePage):
     name = "player-page"
 
     def __init__(self, kiosk: Any, player_id: int) -> None:
         super().__init__(kiosk)
         self.player_id = player_id
         self.data: Summary | None = None
-        self.message = ""
-
-    def on_enter(self) -> None:
-        super().on_enter()
-        self.load()
 
     def load(self) -> None:
-        store = store_of(self.kiosk)
-        self.message = ""
+        store = store_or_say(self)
         if store is None:
             self.data = None
-            self.message = self.t("Results are not being saved: the database could not be opened")
             return
         self.data = guarded(self, lambda: summary(store, self.player_id), None)
 
@@ -115,23 +109,11 @@ class PlayerPage(Screen):
         u, w = p.u, p.w
         d = self.data
         if d is None:
-            p.text(
-                self.t("Player"), 8 * u, (w / 2, 5 * u), theme.ACCENT, anchor="midtop", style="bold"
-            )
-            p.text(
-                self.message, 4 * u, (w / 2, 45 * u), theme.BAD, anchor="center", max_width=w * 0.94
-            )
+            centred(p, self.t("Player"), 8, 5, theme.ACCENT, bold=True, width=None)
+            centred(p, self.message, 4, 45, theme.BAD, anchor="center", width=0.94)
             self._footer(p)
             return
-        p.text(
-            d.name,
-            9 * u,
-            (w / 2, 3 * u),
-            theme.ACCENT,
-            anchor="midtop",
-            style="bold",
-            max_width=w * 0.9,
-        )
+        centred(p, d.name, 9, 3, theme.ACCENT, bold=True)
         left = w * 0.05
         p.text(self.t("Rating"), 3.6 * u, (left, 17 * u), theme.DIM)
         rect = p.text(f"{d.rating:.0f}", 16 * u, (left, 21 * u), theme.TEXT, style="bold")
@@ -168,25 +150,11 @@ class PlayerPage(Screen):
             p, pygame.Rect(int(w * 0.52), int(21 * u), int(w * 0.43), int(52 * u)), d.mpr
         )
         if self.message:
-            p.text(
-                self.message,
-                3.4 * u,
-                (w / 2, 89 * u),
-                theme.BAD,
-                anchor="center",
-                max_width=w * 0.94,
-            )
+            centred(p, self.message, 3.4, 89, theme.BAD, anchor="center", width=0.94)
         self._footer(p)
 
     def _footer(self, p: theme.Painter) -> None:
-        p.text(
-            self.t("+ / - : next / previous player    / : back"),
-            2.8 * p.u,
-            (p.w / 2, 95 * p.u),
-            theme.DIM,
-            anchor="center",
-            max_width=p.w * 0.95,
-        )
+        footer(p, self.t("+ / - : next / previous player    / : back"))
 
     def _draw_form(self, p: theme.Painter, left: float, top: float, d: Summary) -> None:
         u = p.u

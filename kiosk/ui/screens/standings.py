@@ -15,8 +15,9 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Click, Screen
-from kiosk.ui.screens.league import guarded, store_of
+from kiosk.ui.screen import Click
+from kiosk.ui.screens.league import StorePage, guarded, store_of, store_or_say
+from kiosk.ui.screens.menu import centred, footer
 
 ROWS = 10
 NONE = "\u2013"  # an en dash: no games of that kind
@@ -34,7 +35,7 @@ COLUMNS: tuple[tuple[str, Callable[[Any], str], float], ...] = (
 )
 
 
-class StandingsScreen(Screen):
+class StandingsScreen(StorePage):
     name = "standings"
 
     def __init__(self, kiosk: Any, *, night: Any = None, season: Any = None) -> None:
@@ -43,19 +44,12 @@ class StandingsScreen(Screen):
         self.season = season
         self.rows: list[Any] = []
         self.selected = 0
-        self.message = ""
         self._rects: list[pygame.Rect] = []
 
-    def on_enter(self) -> None:
-        super().on_enter()
-        self.load()
-
     def load(self) -> None:
-        store = store_of(self.kiosk)
-        self.message = ""
+        store = store_or_say(self)
         if store is None:
             self.rows = []
-            self.message = self.t("Results are not being saved: the database could not be opened")
             return
         if self.night is not None:
             self.rows = guarded(self, lambda: store.league.standings(night_id=self.night.id), [])
@@ -138,15 +132,7 @@ class StandingsScreen(Screen):
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        p.text(
-            self.heading(),
-            7 * u,
-            (w / 2, 3 * u),
-            theme.ACCENT,
-            anchor="midtop",
-            style="bold",
-            max_width=w * 0.9,
-        )
+        centred(p, self.heading(), 7, 3, theme.ACCENT, bold=True)
         x0 = w * 0.03
         rank_w, name_w = w * 0.05, w * 0.25
         header_y = 15 * u
@@ -171,7 +157,7 @@ class StandingsScreen(Screen):
                 "No league games yet: standings start with the first rated game"
             )
             colour = theme.BAD if self.message else theme.DIM
-            p.text(text, 4 * u, (w / 2, 45 * u), colour, anchor="center", max_width=w * 0.92)
+            centred(p, text, 4, 45, colour, anchor="center", width=0.92)
             self._footer(p)
             return
         first = self._window()
@@ -217,14 +203,7 @@ class StandingsScreen(Screen):
             more = f"{first + 1}\u2013{min(first + ROWS, len(self.rows))} / {len(self.rows)}"
             p.text(more, 3 * u, (w - x0, 89.5 * u), theme.DIM, anchor="midright")
         if self.message:
-            p.text(
-                self.message,
-                3.2 * u,
-                (w / 2, 89.5 * u),
-                theme.BAD,
-                anchor="center",
-                max_width=w * 0.8,
-            )
+            centred(p, self.message, 3.2, 89.5, theme.BAD, anchor="center", width=0.8)
         self._footer(p)
 
     def _footer(self, p: theme.Painter) -> None:
@@ -232,11 +211,4 @@ class StandingsScreen(Screen):
             keys = self.t("+ / - : move   Enter: player page   4 / 6: other nights   / : back")
         else:
             keys = self.t("+ / - : move   Enter: player page   4 / 6: other seasons   / : back")
-        p.text(
-            keys,
-            2.8 * p.u,
-            (p.w / 2, 95 * p.u),
-            theme.DIM,
-            anchor="center",
-            max_width=p.w * 0.95,
-        )
+        footer(p, keys)
