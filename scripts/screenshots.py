@@ -39,6 +39,7 @@ def all_screens(shot: Shots) -> None:
         d.throw(*MIDGAME)
         d.press("3*2")
         shot.take(d, "cricket-virtual-board")
+        d.press("...")  # the typed "3*2" deleted again, so "/" opens the menu
         d.press("/")
         shot.take(d, "pause-menu")
         d.press("1")

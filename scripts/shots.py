@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,6 +80,10 @@ def parse(doc: str | None, languages: Sequence[str] = ()) -> list[Shots]:
 
 def start(size: Size, language: str = "en", **options: Any) -> Driver:
     """The real app, headless, in a window of ``size``; ``options`` for ``Options``."""
+    # Screenshots never write into the developer's own games database.
+    if "data_dir" not in options and options.get("store", True):
+        options["data_dir"] = Path(tempfile.mkdtemp(prefix="darts-shots-"))
+    options.setdefault("env", {})
     d = Driver(build(Options(window=True, size=size, **options), Config()))
     if language != "en":
         d.kiosk.set_language(language)
