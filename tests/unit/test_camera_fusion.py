@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 
 from kiosk.adapters.camera.fusion import Estimate, fuse
@@ -55,3 +56,40 @@ def test_no_usable_estimate_fuses_to_nothing():
     assert fuse([]) is None
     assert fuse([Estimate(0, (float("nan"), 0.0), 1.0)]) is None
     assert fuse([Estimate(0, (0.0, 0.0), 0.0, (0.0, 0.0, 1.0), 1.0)]) is None
+
+
+def _view(*centres):
+    """A camera's dart pixels: 3 px discs at ``centres`` (identity homography: the
+    image is the board in mm)."""
+    g = np.stack(np.meshgrid(np.arange(-3.0, 3.1), np.arange(-3.0, 3.1)), -1).reshape(-1, 2)
+    return (np.vstack([g + c for c in centres]), np.eye(3))
+
+
+def test_the_tip_must_lie_on_the_dart_in_every_view_so_two_cameras_agreeing_off_it_lose():
+    # Cameras 0 and 1 both took the end of a vane (40, 0) for the tip; camera 2 found
+    # the tip (0, 0). Both points are on the dart as camera 0 and 1 see it (end-on,
+    # flight over the tip), but (40, 0) is nowhere near the dart in camera 2's view.
+    ests = [
+        Estimate(0, (40.0, 0.0), 1.0, view=_view((0.0, 0.0), (40.0, 0.0))),
+        Estimate(1, (40.5, 0.0), 1.0, view=_view((0.0, 0.0), (40.5, 0.0))),
+        Estimate(2, (0.0, 0.0), 1.0, view=_view((0.0, 0.0))),
+    ]
+    f = fuse(ests)
+    assert f is not None
+    assert f.board == pytest.approx((0.0, 0.0), abs=0.1)
+    assert f.used == (2,)
+
+
+def test_a_cameras_second_reading_is_taken_when_only_it_agrees_with_the_others():
+    second = Estimate(0, (0.3, 103.0), 4.0, _line_through(0.0, 103.0, 20.0), 50.0)
+    ests = [
+        Estimate(
+            0, (40.0, 60.0), 4.0, _line_through(40.0, 60.0, 75.0), 50.0, alternatives=(second,)
+        ),
+        Estimate(1, (0.2, 103.1), 4.0, _line_through(0.0, 103.0, 130.0), 50.0),
+        Estimate(2, (-0.1, 102.9), 4.0, _line_through(0.0, 103.0, 250.0), 50.0),
+    ]
+    f = fuse(ests)
+    assert f is not None
+    assert f.dart == Dart.parse("T20")
+    assert f.used == (0, 1, 2)

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 ROI_MARGIN = 48  # px around the coarse change worked at full resolution
+CLIP_LEVEL = 245.0  # a channel this bright (after a 3x3 mean) may have been clipped
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,21 @@ def _shadows(
         return shadow
     pa = a[ys, xs]
     pb = b[ys, xs]
-    k = (pa * pb).sum(axis=1) / np.maximum((pb * pb).sum(axis=1), 1.0)
-    res = np.abs(pa - k[:, None] * pb).max(axis=1)
+    # A channel the camera clipped before (a bright cream segment) was brighter than
+    # it reads: shaded, it keeps more than the shadow's factor of what it reads. The
+    # factor comes from the channels that were not clipped (if none, the darkest
+    # ratio), and a clipped channel only has to keep at least that factor.
+    clip = pb >= CLIP_LEVEL
+    fit = ~clip
+    none_fit = np.asarray(~fit.any(axis=1))
+    fit[none_fit] = True
+    pbf = np.where(fit, pb, 0.0)
+    k = (pa * pbf).sum(axis=1) / np.maximum((pbf * pbf).sum(axis=1), 1.0)
+    ratio = pa / np.maximum(pb, 1.0)
+    k = np.where(none_fit, ratio.min(axis=1), k)
+    dev = pa - k[:, None] * pb
+    dev = np.where(clip & ~(none_fit[:, None]), np.minimum(dev, 0.0), dev)
+    res = np.abs(dev).max(axis=1)
     tol = 3.0 + 0.012 * pb.max(axis=1)
     sh = (k < params.shadow_k) & (k > params.shadow_min_k) & (res < tol)
     shadow[ys[sh], xs[sh]] = True

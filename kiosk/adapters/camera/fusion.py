@@ -19,8 +19,9 @@ while the rest still fix the point.
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +33,10 @@ from kiosk.domain.darts import Dart
 
 REJECT_SIGMA = 3.5  # an observation further off than this many of its sigmas is dropped
 MIN_SIGMA_MM = 0.03
+ALT_COST = 2.0  # robust cost of taking a camera's less likely reading
+VIEW_SIGMA_PX = 2.0  # the tip lies this close to its dart's change in each view
+VIEW_TRUST = 1.0
+VIEW_MAX_PIXELS = 1500
 POINT_TRUST = 0.5  # a tip point is more often a blunder than a line (shadows in line)
 
 
@@ -43,6 +48,13 @@ class Estimate:
     line: tuple[float, float, float] | None = None  # a x + b y = c, (a, b) unit, mm
     line_weight: float = 0.0  # 1 / sigma^2 across the line, 1/mm^2
     line_trust: float = 1.0  # 0-1: how likely the line is the dart's axis (see tip.py)
+    # Less likely readings of the same camera's change (``TipFinding.alternatives``):
+    # with several cameras, the reading that agrees with the others is taken.
+    alternatives: tuple[Estimate, ...] = ()
+    # Where the dart's change is in this camera's image (pixels, (n, 2)) and the
+    # homography board mm -> image: the true tip lies on the dart in every view (a
+    # flight's vane taken for the barrel by one camera is off the dart in the others).
+    view: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,29 +123,59 @@ def _candidates(obs: list[_Obs]) -> list[np.ndarray]:
     return out
 
 
-def _cost(obs: list[_Obs], x: np.ndarray) -> float:
+def _cost(obs: list[_Obs], x: np.ndarray, views: list[tuple[np.ndarray, np.ndarray]]) -> float:
     """Robust cost of a candidate: squared residuals in sigmas, capped, each times how
-    much its kind of observation is trusted to be no blunder (``_Obs.trust``)."""
+    much its kind of observation is trusted to be no blunder (``_Obs.trust``); and per
+    camera that gave its dart's pixels, how far from them the candidate falls."""
     cap = REJECT_SIGMA**2
-    return sum(o.trust * min(_residual(o, x) ** 2, cap) for o in obs)
+    cost = sum(o.trust * min(_residual(o, x) ** 2, cap) for o in obs)
+    for pix, H in views:
+        q = H @ np.array([x[0], x[1], 1.0])
+        if q[2] <= 0:
+            continue
+        d2 = float((((pix - q[:2] / q[2]) ** 2).sum(axis=1)).min())
+        cost += VIEW_TRUST * min(d2 / VIEW_SIGMA_PX**2, cap)
+    return cost
 
 
 def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
+    """The board point most observations agree with (see the module's doc). When a
+    camera has other readings (``Estimate.alternatives``) and there are other cameras,
+    every combination is tried and the one the cameras agree on best is kept (an
+    alternative costs ``ALT_COST``)."""
+    first, first_cost = _fuse_one(estimates)
+    if len(estimates) < 2 or not any(e.alternatives for e in estimates):
+        return first
+    if first is not None and len(first.used) == len({e.camera for e in estimates}):
+        return first  # every camera's first reading agrees
+    best: tuple[float, Fused | None] = (first_cost, first)
+    for combo in itertools.product(*[(e, *e.alternatives) for e in estimates]):
+        fu, cost = _fuse_one(combo)
+        if fu is None:
+            continue
+        cost += ALT_COST * sum(c is not e for c, e in zip(combo, estimates, strict=True))
+        if cost < best[0]:
+            best = (cost, fu)
+    return best[1]
+
+
+def _fuse_one(estimates: list[Estimate] | tuple[Estimate, ...]) -> tuple[Fused | None, float]:
     obs = _observations(estimates)
     if not obs:
-        return None
+        return None, math.inf
     # Robust start: the candidate that the most observations agree with (a least
     # squares start would be dragged by a flight taken for the tip).
     best_cost, x = math.inf, None
+    views = [e.view for e in estimates if e.view is not None]
     for c in _candidates(obs):
-        if (cost := _cost(obs, c)) < best_cost:
+        if (cost := _cost(obs, c, views)) < best_cost:
             best_cost, x = cost, c
     if x is None:
         x = _solve(obs)
     used: list[_Obs] = []
     for _ in range(3):  # least squares on what agrees with the start, until it settles
         if x is None:
-            return None
+            return None, math.inf
         inl = [o for o in obs if _residual(o, x) <= REJECT_SIGMA]
         if inl == used:
             break
@@ -142,11 +184,12 @@ def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
             break
         used, x = inl, x2
     if x is None or not used:
-        return None
+        return None, math.inf
     px, py = float(x[0]), float(x[1])
     spread = max(float(np.linalg.norm(o.rows @ x - o.rhs)) for o in used)
-    return Fused((px, py), dart_at(px, py), tuple(sorted({o.camera for o in used})), spread,
-                 sum(o.is_line for o in used))  # fmt: skip
+    fused = Fused((px, py), dart_at(px, py), tuple(sorted({o.camera for o in used})), spread,
+                  sum(o.is_line for o in used))  # fmt: skip
+    return fused, _cost(obs, x, views)
 
 
 def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimate:
@@ -169,4 +212,13 @@ def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimat
             if s_line > 0 and math.isfinite(s_line):
                 line, line_w = (float(a), float(b), float(c)), 1.0 / s_line**2
     trust = min(1.0, finding.thin_px / SPAN_OK_PX) ** 2
-    return Estimate(camera, (float(bx), float(by)), 1.0 / s_pt**2, line, line_w, trust)
+    alts = tuple(estimate_from(a, cal, camera) for a in finding.alternatives)
+    view = None
+    if finding.pixels is not None:
+        ys, xs = np.nonzero(finding.pixels)
+        if len(xs):
+            step = len(xs) // VIEW_MAX_PIXELS + 1
+            pix = np.column_stack([xs[::step], ys[::step]]).astype(np.float64)
+            view = (pix, np.linalg.inv(cal.homography))
+    return Estimate(camera, (float(bx), float(by)), 1.0 / s_pt**2, line, line_w, trust, alts,
+                    view)  # fmt: skip

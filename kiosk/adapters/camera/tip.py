@@ -31,7 +31,7 @@ Tuned on rendered throws with seeds below 1,000,000 (see ``bench/camera.py``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -61,6 +61,8 @@ class TipParams:
     min_elongation: float = 1.2  # length / width of the dart's change
     band_px: float = 1.5  # half-width of the strip along the axis searched for the point
     tip_sigma_px: float = 1.5  # how far the tip along the axis is trusted
+    tip_bias_px: float = 0.7  # the half-level end lies this far beyond the true tip
+    alternatives: int = 2  # other first axes followed (see ``TipFinding.alternatives``)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ class TipFinding:
     tip_sigma_px: float = math.inf  # the tip's error along the axis
     thin_px: float = 0.0  # length of the thin part (point, barrel, shaft) measured
     pixels: np.ndarray | None = field(default=None, compare=False, repr=False)  # the dart
+    # Other readings of the same change, less likely (a flight's vane seen edge-on
+    # taken for the barrel): several cameras' agreement may prefer one (``fusion``).
+    alternatives: tuple[TipFinding, ...] = field(default=(), compare=False, repr=False)
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
@@ -130,12 +135,32 @@ def find_tip(
     pts = np.column_stack([xs, ys]).astype(np.float32)
     pose = pose or cal.pose()
     thin, flight = split_flight(dart, xs, ys, cal)
-    axis0, centre0 = first_axes(thin if len(thin) >= params.min_area else pts)[0]
-    best = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params)
-    if best is None:
+    axes = first_axes(thin if len(thin) >= params.min_area else pts, 1 + params.alternatives)
+    found: list[TipFinding] = []
+    for axis0, centre0 in axes:
+        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params)
+        if cand is not None and (not found or cand.fit is not None):
+            f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
+            if f is not None:
+                found.append(f)
+    if not found:
         return None
+    return replace(found[0], alternatives=tuple(found[1:]))
+
+
+def _finding(
+    best: _Candidate,
+    ch: Change,
+    flight: np.ndarray | None,
+    cal: Calibration,
+    pose: CameraPose,
+    params: TipParams,
+    area: int,
+    dart: np.ndarray,
+) -> TipFinding | None:
     centre, axis, s_tip, fit = best.centre, best.axis, best.s_tip, best.fit
     tip_s = _refine(ch.score(), centre, axis, s_tip, params.band_px)
+    tip_s += params.tip_bias_px
     tip = centre + axis * tip_s
     agree = float(axis @ cal.up_direction((float(tip[0]), float(tip[1])), pose))
     conf = min(1.0, best.elongation / 6.0) * min(1.0, 0.5 + abs(agree))
@@ -148,7 +173,7 @@ def find_tip(
         if miss > max(4.0, 0.15 * float(np.hypot(*(flight - tip)))):
             line_sigma, tip_sigma, conf = math.inf, 4 * tip_sigma, 0.5 * conf
     return TipFinding(
-        (float(tip[0]), float(tip[1])), (float(axis[0]), float(axis[1])), len(pts),
+        (float(tip[0]), float(tip[1])), (float(axis[0]), float(axis[1])), area,
         best.elongation, conf, line_sigma, tip_sigma, fit.span if fit else 0.0, dart,
     )  # fmt: skip
 
