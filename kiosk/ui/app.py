@@ -29,7 +29,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
-from kiosk.ui.screen import Click, DartInput
+from kiosk.ui.screen import Click, DartInput, Notice
 
 log = logging.getLogger("kiosk.ui")
 
@@ -61,10 +61,13 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
         )
         kiosk.set_board(ev.state, ev.detail)
         return None
+    if kind == "CameraUnreadable":
+        log.warning("cameras: a dart landed but could not be placed; asking for it typed")
+        return Notice("A dart was not read: type it on the keypad")
     if kind == "Hello":
         log.info("board says hello: %s %s", ev.name, ev.version)
         return None
-    if isinstance(ev, DartInput | KeyAction | Click):
+    if isinstance(ev, DartInput | KeyAction | Click | Notice):
         return ev
     return None  # Ping, Raw, Unknown: the reader counts and logs them
 

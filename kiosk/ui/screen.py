@@ -34,6 +34,14 @@ class DartInput:
     t: float = 0.0  # monotonic time the device thread received it (0 = not measured)
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message from a device for the player (e.g. a dart the cameras saw land but
+    could not place); the game screen shows it for a while, others ignore it."""
+
+    text: str
+
+
 class Screen:
     name = "screen"
 

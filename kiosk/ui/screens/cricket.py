@@ -17,7 +17,7 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
-from kiosk.ui.screen import Click, DartInput, Screen
+from kiosk.ui.screen import Click, DartInput, Notice, Screen
 from kiosk.ui.session import CricketSession, Feedback
 from kiosk.ui.vboard import VirtualBoard
 from kiosk.ui.widgets import Button
@@ -63,6 +63,8 @@ class CricketScreen(Screen):
             self.key(event)
         elif isinstance(event, Click):
             self.click(event.pos)
+        elif isinstance(event, Notice):
+            self.say(self.t(event.text))
 
     def dart(self, dart: Dart, source: str) -> None:
         turn_start = not self.session.shown_darts or self.session.hold is not None
