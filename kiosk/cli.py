@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import sqlite3
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -39,7 +40,34 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand (or the kiosk). A command that fails on the outside world (a file
+    that is not there or not a database, Ctrl-C) ends with one line on stderr and a
+    non-zero exit, never a traceback: the commands catch what they expect, this is the
+    net under them."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    name = args_list[0] if args_list and not args_list[0].startswith("-") else "kiosk"
+    try:
+        return _main(args_list)
+    except KeyboardInterrupt:
+        print(f"darts-kiosk {name}: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, sqlite3.Error, UnicodeDecodeError) as e:
+        if name == "kiosk":
+            raise  # the kiosk logs its own failures; a traceback in the journal helps
+        print(f"darts-kiosk {name}: {_reason(e)}", file=sys.stderr)
+        return 1
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        where = f"{e.filename}: " if e.filename is not None else ""
+        return f"{where}{e.strerror}"
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 text ({e.reason} at byte {e.start})"
+    return str(e) or type(e).__name__
+
+
+def _main(args_list: list[str]) -> int:
     parser, commands = build_parser()
     if args_list and args_list[0] in commands:
         args = parser.parse_args(args_list)

@@ -50,10 +50,15 @@ def add_db_arguments(parser: argparse.ArgumentParser, *, sub: bool = False) -> N
 
 
 def db_path(args: argparse.Namespace, env: Mapping[str, str] = os.environ) -> Path:
-    """The database file for these arguments (``ConfigError`` for a bad settings file)."""
+    """The database file for these arguments (``ConfigError`` for a bad settings file,
+    or a database path that is a directory: SQLite would only say "unable to open")."""
     if getattr(args, "db", None) is not None:
-        return Path(args.db)
-    if getattr(args, "data_dir", None) is not None:
-        return Path(args.data_dir) / DB_NAME
-    config = load_config(getattr(args, "config", None), env=env)
-    return config.resolved_data_dir(env) / DB_NAME
+        path = Path(args.db)
+    elif getattr(args, "data_dir", None) is not None:
+        path = Path(args.data_dir) / DB_NAME
+    else:
+        config = load_config(getattr(args, "config", None), env=env)
+        path = config.resolved_data_dir(env) / DB_NAME
+    if path.is_dir():
+        raise ConfigError(f"{path} is a directory, not a database file (--data-dir DIR for that)")
+    return path

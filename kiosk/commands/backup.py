@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     if not source.exists():
         print(f"darts-kiosk backup: no database at {source}", file=sys.stderr)
         return 1
+    if not target.parent.is_dir():
+        print(f"darts-kiosk backup: no directory {target.parent} for {target}", file=sys.stderr)
+        return 1
     tmp = target.with_name(f".{target.name}.part")
     try:
         src = connect(source)

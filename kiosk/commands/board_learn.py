@@ -16,6 +16,7 @@ to ``<out>.partial``, never over a complete map.
 from __future__ import annotations
 
 import argparse
+import logging
 import queue
 import signal
 import sys
@@ -140,6 +141,8 @@ def _stdin_lines(out: queue.Queue[object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The reader's warnings (a failed open) are said here in our own words instead.
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     port = choose_port(args.port, baudrate=args.baud)
     if port is None:
         print("board-learn: no board found; give --port", file=sys.stderr)
@@ -152,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"learning the board on {port}; s = skip (buttons, miss), u = undo, q = stop")
     reader.start()
     complained = False
+    connected = failed = False
     try:
         say(learner.prompt())
         while not learner.done:
@@ -160,6 +164,13 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(item, Raw):
                 reply = learner.contact((item.row, item.col), time.monotonic())
             elif isinstance(item, Status):
+                if item.state == "connected":
+                    connected = True
+                elif not connected:  # the port never opened: a wrong path, no board
+                    print(f"board-learn: {item.detail or 'cannot open ' + port}",
+                          file=sys.stderr)  # fmt: skip
+                    failed = True
+                    break
                 reply = f"  status {item.state}"
             elif isinstance(item, Hit | Button) and not complained:
                 complained = True
@@ -182,7 +193,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: no traceback
         reader.stop()
+    if failed and not learner.contacts:
+        return 1
     learnt = BoardMap(learner.contacts)
     out = args.out if learner.done else args.out + ".partial"
     try:

@@ -1,13 +1,25 @@
 """``darts-kiosk board-monitor``: print what the board says, one line per event.
 
-``hit T20``, ``hit SB``, ``miss``, ``button NEXT``, ``status connected``,
-``status lost``, ``unknown 'xyz'``. PINGs and status details only with ``--verbose``.
+``hit T20``, ``hit SB``, ``hit DB``, ``miss``, ``button NEXT``, ``status connected``,
+``status lost``, ``status reconnecting``, ``unknown 'xyz'``; a board that tells inner
+from outer single shows ``hit S20i`` / ``hit S20o`` (both score as S20); ``raw 3 4`` for
+a matrix contact. Legacy numeric codes show as the hits they mean (``320`` -> ``hit
+T20``). Only with ``--verbose``: ``ping``, ``hello NAME VERSION`` (after a board's
+reset) and status details.
+
+A port that cannot be opened at start (a wrong path, a board not plugged in) prints
+``status lost``, says why on stderr and exits 1; with ``--wait`` the monitor keeps
+trying until the board appears. Once connected it never gives up: an unplug shows
+``status lost`` and a replug ``status connected``. Ctrl-C stops it (exit 130), SIGTERM
+too (exit 0).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import queue
 import signal
 import sys
@@ -22,11 +34,21 @@ HELP = "print the events of the dartboard as they arrive"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Prints one line per event: 'hit T20', 'hit SB', 'hit DB', 'hit S20i' / 'hit S20o' "
+        "(inner / outer single, scored as S20), 'miss', 'button NEXT', 'raw 3 4', "
+        "'status connected', 'status lost', 'status reconnecting', \"unknown 'xyz'\"."
+    )
     parser.add_argument("--port", metavar="URL", help="device or pyserial URL (default: find it)")
     parser.add_argument("--baud", type=int, default=115200, help="baud rate (legacy boards: 9600)")
     parser.add_argument("--map", metavar="FILE", help="board map from board-learn")
     parser.add_argument("--debounce-ms", type=int, default=0, help="drop double reads (ms)")
-    parser.add_argument("--verbose", "-v", action="store_true", help="show PINGs and details")
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="show PINGs, HELLOs and details"
+    )
+    parser.add_argument(
+        "--wait", action="store_true", help="wait for a port that cannot be opened yet"
+    )
 
 
 def line_for(item: object, verbose: bool) -> str | None:
@@ -34,15 +56,19 @@ def line_for(item: object, verbose: bool) -> str | None:
         if verbose and item.detail:
             return f"status {item.state} ({item.detail})"
         return f"status {item.state}"
-    if isinstance(item, Ping) and not verbose:
-        return None
+    if isinstance(item, Ping | Hello) and not verbose:
+        return None  # housekeeping: the board's heartbeat and its greeting after a reset
     if isinstance(item, Hit | Button | Raw | Hello | Ping | Unknown):
         return describe(item)
     return repr(item)
 
 
+class _Terminated(Exception):
+    """SIGTERM: an orderly stop (a service manager, a test harness), exit 0."""
+
+
 def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,14 +90,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    print(f"# {port} at {args.baud} baud; Ctrl-C to stop", file=sys.stderr, flush=True)
+    header = f"# {port} at {args.baud} baud; Ctrl-C to stop"
+    if args.wait:
+        print(header, file=sys.stderr, flush=True)
     signal.signal(signal.SIGTERM, _terminate)
     events: queue.Queue[object] = queue.Queue()
     reader = BoardReader(
         port, events.put, baudrate=args.baud, debounce_ms=args.debounce_ms, board_map=bmap
     )
+    code = 0
     reader.start()
     try:
+        connected = False
         while True:
             try:
                 item = events.get(timeout=0.5)  # a timeout so Ctrl-C is seen
@@ -80,8 +110,28 @@ def run(args: argparse.Namespace) -> int:
             text = line_for(item, args.verbose)
             if text is not None:
                 print(text, flush=True)
-    except (KeyboardInterrupt, BrokenPipeError):
+            if isinstance(item, Status):
+                if item.state == "connected" and not connected and not args.wait:
+                    print(header, file=sys.stderr, flush=True)
+                connected = connected or item.state == "connected"
+                if not connected and not args.wait:
+                    print(f"board-monitor: {item.detail or 'cannot open ' + port}; "
+                          "--wait to wait for it", file=sys.stderr)  # fmt: skip
+                    code = 1
+                    break
+    except KeyboardInterrupt:
+        code = 130
+    except _Terminated:
         pass
+    except BrokenPipeError:  # ``board-monitor | head -3``: the reader of our output left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     finally:
+        # A second Ctrl-C (or TERM) while the reader stops must not end in a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         reader.stop()
-    return 0
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            sys.stdout.flush()
+    if code == 130:
+        print("board-monitor: stopped (Ctrl-C)", file=sys.stderr)
+    return code

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 import cv2
+import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.fusion import estimate_from, fuse
@@ -35,6 +36,17 @@ def _fail(msg: str) -> int:
     return 2
 
 
+def _read_picture(path: str) -> np.ndarray | str:
+    """The picture, or why not. Read through numpy and ``imdecode`` so a missing file is
+    our one-line message, not OpenCV's warning on top of it."""
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as e:
+        return f"cannot read the picture: {e.strerror or e}"
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    return "cannot read the picture: not an image OpenCV knows" if img is None else img
+
+
 def run(args: argparse.Namespace) -> int:
     cals, befores, afters = list(args.calibration), list(args.before), list(args.after)
     if args.images:
@@ -52,11 +64,13 @@ def run(args: argparse.Namespace) -> int:
             cal = Calibration.load(c)
         except CalibrationError as e:
             return _fail(str(e))
+        except UnicodeDecodeError:
+            return _fail(f"{c}: not JSON (not even UTF-8 text)")
         imgs = []
         for path in (b, a):
-            img = cv2.imread(path, cv2.IMREAD_COLOR)
-            if img is None:
-                return _fail(f"{path}: cannot read the picture")
+            img = _read_picture(path)
+            if isinstance(img, str):
+                return _fail(f"{path}: {img}")
             imgs.append(img)
         if imgs[0].shape != imgs[1].shape:
             return _fail(f"{b} and {a} differ in size")

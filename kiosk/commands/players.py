@@ -81,7 +81,15 @@ def _run(store: Store, args: argparse.Namespace) -> int:
         p = players.retire(args.name, retired=not args.undo)
         print(f"{p.name} {'retired' if p.retired else 'back in the lists'}")
     elif args.action == "import":
-        report = players.import_roster(args.csv.read_text(encoding="utf-8"))
+        try:
+            text = args.csv.read_text(encoding="utf-8-sig")  # a spreadsheet's BOM is fine
+        except OSError as e:
+            print(f"darts-kiosk players: {args.csv}: {e.strerror}", file=sys.stderr)
+            return 1
+        except UnicodeDecodeError:
+            print(f"darts-kiosk players: {args.csv}: not UTF-8 text", file=sys.stderr)
+            return 1
+        report = players.import_roster(text)
         for line, why in report.refused:
             print(f"line {line}: {why}", file=sys.stderr)
         print(

@@ -6,10 +6,16 @@ Script directives: ``sleep 0.5`` pauses, ``replug`` imitates pulling the USB cab
 (needs ``--link``), ``silence`` / ``resume`` stop and restart the PINGs (a hung board);
 blank lines and ``#`` comments are skipped.
 
+Listener: like a real board, whose lines are lost while nobody has the port open, the
+virtual board waits for a reader (the kiosk, ``board-monitor``) before it sends the
+first line of the script or of stdin, and again after a ``replug``; it says HELLO when
+the reader opens the port (an Arduino resets then). So ``virtual-board --script game``
+started before the monitor still shows the monitor every line. PINGs go out regardless.
+
 Lifetime: with ``--script`` the board keeps running (PINGs) after the script until it
-is killed (Ctrl-C / SIGTERM), so a kiosk started against it does not see it vanish.
-Without ``--script`` it reads stdin and exits at EOF, after the reader has taken
-everything sent (or 2 s).
+is killed (SIGTERM: exit 0; Ctrl-C: exit 130), so a kiosk started against it does not
+see it vanish. Without ``--script`` it reads stdin and exits at EOF, after the reader
+has taken everything sent (or 2 s).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import threading
 import time
 from collections.abc import Iterable
 from types import FrameType
+from typing import TextIO
 
 from kiosk.adapters.serial_board.virtual import VirtualBoard
 
@@ -36,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def play(board: VirtualBoard, lines: Iterable[str]) -> None:
+    listened = False  # a reader has been seen since the start or the last replug
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -49,6 +57,7 @@ def play(board: VirtualBoard, lines: Iterable[str]) -> None:
         elif line == "replug":
             try:
                 board.replug()
+                listened = False
             except ValueError as e:
                 print(f"virtual-board: {e}", file=sys.stderr, flush=True)
         elif line == "silence":
@@ -56,39 +65,60 @@ def play(board: VirtualBoard, lines: Iterable[str]) -> None:
         elif line == "resume":
             board.resume_pings()
         else:
+            if not listened:
+                if not board.wait_for_reader(timeout=0):
+                    print(f"virtual-board: waiting for a reader on {board.path}",
+                          file=sys.stderr, flush=True)  # fmt: skip
+                    board.wait_for_reader()
+                listened = True
             board.send(line)
 
 
+class _Terminated(Exception):
+    """SIGTERM: an orderly stop (a service manager, a test harness), exit 0."""
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def run(args: argparse.Namespace) -> int:
+    script: TextIO = sys.stdin
+    if args.script:
+        try:  # before the board exists: a wrong path leaves no pty and no link behind
+            script = open(args.script, encoding="utf-8", errors="replace")  # noqa: SIM115
+        except OSError as e:
+            print(f"virtual-board: {args.script}: {e.strerror or e}", file=sys.stderr)
+            return 1
     try:
         board = VirtualBoard(link=args.link)
     except OSError as e:
         print(f"virtual-board: {e}", file=sys.stderr)
         return 1
     signal.signal(signal.SIGTERM, _terminate)
-    print(board.path, flush=True)
-    if args.link:
-        print(f"virtual-board: {args.link} -> {board.path}", file=sys.stderr, flush=True)
+    code = 0
     try:
+        print(board.path, flush=True)
+        if args.link:
+            print(f"virtual-board: {args.link} -> {board.path}", file=sys.stderr, flush=True)
         board.start()
+        play(board, script)
         if args.script:
-            try:
-                with open(args.script, encoding="utf-8", errors="replace") as f:
-                    play(board, f)
-            except OSError as e:
-                print(f"virtual-board: {e}", file=sys.stderr, flush=True)
-                return 1
             print("virtual-board: script done; Ctrl-C to stop", file=sys.stderr, flush=True)
             threading.Event().wait()
         else:
-            play(board, sys.stdin)
             board.drain(timeout=2.0)
     except KeyboardInterrupt:
+        code = 130
+    except _Terminated:
         pass
     finally:
+        # A second Ctrl-C while closing must not end in a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         board.close()
-    return 0
+        if script is not sys.stdin:
+            script.close()
+    if code == 130:
+        print("virtual-board: stopped (Ctrl-C)", file=sys.stderr)
+    return code

@@ -51,22 +51,33 @@ def choose_port(
     if not candidates:
         log.info("no board port configured, no %s, nothing in %s", fixed, by_id)
         return None
-    answers: queue.Queue[str | None] = queue.Queue()
+    answers: queue.Queue[tuple[str, bool]] = queue.Queue()
     for path in candidates:
         threading.Thread(
-            target=lambda p=path: answers.put(p if says_hello(p, baudrate, timeout) else None),
+            target=lambda p=path: answers.put((p, says_hello(p, baudrate, timeout))),
             name=f"probe {path}",
             daemon=True,
         ).start()
+    # "The first that says HELLO" in name order: a later device that answers sooner
+    # waits for the earlier ones to answer or time out, so two boards give one answer.
+    said: dict[str, bool] = {}
     deadline = time.monotonic() + timeout + 1.0
-    for _ in candidates:
+    while len(said) < len(candidates):
         try:
-            found = answers.get(timeout=max(0.0, deadline - time.monotonic()))
+            path, ok = answers.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             break
-        if found is not None:
-            log.info("board found on %s", found)
-            return found
+        said[path] = ok
+        for c in candidates:
+            if c not in said:
+                break
+            if said[c]:
+                log.info("board found on %s", c)
+                return c
+    found = [c for c in candidates if said.get(c)]
+    if found:  # an earlier device never answered within the deadline
+        log.info("board found on %s", found[0])
+        return found[0]
     log.info("no board answered on %s", ", ".join(candidates))
     return None
 

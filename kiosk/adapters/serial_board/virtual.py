@@ -86,6 +86,46 @@ class VirtualBoard:
                         raise TimeoutError("nobody reads the virtual board") from None
                     select.select([], [self._master], [], min(left, 0.1))
 
+    def wait_for_reader(self, timeout: float | None = None, settle: float = 0.3) -> bool:
+        """Block until something has the device open (the kiosk, ``board-monitor``);
+        False after ``timeout`` s or on ``close``. A real board's lines are lost while
+        nobody listens (and pyserial flushes what was queued when it opens the port), so
+        a script waits for its listener. Then it pauses ``settle`` s (the opener may
+        still be setting the port up and flushing it) and says HELLO, as an Arduino
+        does when the port's opening resets it.
+
+        How: a pty master polls POLLHUP while no slave is open, so the board lets go of
+        its own slave fd meanwhile and takes it back after."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        waited = False
+        with self._lock:
+            if self._slave >= 0:
+                os.close(self._slave)
+                self._slave = -1
+            master = self._master
+        try:
+            poller = select.poll()
+            poller.register(master, select.POLLHUP)
+            while not self._stop.is_set():
+                if not any(ev & select.POLLHUP for _, ev in poller.poll(0)):
+                    break
+                waited = True
+                if deadline is not None and time.monotonic() >= deadline:
+                    return False
+                self._stop.wait(0.05)
+            else:
+                return False
+        finally:
+            with self._lock:
+                if self._slave < 0 and self._master == master >= 0:
+                    self._slave = os.open(self.path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        # Even without a wait the reader may have opened a moment ago and not yet have
+        # flushed the port: settle in any case.
+        log.debug("reader on %s%s", self.path, " after a wait" if waited else "")
+        time.sleep(settle)
+        self.hello()
+        return True
+
     def pause_pings(self) -> None:
         """Go silent (a hung board): no PING until ``resume_pings``."""
         self._pinging.clear()
