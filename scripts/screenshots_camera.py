@@ -18,7 +18,7 @@ from shots import Shots
 
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.keypad import KeyAction
-from kiosk.commands.camera_calibrate import Session, open_session
+from kiosk.commands._camera_calibrate import Session, open_session
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.camera_calibrate import TARGETS
 

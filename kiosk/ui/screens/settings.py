@@ -94,7 +94,7 @@ class SettingsScreen(MenuScreen):
             self.message = f"{self.t('No such folder')}: {Path(out).parent}"
             return
         try:
-            from kiosk.commands.camera_calibrate import grab_frame
+            from kiosk.commands._camera_calibrate import grab_frame
 
             image = grab_frame(device)
         except Exception as e:  # a camera that fails never stops the kiosk

@@ -1,0 +1,181 @@
+"""``darts-kiosk camera-calibrate``: make a camera's calibration file.
+
+With a window (the default): one still picture from the camera (or ``--image``) on the
+calibration screen, where the known points are marked by mouse or keypad, or found by
+the automatic calibration, and checked against the rings and wires drawn back over
+the picture before they are saved.
+
+Headless, for scripts and tests: ``--auto --yes`` runs the automatic calibration and
+writes the file without asking; it exits 1 (and writes nothing) when it is not sure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.autocal import auto_calibrate
+
+NAME = "camera-calibrate"
+HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
+WARMUP_FRAMES = 10  # a webcam's first frames are dark while its exposure settles
+
+
+def _fail(msg: str, code: int = 2) -> int:
+    print(f"camera-calibrate: {msg}", file=sys.stderr)
+    return code
+
+
+def grab_frame(source: str, warmup: int = WARMUP_FRAMES) -> np.ndarray | None:
+    """One frame from a camera or a video file (the last of the first ``warmup``)."""
+    from kiosk.adapters.camera.capture import open_capture
+
+    cap = open_capture(source)
+    if cap is None:
+        return None
+    frame = None
+    try:
+        for _ in range(max(1, warmup)):
+            ok, f = cap.read()
+            if not ok or f is None:
+                break
+            frame = f
+    finally:
+        cap.release()
+    return None if frame is None else np.asarray(frame)
+
+
+def _pair(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"--twenty-at: expected X,Y in pixels, got {text!r}") from None
+    return (x, y)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size: expected WxH, got {text!r}") from None
+    if not (200 <= w <= 8192 and 200 <= h <= 8192):
+        raise ValueError(f"--size: {text} is not a window size")
+    return (w, h)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.image:
+        image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+        if image is None:
+            return _fail(f"{args.image}: cannot read the picture")
+    elif args.camera:
+        image = grab_frame(args.camera)
+        if image is None:
+            return _fail(f"{args.camera}: no picture from the camera")
+    else:
+        return _fail("give --camera DEV_OR_FILE or --image FILE")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        return _fail(f"{out.parent}: no such folder")
+    try:
+        hint = _pair(args.twenty_at)
+        size = _size(args.size)
+    except ValueError as e:
+        return _fail(str(e))
+    if args.yes and not args.auto:
+        return _fail("--yes only goes with --auto")
+    if args.auto and args.yes:
+        result = auto_calibrate(image, hint)
+        if result.calibration is None:
+            print(f"not calibrated: {result.reason}")
+            return 1
+        try:
+            result.calibration.save(out)
+        except OSError as e:
+            return _fail(f"{out}: cannot write: {e.strerror or e}")
+        print(f"{result.reason}; confidence {result.confidence:.2f}; "
+              f"{len(result.calibration.points)} points; saved to {out}")  # fmt: skip
+        return 0
+    return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto)
+
+
+@dataclass
+class Session:
+    """The calibration screen in a real kiosk app (tests drive it through ``inbox``)."""
+
+    app: Any
+    kiosk: Any
+    inbox: Any
+    screen: Any
+
+    def close(self) -> None:
+        self.app.close()
+
+
+class _NoDevices:
+    """The calibration screen takes no darts."""
+
+    source = "camera"
+    virtual = False
+
+    def throw(self, dart: Any) -> bool:
+        return False
+
+    def switch(self, source: str) -> None:
+        return None
+
+
+def open_session(
+    image: np.ndarray, out: Path, *, size: tuple[int, int] = (1280, 720), fullscreen: bool = False
+) -> Session:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from kiosk.ui.app import App
+    from kiosk.ui.context import Kiosk, Settings
+    from kiosk.ui.inbox import Inbox
+    from kiosk.ui.screens.camera_calibrate import CameraCalibrateScreen
+    from kiosk.ui.sound import Sound
+    from kiosk.ui.theme import assets_dir
+
+    assets = assets_dir()
+    kiosk = Kiosk(settings=Settings(), sound=Sound(assets / "sounds", 0), devices=_NoDevices(),
+                  locale_dir=assets / "locale")  # fmt: skip
+    inbox = Inbox()
+    app = App(kiosk, inbox, size=size, fullscreen=fullscreen, hide_cursor=False)
+    app.open()
+    screen = CameraCalibrateScreen(kiosk, image, out)
+    kiosk.stack.push(screen)
+    app.step(0)  # the first frame: the picture's place on the screen is known from here
+    return Session(app, kiosk, inbox, screen)
+
+
+def run_window(
+    image: np.ndarray, out: Path, *, size: tuple[int, int], fullscreen: bool, auto: bool
+) -> int:
+    session = open_session(image, out, size=size, fullscreen=fullscreen)
+    screen = session.screen
+    try:
+        if auto:
+            screen.run_auto()
+        session.app.run(until=lambda: screen.finished)
+        if screen.saved:
+            session.app.step(0)
+            time.sleep(0.8)  # long enough to read "saved"
+    except KeyboardInterrupt:
+        pass
+    finally:
+        session.close()
+    if screen.saved:
+        print(f"saved to {out}")
+        return 0
+    print("not saved")
+    return 1

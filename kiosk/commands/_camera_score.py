@@ -1,0 +1,87 @@
+"""``darts-kiosk camera-score``: score one dart from before/after pictures.
+
+Each camera's view gives the dart's tip and its axis line on the board; with several
+cameras they are fused (``kiosk.adapters.camera.fusion``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+from kiosk.adapters.camera.fusion import estimate_from, fuse
+from kiosk.adapters.camera.tip import find_tip
+
+NAME = "camera-score"
+HELP = "score a dart from a picture before and after it landed (one or more cameras)"
+
+
+def _fail(msg: str) -> int:
+    print(f"camera-score: {msg}", file=sys.stderr)
+    return 2
+
+
+def _read_picture(path: str) -> np.ndarray | str:
+    """The picture, or why not. Read through numpy and ``imdecode`` so a missing file is
+    our one-line message, not OpenCV's warning on top of it."""
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as e:
+        return f"cannot read the picture: {e.strerror or e}"
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    return "cannot read the picture: not an image OpenCV knows" if img is None else img
+
+
+def run(args: argparse.Namespace) -> int:
+    cals, befores, afters = list(args.calibration), list(args.before), list(args.after)
+    if args.images:
+        if len(args.images) != 2 or befores or afters:
+            return _fail("give BEFORE AFTER, or --before/--after per camera, not both")
+        befores, afters = [args.images[0]], [args.images[1]]
+    if not cals:
+        return _fail("--calibration is required")
+    if not (len(cals) == len(befores) == len(afters)):
+        return _fail(f"{len(cals)} calibrations, {len(befores)} befores, {len(afters)} afters: "
+                     "give one of each per camera")  # fmt: skip
+    estimates = []
+    for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
+        try:
+            cal = Calibration.load(c)
+        except CalibrationError as e:
+            return _fail(str(e))
+        except UnicodeDecodeError:
+            return _fail(f"{c}: not JSON (not even UTF-8 text)")
+        imgs = []
+        for path in (b, a):
+            img = _read_picture(path)
+            if isinstance(img, str):
+                return _fail(f"{path}: {img}")
+            imgs.append(img)
+        if imgs[0].shape != imgs[1].shape:
+            return _fail(f"{b} and {a} differ in size")
+        h, w = imgs[0].shape[:2]
+        if (w, h) != cal.image_size:
+            return _fail(f"{a}: {w}x{h}, but {c} is for {cal.image_size[0]}x{cal.image_size[1]}")
+        f = find_tip(imgs[0], imgs[1], cal)
+        if f is None:
+            if args.verbose:
+                print(f"camera {i + 1}: no dart")
+            continue
+        est = estimate_from(f, cal, i)
+        estimates.append(est)
+        if args.verbose:
+            bx, by = est.board
+            line = "no axis line" if est.line is None else (
+                f"axis line +-{est.line_weight ** -0.5:.2f} mm")  # fmt: skip
+            print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
+                  f"{bx:.1f}, {by:.1f} mm +-{est.weight ** -0.5:.1f} mm, {line}")  # fmt: skip
+    fused = fuse(estimates)
+    if fused is None:
+        print("none")
+        return 0
+    print(fused.dart)
+    print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
+    return 0
