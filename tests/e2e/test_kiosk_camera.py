@@ -89,11 +89,9 @@ def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Pat
 
 
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:
+    from kiosk.adapters.camera.scorer import CameraUnreadable
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
-
-    class CameraUnreadable:  # the scorer's event, by name: the app matches the kind
-        pass
 
     options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
     running = build(options, Config())
@@ -101,7 +99,7 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
     try:
         start_game(d, ("Anna", "Boris"))
         running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
-        running.inbox.put(DeviceEvent(CameraUnreadable(), source="camera"))
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
         d.settle()
         assert "A dart was not read: type it on the keypad" in d.texts
         assert d.game().game.stats("Anna").darts == 0  # nothing guessed into the game

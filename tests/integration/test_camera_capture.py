@@ -5,7 +5,12 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.capture import CameraReader
-from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus, CameraTakeout
+from kiosk.adapters.camera.scorer import (
+    CameraScorer,
+    CameraStatus,
+    CameraTakeout,
+    CameraUnreadable,
+)
 from kiosk.adapters.camera.synthetic import Step, render_turn
 
 
@@ -90,3 +95,25 @@ def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(
     hits = [str(e.dart) for e in events if type(e).__name__ == "Hit"]
     assert len(hits) == 2 and hits[1] == "MISS"
     assert s.stats.takeouts == 1 and s.stats.unreadable == 0
+
+
+def test_a_dart_whose_tip_no_camera_can_place_is_reported_unreadable_not_scored(tmp_path):
+    # Something dart-sized changes but only as a shade (the dart itself unseen: no
+    # axis, no tip): the kiosk must be told, so the player can enter the dart by hand,
+    # and no dart may be guessed.
+    still = render_turn(11, [Step("still", 12)], off_axis=20.0).frames
+    blob = []
+    for i, f in enumerate(still[6:]):  # big while it moves, then it stays
+        m = np.zeros(f.shape[:2], np.uint8)
+        cv2.circle(m, (700, 330), 50 if i == 0 else 18, 1, -1)
+        blob.append(np.where(m[..., None] > 0, (f * 0.6).astype(np.uint8), f))
+    _write_video(tmp_path / "blob.avi", still[:6] + blob)
+    cal = render_turn(11, [Step("still", 1)], off_axis=20.0).calibration
+    events = []
+    s = CameraScorer([str(tmp_path / "blob.avi")], [cal], events.append, retry_interval=60)
+    s.start()
+    assert _wait(lambda: any(isinstance(e, CameraUnreadable) for e in events), 20)
+    s.stop()
+    assert [e for e in events if isinstance(e, CameraUnreadable)] == [CameraUnreadable((0,))]
+    assert not [e for e in events if type(e).__name__ == "Hit"]
+    assert s.stats.unreadable == 1 and s.stats.darts == 0

@@ -20,6 +20,25 @@ from kiosk.adapters.camera.calibration import Calibration
 
 BARREL_MAX_MM = 10.0  # a barrel is narrower than this; a flight seen other than edge-on wider
 SPAN_OK_PX = 60.0  # a thin part this long in the image gives a line that can be trusted
+COLOUR_SAT = 90  # HSV saturation (0-255) above which a pixel of the dart is coloured
+COLOUR_MIN_V = 25  # darker pixels' saturation is noise (a black shaft is not coloured)
+COLOUR_MIN_FRAC = 0.15  # this much of the dart coloured: it has a coloured flight/shaft
+
+
+def coloured(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Per point (x, y) of the dart, whether the after frame is coloured there (a
+    flight, a coloured shaft) rather than grey or black (steel point, tungsten barrel,
+    black shaft). Bool (n,); all False for a grey frame."""
+    if after.ndim != 3 or not len(pts):
+        return np.zeros(len(pts), bool)
+    xi = np.round(pts[:, 0]).astype(np.int64)
+    yi = np.round(pts[:, 1]).astype(np.int64)
+    x0, y0 = int(xi.min()), int(yi.min())
+    roi = np.ascontiguousarray(after[y0 : int(yi.max()) + 1, x0 : int(xi.max()) + 1])
+    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
+    col = ((hsv[..., 1] > COLOUR_SAT) & (hsv[..., 2] > COLOUR_MIN_V)).astype(np.uint8)
+    grown = np.asarray(cv2.dilate(col, np.ones((3, 3), np.uint8)))  # its rim, blended
+    return np.asarray(grown[yi - y0, xi - x0] > 0)
 
 
 def split_flight(
@@ -126,8 +145,9 @@ class AxisFit:
         n_eff = max(1.0, self.n / 3.0)
         var = self.sigma**2 * (1.0 / n_eff + 3.0 * (s - self.s_mid) ** 2 / max(self.sxx, 1e-6))
         # A short thin part (a dart pointing at the camera) is easily a vane or a
-        # shadow fitted instead: an error that the scatter does not show.
-        short = 0.1 * (SPAN_OK_PX / max(self.span, 1.0)) ** 5
+        # shadow fitted instead: an error that the scatter does not show. (Most short
+        # lines are still good: fusion's robust cost, not this, rejects the blunders.)
+        short = 0.1 * (SPAN_OK_PX / max(self.span, 1.0)) ** 3
         # x1.5 and a 0.15 px floor: what the scatter does not show (JPEG, the board's
         # edges under the dart), measured on rendered throws.
         return float(math.sqrt(2.25 * var + 0.15**2 + short**2))

@@ -7,10 +7,10 @@
 - ``Hit(dart)`` (``kiosk.adapters.serial_board.protocol.Hit``): a dart, or
   ``Hit(Dart.MISS)`` for a bounce-out;
 - ``CameraStatus(camera, state, detail)``: "connected", "lost", "reconnecting";
-- ``CameraTakeout()``: the darts were pulled (the app may treat it as "next player").
-
-A dart-sized change whose tip no camera could place is logged and not sent (the
-player enters that dart by hand); it is counted in ``stats.unreadable``.
+- ``CameraTakeout()``: the darts were pulled (the app may treat it as "next player");
+- ``CameraUnreadable(cameras)``: a dart landed (a dart-sized change) but no camera
+  could place its tip: no ``Hit`` is sent, the player enters that dart by hand. Also
+  counted in ``stats.unreadable``.
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ class CameraStatus:
 @dataclass(frozen=True, slots=True)
 class CameraTakeout:
     """The darts were taken out of the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraUnreadable:
+    """A dart landed but no camera could place its tip (enter it by hand)."""
+
+    cameras: tuple[int, ...] = ()  # the cameras that saw the change
 
 
 @dataclass(slots=True)
@@ -177,6 +184,7 @@ class CameraScorer:
             if fused is None:
                 self.stats.unreadable += 1
                 log.warning("a dart landed but no camera could place its tip")
+                self._emit(CameraUnreadable(tuple(sorted({o.camera for o in seen}))))
                 return
             self.stats.darts += 1
             log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,

@@ -17,8 +17,13 @@ measured, because they fail differently:
   shadow that lies in line with the dart can extend this, which is why the point is
   trusted less than the line (``TipFinding.tip_sigma_px``).
 
-The dart is the solid change less specks, pieces lying in a shadow, and pieces lying
-mostly where earlier darts are (``known``: a dart nudged by the new one). Which end
+The dart is the solid change less specks, slivers lying in a shadow (its rim; a
+thick piece beside a shadow is the dart next to its own shadow, a light near the
+camera), and pieces lying mostly where earlier darts are (``known``: a dart nudged by
+the new one). When a good part of the dart is coloured (a flight, a coloured shaft),
+its axis is looked for on the grey part only (steel point, barrel, black shaft): a
+camera nearly face-on sees the point and barrel foreshortened, and a vane seen
+edge-on is a longer thin strip than they are (``axis.coloured``). Which end
 is the tip: away from the flight (what an opening with a disc wider than a barrel
 leaves, ``axis.split_flight``); with no flight in view, the side the calibration's
 pose says the dart leaves the board towards, where that is sure whatever the dart's
@@ -37,8 +42,10 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.axis import (
+    COLOUR_MIN_FRAC,
     AxisFit,
     axis_from_sections,
+    coloured,
     first_axes,
     px_per_mm,
     split_flight,
@@ -49,6 +56,7 @@ from kiosk.adapters.camera.change import Change, ChangeParams, change
 SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
 DART_MAX_MM = 160.0  # no dart is longer, flight included
 MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
+RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 
 
@@ -119,7 +127,10 @@ def find_tip(
     ring_all = np.bincount(grown[ring], minlength=n)
     ring_shadow = np.bincount(grown[ring & ch.shadow], minlength=n)
     size[0] = 0
-    big = (size >= params.min_piece) & (2 * ring_shadow <= ring_all)
+    # (A piece thicker than a rim, with area several times its border, is the dart
+    # beside its own shadow: a light near the camera casts the shadow alongside.)
+    sliver = size < RIM_THICK * np.maximum(ring_all, 1)
+    big = (size >= params.min_piece) & ~(sliver & (2 * ring_shadow > ring_all))
     if known is not None and known.shape == labels.shape:
         inside = np.bincount(labels[known], minlength=n)
         big &= 10 * inside < 7 * np.maximum(size, 1)
@@ -135,6 +146,13 @@ def find_tip(
     pts = np.column_stack([xs, ys]).astype(np.float32)
     pose = pose or cal.pose()
     thin, flight = split_flight(dart, xs, ys, cal)
+    if coloured(after, pts).sum() >= COLOUR_MIN_FRAC * len(pts):
+        # A coloured flight (or shaft): seen end-on, a vane is a thin strip longer than
+        # the foreshortened point and barrel, and is taken for them. The grey part
+        # (steel point, tungsten barrel, black shaft) is the dart's axis.
+        grey_thin = thin[~coloured(after, thin)]
+        if len(grey_thin) >= params.min_area:
+            thin = grey_thin
     axes = first_axes(thin if len(thin) >= params.min_area else pts, 1 + params.alternatives)
     found: list[TipFinding] = []
     for axis0, centre0 in axes:
