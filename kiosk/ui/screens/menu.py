@@ -119,6 +119,10 @@ class MenuScreen(Screen):
 
     def key(self, event: KeyAction, items: list[Item]) -> None:
         n = len(items)
+        if n == 0:  # an empty list (no other player to merge into): only a way back
+            if event.name in ("back", "menu", "cancel"):
+                self.back()
+            return
         if event.name == "digit" and event.digit is not None:
             index = (event.digit - 1) % 10
             if index < n:

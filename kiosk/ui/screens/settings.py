@@ -44,13 +44,22 @@ class SettingsScreen(MenuScreen):
                 set=self.set_language,
             ),
             Item("Volume", choices=VOLUMES, get=lambda: s.volume, set=self.set_volume),
-            Item("Input", choices=SOURCES, get=lambda: s.source, set=self.set_source),
+            Item("Input", choices=self.sources(), get=lambda: s.source, set=self.set_source),
         ]
         for i, _camera in enumerate(self.cameras()):
             label = f"{self.t('Calibrate camera')} {i + 1}"
             items.append(Item(label, partial(self.calibrate, i), raw_label=True))
         items.append(Item("Back", self.back))
         return items
+
+    def sources(self) -> list[tuple[str, str]]:
+        """The inputs to choose from: the cameras only when the config has some (with
+        none, choosing them would leave the kiosk deaf to every dart); the current
+        choice always, so it shows and the next press moves on from it."""
+        current = self.kiosk.settings.source
+        return [
+            (v, label) for v, label in SOURCES if v != "camera" or self.cameras() or v == current
+        ]
 
     def set_language(self, value: Any) -> None:
         self.kiosk.set_language(str(value))
