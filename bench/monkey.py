@@ -34,9 +34,9 @@ from test_monkey import Tally, monkey_run  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--first", type=int, default=100, help="the first seed")
-    parser.add_argument("--steps", type=int, default=3000, help="inputs per seed")
+    parser.add_argument("--steps", type=int, default=2000, help="inputs per seed")
     parser.add_argument("--show", type=int, default=5, help="problems printed in full")
     args = parser.parse_args()
     total = Tally()
