@@ -4,7 +4,8 @@
 
 Prints exact-segment accuracy by camera angle band (every camera of a rig in the band)
 for one camera alone and three cameras fused, uniform vs near-wire (within 1 mm of a
-wire) tips; mean / median / max error in mm; ms per 1280x720 frame on one core (the
+wire) tips; mean / median / max error in mm; darts flagged for the player to check
+(``Fused.doubt``) and darts wrong without a flag; ms per 1280x720 frame on one core (the
 state machine's per-frame motion check) and per dart (tip search); impact -> Dart
 time (frames the state machine waits at 30 fps, plus the tip search).
 
@@ -38,7 +39,8 @@ BANDS = ((0.0, 15.0), (15.0, 30.0), (30.0, 50.0))
 FPS = 30.0
 N_CAMERAS = 3
 
-Row = tuple[str, str, str, bool, float | None]  # cams, band, tips, exact, error mm (None: none)
+# cams, band, tips, exact, error mm (None: none), flagged (the kiosk asks to check it)
+Row = tuple[str, str, str, bool, float | None, bool]
 
 
 def band_name(band: tuple[float, float]) -> str:
@@ -60,22 +62,22 @@ def one_throw(args: tuple[int, tuple[float, float], bool]) -> tuple[list[Row], l
         f = find_tip(th.before[c], th.after[c], th.calibrations[c])
         ms.append((time.perf_counter() - t) * 1000)
         if f is None:
-            rows.append(("1 cam", bn, kind, False, None))
+            rows.append(("1 cam", bn, kind, False, None, True))
             continue
         est = estimate_from(f, th.calibrations[c], c)
         ests.append(est)
         fu = fuse([est])
         if fu is None:
-            rows.append(("1 cam", bn, kind, False, None))
+            rows.append(("1 cam", bn, kind, False, None, True))
             continue
         err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
-        rows.append(("1 cam", bn, kind, fu.dart == th.truth, err))
+        rows.append(("1 cam", bn, kind, fu.dart == th.truth, err, fu.doubt is not None))
     fu = fuse(ests)
     if fu is None:
-        rows.append(("3 cams", bn, kind, False, None))
+        rows.append(("3 cams", bn, kind, False, None, True))
     else:
         err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
-        rows.append(("3 cams", bn, kind, fu.dart == th.truth, err))
+        rows.append(("3 cams", bn, kind, fu.dart == th.truth, err, fu.doubt is not None))
     return rows, ms
 
 
@@ -84,11 +86,15 @@ class Tally:
         self.n = 0
         self.ok = 0
         self.none = 0
+        self.flagged = 0
+        self.silent = 0  # wrong and not flagged: a wrong score nobody is asked to check
         self.err: list[float] = []
 
-    def add(self, ok: bool, err: float | None) -> None:
+    def add(self, ok: bool, err: float | None, flagged: bool) -> None:
         self.n += 1
         self.ok += ok
+        self.flagged += flagged
+        self.silent += not ok and not flagged
         if err is None:
             self.none += 1
         else:
@@ -98,7 +104,9 @@ class Tally:
         e = self.err or [float("nan")]
         pct = 100 * self.ok / max(1, self.n)
         mean, med = statistics.fmean(e), statistics.median(e)
-        nums = f"{pct:>8.1f} {self.none:>6} {mean:>8.2f} {med:>8.2f} {max(e):>8.1f}"
+        flag, silent = 100 * self.flagged / max(1, self.n), 100 * self.silent / max(1, self.n)
+        nums = (f"{pct:>8.1f} {self.none:>6} {mean:>8.2f} {med:>8.2f} {max(e):>8.1f}"
+                f" {flag:>8.1f} {silent:>8.2f}")  # fmt: skip
         return f"{name:<34} {self.n:>6} {nums}"
 
 
@@ -145,10 +153,10 @@ def main() -> int:
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for i, (rows, ms) in enumerate(pool.map(one_throw, work, chunksize=4)):
-            for cams, bn, kind, ok, err in rows:
+            for cams, bn, kind, ok, err, flagged in rows:
                 for k in (f"{cams:<6} {bn:<10} all tips", f"{cams:<6} all angles {kind}",
                           f"{cams:<6} all angles all tips"):  # fmt: skip
-                    tallies.setdefault(k, Tally()).add(ok, err)
+                    tallies.setdefault(k, Tally()).add(ok, err, flagged)
             tip_ms += ms
             if (i + 1) % 100 == 0:
                 print(f"... {i + 1}/{n} throws, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
@@ -157,7 +165,8 @@ def main() -> int:
     print(f"\ncamera scoring on {n} rendered throws x {N_CAMERAS} cameras (1280x720)")
     print(f"seeds {args.seed}..{args.seed + n - 1} (held out from tuning when >= 1000000)")
     print("rendered images: an upper bound of real accuracy; machine shared (2 cores)\n")
-    head = f"{'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8} {'max mm':>8}"
+    head = (f"{'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8} {'max mm':>8}"
+            f" {'check %':>8} {'silent %':>8}")  # fmt: skip
     print(f"{'':<34} {head}")
     for key in sorted(tallies):
         print(tallies[key].row(key))
@@ -171,6 +180,8 @@ def main() -> int:
         total = frames / FPS * 1000 + tip
         print(f"impact -> Dart: {frames} frames at {FPS:.0f} fps + tip search = {total:.0f} ms")
         print(f"  (rendered shake lasts {synthetic.SHAKE_FRAMES} frames, settle {settle})")
+    print("check %: darts scored and flagged for the player to check (a wire within the")
+    print("  point's error, or no point: typed); silent %: wrong and not flagged")
     print("targets: >= 99.5 % exact, <= 10 ms per frame, impact -> Dart <= 400 ms")
     return 0
 

@@ -64,6 +64,10 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad")
+    if kind == "CameraDoubt":
+        # The dart has counted already (its Hit came first); the player checks it.
+        return Notice("Cameras unsure: {} or {}? If wrong: - (undo), then type it",
+                      (str(ev.dart), str(ev.other)))  # fmt: skip
     if kind == "Hello":
         log.info("board says hello: %s %s", ev.name, ev.version)
         return None

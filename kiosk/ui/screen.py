@@ -40,6 +40,7 @@ class Notice:
     could not place); the game screen shows it for a while, others ignore it."""
 
     text: str
+    args: tuple[str, ...] = ()  # put into the translated text's {} fields
 
 
 class Screen:

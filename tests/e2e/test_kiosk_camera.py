@@ -107,3 +107,28 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
         assert d.game().game.marks("Anna", 20) == 3
     finally:
         running.close()
+
+
+def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: Path) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
+    running = build(options, Config())
+    d = Driver(running)
+    t20, s20 = Dart.parse("T20"), Dart.parse("S20")
+    try:
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
+        running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        d.settle()
+        assert d.game().game.marks("Anna", 20) == 3  # the likelier dart counts
+        assert "Cameras unsure: T20 or S20? If wrong: - (undo), then type it" in d.texts
+        d.press("-20\n")  # it was the single: undo, type it
+        assert d.game().game.marks("Anna", 20) == 1
+        assert d.game().game.stats("Anna").darts == 1
+    finally:
+        running.close()

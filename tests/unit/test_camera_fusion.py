@@ -93,3 +93,40 @@ def test_a_cameras_second_reading_is_taken_when_only_it_agrees_with_the_others()
     assert f is not None
     assert f.dart == Dart.parse("T20")
     assert f.used == (0, 1, 2)
+
+
+def _three_lines(x, y, sigma_mm, miss_mm=(0.0, 0.0, 0.0)):
+    """Three cameras' axis lines at 0, 60 and 120 degrees through (x, y), each
+    ``sigma_mm`` precise, each shifted across itself by its ``miss_mm``."""
+    out = []
+    for cam, (ang, miss) in enumerate(zip((0.0, 60.0, 120.0), miss_mm, strict=True)):
+        a, b, c = _line_through(x, y, ang)
+        out.append(Estimate(cam, (x, y), 0.0, (a, b, c + miss), 1 / sigma_mm**2))
+    return out
+
+
+def test_a_point_well_inside_a_segment_is_sure():
+    f = fuse(_three_lines(0.0, 130.0, 0.1))  # S20, 23 mm from the treble, 32 from the double
+    assert f is not None and f.dart == Dart.parse("S20")
+    assert f.doubt is None
+    assert f.sigma_mm < 0.2
+
+
+def test_a_point_a_fifth_of_a_millimetre_inside_the_treble_is_scored_and_flagged():
+    # The treble's outer wire is at 107 mm: 0.2 mm away, with 0.1 mm lines, it could
+    # be the single just outside. The dart counts as T20 and the other is named.
+    f = fuse(_three_lines(0.0, 106.8, 0.1))
+    assert f is not None and f.dart == Dart.parse("T20")
+    assert f.doubt == Dart.parse("S20")
+
+
+def test_cameras_that_disagree_more_than_their_precision_says_widen_the_doubt():
+    # 1.5 mm inside the treble: three agreeing 0.3 mm lines are sure of T20; the same
+    # lines missing each other by three times that are not.
+    agree = fuse(_three_lines(0.0, 105.5, 0.3))
+    disagree = fuse(_three_lines(0.0, 105.5, 0.3, miss_mm=(0.9, 0.9, 0.9)))
+    assert agree is not None and agree.doubt is None
+    assert disagree is not None and disagree.dart == Dart.parse("T20")
+    assert disagree.doubt == Dart.parse("S20")
+    assert disagree.used == (0, 1, 2)
+    assert disagree.sigma_mm > 1.5 * agree.sigma_mm

@@ -8,6 +8,9 @@
   ``Hit(Dart.MISS)`` for a bounce-out;
 - ``CameraStatus(camera, state, detail)``: "connected", "lost", "reconnecting";
 - ``CameraTakeout()``: the darts were pulled (the app may treat it as "next player");
+- ``CameraDoubt(dart, other)``: right after the ``Hit(dart)`` of a dart whose point
+  lies so close to a wire that it could as well be ``other`` (``Fused.doubt``): the
+  dart counts, and the player is asked to check it. Also counted in ``stats.doubts``;
 - ``CameraUnreadable(cameras)``: a dart landed (a dart-sized change) but no camera
   could place its tip: no ``Hit`` is sent, the player enters that dart by hand. Also
   counted in ``stats.unreadable``.
@@ -56,6 +59,14 @@ class CameraTakeout:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraDoubt:
+    """The dart just scored could as well be ``other`` (its point is at a wire)."""
+
+    dart: Dart
+    other: Dart
+
+
+@dataclass(frozen=True, slots=True)
 class CameraUnreadable:
     """A dart landed but no camera could place its tip (enter it by hand)."""
 
@@ -68,6 +79,7 @@ class ScorerStats:
     bounces: int = 0
     takeouts: int = 0
     unreadable: int = 0
+    doubts: int = 0
 
 
 class CameraScorer:
@@ -190,6 +202,11 @@ class CameraScorer:
             log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,
                      *fused.board, fused.used, fused.spread_mm)  # fmt: skip
             self._emit(Hit(fused.dart))
+            if fused.doubt is not None:
+                self.stats.doubts += 1
+                log.info("dart %s could be %s (%.2f mm sigma): asking the player to check",
+                         fused.dart, fused.doubt, fused.sigma_mm)  # fmt: skip
+                self._emit(CameraDoubt(fused.dart, fused.doubt))
         elif any(isinstance(o, Bounce) for o in obs):
             self.stats.bounces += 1
             self._emit(Hit(Dart.MISS))

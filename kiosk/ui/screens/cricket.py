@@ -24,6 +24,7 @@ from kiosk.ui.widgets import Button
 
 FINISH_DELAY = 1.5  # s the final dart stays on the scoreboard before the results
 MESSAGE_TIME = 3.0  # s
+NOTICE_TIME = 6.0  # s: a device's message (a dart to check or to type) stays longer
 ENTRY_CHARS = "0123456789TDSBMI* "
 MAX_TYPED = 8
 PAD_ARROWS = ("up", "down", "left", "right")  # 8 2 4 6 (``KeyAction.pad``, NumLock off)
@@ -64,7 +65,12 @@ class CricketScreen(Screen):
         elif isinstance(event, Click):
             self.click(event.pos)
         elif isinstance(event, Notice):
-            self.say(self.t(event.text))
+            text = self.t(event.text)
+            try:
+                text = text.format(*event.args)
+            except (IndexError, KeyError, ValueError):  # a translation with other fields
+                text = event.text.format(*event.args)
+            self.say(text, NOTICE_TIME)
 
     def dart(self, dart: Dart, source: str) -> None:
         turn_start = not self.session.shown_darts or self.session.hold is not None
@@ -85,9 +91,9 @@ class CricketScreen(Screen):
             self.finish_at = time.monotonic() + FINISH_DELAY
         self.dirty = True
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, seconds: float = MESSAGE_TIME) -> None:
         self.message = message
-        self.message_until = time.monotonic() + MESSAGE_TIME
+        self.message_until = time.monotonic() + seconds
         self.dirty = True
 
     def key(self, event: KeyAction) -> None:

@@ -236,7 +236,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         p.text(
             screen.message,
             3 * u,
-            ((x0 + x1) / 2, 93 * u),
+            ((x0 + x1) / 2, 96.3 * u),
             theme.BAD,
             anchor="center",
             max_width=x1 - x0,
