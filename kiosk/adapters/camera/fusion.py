@@ -105,22 +105,30 @@ def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs
     return obs
 
 
-def _solve(obs: list[_Obs]) -> np.ndarray | None:
+def _normal(obs: list[_Obs]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The weighted design matrix (rows / sigma) and its normal matrix, or None when
+    the observations do not fix a point (parallel lines and no point)."""
     A = np.vstack([o.rows / o.sigma for o in obs])
-    y = np.concatenate([o.rhs / o.sigma for o in obs])
     M = A.T @ A
     if np.linalg.cond(M) > 1e10:
         return None
+    return A, M
+
+
+def _solve(obs: list[_Obs]) -> np.ndarray | None:
+    if (got := _normal(obs)) is None:
+        return None
+    A, M = got
+    y = np.concatenate([o.rhs / o.sigma for o in obs])
     return np.asarray(np.linalg.solve(M, A.T @ y))
 
 
 def _covariance(obs: list[_Obs], x: np.ndarray) -> np.ndarray:
     """Covariance (mm^2) of the least-squares point from ``obs``: from the sigmas, and
     larger when the observations disagree more than their sigmas say (chi^2 / dof)."""
-    A = np.vstack([o.rows / o.sigma for o in obs])
-    M = A.T @ A
-    if np.linalg.cond(M) > 1e10:
+    if (got := _normal(obs)) is None:
         return np.eye(2) * 1e6
+    A, M = got
     cov = np.linalg.inv(M)
     dof = len(A) - 2
     if dof > 0:
