@@ -40,15 +40,15 @@ def _err(th, fused):
     return float(np.hypot(fused.board[0] - th.dart.tip[0], fused.board[1] - th.dart.tip[1]))
 
 
-def test_three_cameras_score_at_least_28_of_30_throws_to_the_exact_segment(scored):
+def test_three_cameras_score_at_least_29_of_30_throws_to_the_exact_segment(scored):
     exact = sum(f is not None and f.dart == th.truth for th, _, f in scored)
-    assert exact >= 28, f"{exact}/30 exact"
+    assert exact >= 29, f"{exact}/30 exact"
 
 
-def test_three_cameras_place_the_tip_within_a_third_of_a_millimetre_on_the_median(scored):
+def test_three_cameras_place_the_tip_within_a_fifth_of_a_millimetre_on_the_median(scored):
     errs = [_err(th, f) for th, _, f in scored if f is not None]
     assert len(errs) == len(scored)
-    assert float(np.median(errs)) < 0.33
+    assert float(np.median(errs)) < 0.2
 
 
 def test_three_cameras_flag_their_doubtful_darts_and_leave_almost_none_wrong_unflagged(scored):
@@ -62,16 +62,28 @@ def test_three_cameras_flag_their_doubtful_darts_and_leave_almost_none_wrong_unf
     assert flagged <= 6, f"{flagged}/30 flagged"
 
 
-def test_a_flagged_dart_that_is_wrong_names_the_right_one_as_the_other(scored):
-    wrong = [(th, f) for th, _, f in scored if f is not None and f.doubt and f.dart != th.truth]
-    assert wrong, "these seeds have a wrong flagged dart: the check needs one"
-    for th, f in wrong:
-        assert f.doubt == th.truth
+# Throws within a millimetre of a wire that the cameras score wrong but flag (found by
+# scanning seeds from 7,000,030; if the detector gets them right, pick others).
+WRONG_BUT_FLAGGED = (7_000_130, 7_000_155, 7_000_180, 7_000_255)
 
 
-def test_one_camera_alone_scores_at_least_74_of_90_views_to_the_exact_segment(scored):
+def test_a_flagged_dart_that_is_wrong_names_the_right_one_as_the_other():
+    for seed in WRONG_BUT_FLAGGED:
+        th = render_throw(seed, 3, near_wire=True)
+        ests = []
+        for c in range(3):
+            f = find_tip(th.before[c], th.after[c], th.calibrations[c])
+            if f is not None:
+                ests.append(estimate_from(f, th.calibrations[c], c))
+        fused = fuse(ests)
+        assert fused is not None and fused.dart != th.truth, f"seed {seed}: now exact"
+        assert fused.doubt == th.truth
+
+
+def test_one_camera_alone_scores_at_least_78_of_90_views_to_the_exact_segment(scored):
+    # One camera has two lines when the lamp casts a clear shadow (``shadow``).
     exact = sum(f is not None and f.dart == th.truth for th, alone, _ in scored for f in alone)
-    assert exact >= 74, f"{exact}/90 exact"
+    assert exact >= 78, f"{exact}/90 exact"
 
 
 def test_a_pair_of_identical_frames_has_no_dart(scored):

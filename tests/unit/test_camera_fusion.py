@@ -40,6 +40,30 @@ def test_one_camera_takes_the_across_position_from_its_line_and_the_along_from_i
     assert f.board == pytest.approx((0.0, 50.0), abs=0.05)
 
 
+def test_the_shadows_line_fixes_the_tip_along_a_cameras_line():
+    # One camera looking nearly face-on: its tip point is 8 mm off along its line
+    # (S20, the tip is in the treble). The lamp's shadow of the dart, a board line
+    # through the tip at 60 degrees to it, puts the point back on the treble.
+    line = _line_through(0.0, 103.0, 90.0)
+    alone = fuse([Estimate(0, (0.0, 95.0), 1.0, line, 100.0)])
+    assert alone is not None and alone.dart == Dart.parse("S20")
+    shadow = _line_through(0.0, 103.0, 30.0)
+    f = fuse([Estimate(0, (0.0, 95.0), 1.0, line, 100.0, shadow=shadow, shadow_weight=100.0)])
+    assert f is not None and f.lines == 2
+    assert f.board == pytest.approx((0.0, 103.0), abs=0.1)
+    assert f.dart == Dart.parse("T20")
+
+
+def test_a_shadow_line_parallel_to_the_cameras_line_still_gives_a_flagged_dart():
+    # A lamp right behind the camera: shadow and axis are one line, the tip point is
+    # an outlier of both; the dart is still scored, and the player asked to check.
+    line = _line_through(0.0, 103.0, 90.0)
+    est = Estimate(0, (30.0, 60.0), 1.0, line, 100.0, shadow=line, shadow_weight=100.0)
+    f = fuse([est])
+    assert f is not None
+    assert f.doubt is not None
+
+
 def test_a_camera_that_took_a_flight_for_the_tip_is_left_out():
     ests = [
         Estimate(0, (0.0, 103.0), 4.0, _line_through(0.0, 103.0, 20.0), 50.0),

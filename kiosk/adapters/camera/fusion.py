@@ -1,6 +1,6 @@
 """Several cameras' views of one dart -> one board point -> one ``Dart``.
 
-Each camera gives up to two things, in board mm (see ``estimate_from``):
+Each camera gives up to three things, in board mm (see ``estimate_from``):
 
 - a **line**: the dart's axis in its image, mapped through the homography. The axis
   passes through the tip, which lies on the board plane, so the mapped line passes
@@ -8,6 +8,10 @@ Each camera gives up to two things, in board mm (see ``estimate_from``):
   (fitted on the whole barrel), and says nothing along itself;
 - a **point**: the tip found along the axis, less sure (a shadow in line with the
   dart extends it, the barrel can hide it).
+- the **shadow's line**, when a lamp casts a clear shadow (see ``shadow``): a board
+  line through the tip as seen from the lamp, which crosses the cameras' lines at a
+  good angle even when they look at the board nearly face-on and their lines are
+  nearly parallel (one camera alone then has two lines).
 
 The fused point minimises the weighted squared distances to all lines and points
 (weights 1 / sigma^2): two or three lines at good angles pin it down, the points
@@ -47,6 +51,7 @@ VIEW_MAX_PIXELS = 1500
 DOUBT_SIGMAS = 2.5  # a wire within this many sigmas of the point: ask the player to check
 DOUBT_DIRECTIONS = 16
 POINT_TRUST = 0.5  # a tip point is more often a blunder than a line (shadows in line)
+SHADOW_TRUST = 1.0  # a shadow's line (``shadow``): one lamp, a clear shadow from the tip
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,10 @@ class Estimate:
     # homography board mm -> image: the true tip lies on the dart in every view (a
     # flight's vane taken for the barrel by one camera is off the dart in the others).
     view: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    # The dart's shadow seen by this camera, as a board line through the tip (a x + b y
+    # = c, (a, b) unit, mm) and its weight (1 / sigma^2, 1/mm^2): see ``shadow``.
+    shadow: tuple[float, float, float] | None = None
+    shadow_weight: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +104,16 @@ def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs
         if e.weight > 0 and math.isfinite(e.weight) and all(map(math.isfinite, e.board)):
             s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.weight))
             obs.append(_Obs(e.camera, np.eye(2), np.array(e.board), s, False, POINT_TRUST))
-        if e.line is not None and e.line_weight > 0 and all(map(math.isfinite, e.line)):
-            a, b, c = e.line
+        for line, weight, trust in ((e.line, e.line_weight, e.line_trust),
+                                    (e.shadow, e.shadow_weight, SHADOW_TRUST)):  # fmt: skip
+            if line is None or not weight > 0 or not all(map(math.isfinite, line)):
+                continue
+            a, b, c = line
             n = math.hypot(a, b)
-            if n > 0 and math.isfinite(e.line_weight):
-                s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.line_weight))
-                row = np.array([[a / n, b / n]])
-                obs.append(_Obs(e.camera, row, np.array([c / n]), s, True, e.line_trust))
+            if n > 0 and math.isfinite(weight):
+                s = max(MIN_SIGMA_MM, 1 / math.sqrt(weight))
+                obs.append(_Obs(e.camera, np.array([[a / n, b / n]]), np.array([c / n]), s, True,
+                                trust))  # fmt: skip
     return obs
 
 
@@ -234,6 +246,9 @@ def _fuse_one(estimates: list[Estimate] | tuple[Estimate, ...]) -> tuple[Fused |
             break
         x2 = _solve(inl) if inl else None
         if x2 is None:
+            # What agrees does not fix a point (two parallel lines, no point): keep the
+            # robust start, with the error of an unfixed point (so the player checks).
+            used = used or inl
             break
         used, x = inl, x2
     if x is None or not used:
@@ -254,19 +269,11 @@ def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimat
     ((bx, by),) = cal.image_to_board(tip_img)
     mm_per_px = 1.0 / max(1e-9, cal.scale_at(finding.image))
     s_pt = finding.tip_sigma_px * mm_per_px / max(0.2, finding.confidence)
-    line = None
-    line_w = 0.0
-    if math.isfinite(finding.line_sigma_px):
-        # Image line l -> board line H^-T l (H: image -> board).
-        bl = np.linalg.inv(cal.homography).T @ finding.image_line()
-        n = math.hypot(bl[0], bl[1])
-        if n > 0 and np.isfinite(bl).all():
-            a, b, c = bl[0] / n, bl[1] / n, -bl[2] / n
-            nrm = np.array([-finding.axis[1], finding.axis[0]])
-            ((qx, qy),) = cal.image_to_board(tip_img + nrm * finding.line_sigma_px)
-            s_line = abs(a * qx + b * qy - c)
-            if s_line > 0 and math.isfinite(s_line):
-                line, line_w = (float(a), float(b), float(c)), 1.0 / s_line**2
+    line, line_w = _board_line(cal, finding.image_line(), finding.image, finding.axis,
+                               finding.line_sigma_px)  # fmt: skip
+    shadow, shadow_w = None, 0.0
+    if (sh := finding.shadow) is not None:
+        shadow, shadow_w = _board_line(cal, sh.image_line(), sh.point, sh.direction, sh.sigma_px)
     trust = min(1.0, finding.thin_px / SPAN_OK_PX) ** 2
     alts = tuple(estimate_from(a, cal, camera) for a in finding.alternatives)
     view = None
@@ -277,4 +284,29 @@ def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimat
             pix = np.column_stack([xs[::step], ys[::step]]).astype(np.float64)
             view = (pix, np.linalg.inv(cal.homography))
     return Estimate(camera, (float(bx), float(by)), 1.0 / s_pt**2, line, line_w, trust, alts,
-                    view)  # fmt: skip
+                    view, shadow, shadow_w)  # fmt: skip
+
+
+def _board_line(
+    cal: Calibration,
+    image_line: np.ndarray,
+    at: tuple[float, float],
+    direction: tuple[float, float],
+    sigma_px: float,
+) -> tuple[tuple[float, float, float] | None, float]:
+    """An image line (homogeneous) and its error across itself at ``at`` (px) as a
+    board line (a x + b y = c, (a, b) unit) and its weight (1 / sigma^2, 1/mm^2)."""
+    if not math.isfinite(sigma_px):
+        return None, 0.0
+    # Image line l -> board line H^-T l (H: image -> board).
+    bl = np.linalg.inv(cal.homography).T @ image_line
+    n = math.hypot(bl[0], bl[1])
+    if not n > 0 or not np.isfinite(bl).all():
+        return None, 0.0
+    a, b, c = bl[0] / n, bl[1] / n, -bl[2] / n
+    nrm = np.array([-direction[1], direction[0]])
+    ((qx, qy),) = cal.image_to_board(np.array(at, np.float64) + nrm * sigma_px)
+    s_line = abs(a * qx + b * qy - c)
+    if not s_line > 0 or not math.isfinite(s_line):
+        return None, 0.0
+    return (float(a), float(b), float(c)), 1.0 / s_line**2

@@ -52,6 +52,7 @@ from kiosk.adapters.camera.axis import (
 )
 from kiosk.adapters.camera.calibration import Calibration, CameraPose
 from kiosk.adapters.camera.change import Change, ChangeParams, change
+from kiosk.adapters.camera.shadow import ShadowLine, find_shadow
 
 SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
 DART_MAX_MM = 160.0  # no dart is longer, flight included
@@ -87,6 +88,9 @@ class TipFinding:
     # Other readings of the same change, less likely (a flight's vane seen edge-on
     # taken for the barrel): several cameras' agreement may prefer one (``fusion``).
     alternatives: tuple[TipFinding, ...] = field(default=(), compare=False, repr=False)
+    # The centre line of the dart's shadow from the tip (``shadow``), when a lamp casts
+    # a clear one: one more line through the tip, the same for every reading.
+    shadow: ShadowLine | None = field(default=None, compare=False, repr=False)
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
@@ -163,6 +167,8 @@ def find_tip(
                 found.append(f)
     if not found:
         return None
+    shadow = find_shadow(before, after, found[0].image, dart, cal)
+    found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]))
 
 

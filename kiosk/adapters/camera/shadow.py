@@ -1,0 +1,185 @@
+"""The dart's shadow as one more line through the tip.
+
+A lamp casts the dart's shadow on the board. The shadow starts where the point enters
+the board and lies on the board plane, so its centre line, mapped through the
+homography, is a board line through the tip: a line as good as a camera's view of the
+dart's axis, seen from where the lamp is. That matters for cameras that look at the
+board nearly face-on: they see the dart lean the same way, their axis lines are
+nearly parallel and fix the tip poorly along them, while the shadow's line crosses
+them at the angle the lamp makes (see ``fusion``).
+
+The shadow is found as darkening (1 - after / before, so a shadow over a black
+segment counts as much as over a cream one: leaving black segments out breaks the
+shadow into pieces and its line gets worse) in a disc around the tip found along the
+axis, away from the dart's own pixels (which hide it where the camera sees the dart
+over its shadow). Its direction
+comes from the darkening around the tip; then the midpoints of its cross-sections are
+fitted with a robust line, as for the dart's axis. The narrow shadow of the steel
+point and the wider, softer one of the barrel both centre on the shadow of the axis.
+
+No single lamp (soft light, a ring light) means no usable shadow: nothing is found
+and the cameras' own lines are all there is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.adapters.camera.axis import px_per_mm
+from kiosk.adapters.camera.calibration import Calibration
+
+REACH_MM = 40.0  # the shadow is followed this far from the tip (point and barrel)
+MIN_BRIGHT = 30.0  # sum of B, G, R before: darker than any board (a ratio of noise)
+MIN_DARKENING = 0.12  # 1 - after / before: less is noise, not a shadow
+HALF_WIDTH_PX = 14.0  # cross-sections are searched this far each side of the line
+MIN_SECTIONS = 12
+MAX_SCATTER_PX = 1.0  # midpoints scattered more than this: not a clean shadow
+# Error of the line at the tip, px: the fit's own x ``INFLATION`` (the shadow's soft
+# edge, JPEG, the dart's own pixels near it), with a floor.
+INFLATION = 3.0
+FLOOR_PX = 0.15
+
+
+@dataclass(frozen=True)
+class ShadowLine:
+    point: tuple[float, float]  # on the shadow's centre line, near the tip, pixels
+    direction: tuple[float, float]  # unit, away from the tip
+    sigma_px: float  # the line's error across itself at the tip
+
+    def image_line(self) -> np.ndarray:
+        """As a homogeneous image line (a, b, c), a x + b y + c = 0."""
+        x, y = self.point
+        dx, dy = self.direction
+        return np.array([-dy, dx, dy * x - dx * y])
+
+
+def find_shadow(
+    before: np.ndarray,
+    after: np.ndarray,
+    tip: tuple[float, float],
+    dart: np.ndarray,
+    cal: Calibration,
+) -> ShadowLine | None:
+    """The centre line of the shadow that starts at ``tip`` (pixels), or None.
+    ``dart``: bool, frame-sized, the dart's own pixels."""
+    t = np.array(tip, np.float64)
+    reach = REACH_MM * px_per_mm(cal, t)
+    h, w = before.shape[:2]
+    pad = reach + HALF_WIDTH_PX + 2
+    x0, x1 = int(max(0, t[0] - pad)), int(min(w, t[0] + pad))
+    y0, y1 = int(max(0, t[1] - pad)), int(min(h, t[1] + pad))
+    if x1 - x0 < 8 or y1 - y0 < 8 or before.ndim != 3:
+        return None
+    b = cv2.blur(before[y0:y1, x0:x1].astype(np.float32), (3, 3)).sum(axis=2)
+    a = cv2.blur(after[y0:y1, x0:x1].astype(np.float32), (3, 3)).sum(axis=2)
+    dark = np.where(b > MIN_BRIGHT, 1.0 - a / np.maximum(b, 1.0), 0.0).astype(np.float32)
+    hidden = cv2.dilate(dart[y0:y1, x0:x1].astype(np.uint8), np.ones((5, 5), np.uint8))
+    local = t - np.array([x0, y0])
+    first = _first_direction(dark, hidden, local, reach)
+    if first is None:
+        return None
+    axis, strength = first
+    fit = None
+    for _ in range(2):  # the line on sections, then again along the better line
+        fit = _sections(dark, hidden.astype(np.float32), local, axis, reach, 0.5 * strength)
+        if fit is None:
+            return None
+        local, axis = fit[0], fit[1]
+    assert fit is not None
+    p, d, sigma_px = fit
+    return ShadowLine((float(p[0] + x0), float(p[1] + y0)), (float(d[0]), float(d[1])), sigma_px)
+
+
+def _first_direction(
+    dark: np.ndarray, hidden: np.ndarray, tip: np.ndarray, reach: float
+) -> tuple[np.ndarray, float] | None:
+    """The direction from the tip with the most darkening (3 degree bins) and the
+    darkening's typical strength."""
+    ys, xs = np.mgrid[0 : dark.shape[0], 0 : dark.shape[1]]
+    rx, ry = xs - tip[0], ys - tip[1]
+    r = np.hypot(rx, ry)
+    m = (r > 4) & (r < reach) & (dark > MIN_DARKENING) & (hidden == 0)
+    if int(m.sum()) < 10:
+        return None
+    ang = np.degrees(np.arctan2(ry[m], rx[m])) % 360.0
+    hist = np.bincount((ang / 3.0).astype(np.int64) % 120, weights=dark[m], minlength=120)
+    smooth = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    a0 = math.radians(3.0 * int(np.argmax(smooth)) + 1.5)
+    return np.array([math.cos(a0), math.sin(a0)]), float(np.median(dark[m]))
+
+
+def _sections(
+    dark: np.ndarray,
+    hidden: np.ndarray,
+    start: np.ndarray,
+    axis: np.ndarray,
+    reach: float,
+    level: float,
+) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """Midpoints of the shadow's cross-sections from ``start`` along ``axis``, fitted
+    with a robust line: (a point near the tip, the direction, its error at the tip)."""
+    ss = np.arange(3.0, max(3.0, reach), 1.0, dtype=np.float32)
+    if len(ss) < MIN_SECTIONS:
+        return None
+    step = 0.5
+    os_ = np.arange(-HALF_WIDTH_PX, HALF_WIDTH_PX + 1e-6, step, dtype=np.float32)
+    S, Off = np.meshgrid(ss, os_, indexing="ij")
+    nrm = np.array([-axis[1], axis[0]])
+    mx = (start[0] + axis[0] * S + nrm[0] * Off).astype(np.float32)
+    my = (start[1] + axis[1] * S + nrm[1] * Off).astype(np.float32)
+    prof = cv2.remap(dark, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    occ = cv2.remap(hidden, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=1.0)  # fmt: skip
+    above = prof >= level
+    mid = len(os_) // 2
+    s_kept, c_kept = [], []
+    for k in range(len(ss)):
+        row = above[k]
+        near = np.nonzero(row[mid - 6 : mid + 7])[0]
+        if not len(near):
+            continue
+        j = mid - 6 + int(near[np.argmin(np.abs(near - 6))])
+        lo = j
+        while lo > 0 and row[lo - 1]:
+            lo -= 1
+        hi = j
+        while hi < len(row) - 1 and row[hi + 1]:
+            hi += 1
+        if lo == 0 or hi == len(row) - 1 or occ[k, max(0, lo - 3) : hi + 4].any():
+            continue  # wider than the window, or the dart hides part of it
+        p = prof[k]
+        left = os_[lo] - step * (p[lo] - level) / max(1e-6, p[lo] - p[lo - 1])
+        right = os_[hi] + step * (p[hi] - level) / max(1e-6, p[hi] - p[hi + 1])
+        s_kept.append(float(ss[k]))
+        c_kept.append(float(left + right) / 2)
+    if len(s_kept) < MIN_SECTIONS:
+        return None
+    s, c = np.array(s_kept), np.array(c_kept)
+    inl = np.ones(len(s), bool)
+    beta = np.zeros(2)
+    sig = 1.0
+    for _ in range(4):
+        A = np.column_stack([np.ones(int(inl.sum())), s[inl]])
+        beta, *_ = np.linalg.lstsq(A, c[inl], rcond=None)
+        res = c - (beta[0] + beta[1] * s)
+        sig = max(0.05, 1.4826 * float(np.median(np.abs(res[inl]))))
+        new = np.abs(res) <= max(3.0 * sig, 0.3)
+        if new.sum() < MIN_SECTIONS or (new == inl).all():
+            break
+        inl = new
+    n = int(inl.sum())
+    if sig > MAX_SCATTER_PX:
+        return None
+    # At the tip (s = 0) the line is extrapolated from sections spread over its
+    # length: its error there is about sqrt(12 / n) of the midpoints' scatter.
+    sigma_px = math.hypot(INFLATION * sig * math.sqrt(12.0 / max(n, 1)), FLOOR_PX)
+    d = axis + nrm * beta[1]
+    d /= np.linalg.norm(d)
+    return start + nrm * beta[0], d, sigma_px
+
+
+__all__ = ["ShadowLine", "find_shadow"]
