@@ -7,7 +7,7 @@ Each camera gives up to three things, in board mm (see ``estimate_from``):
   through the tip too, whatever the barrel's height. It is precise across itself
   (fitted on the whole barrel), and says nothing along itself;
 - a **point**: the tip found along the axis, less sure (a shadow in line with the
-  dart extends it, the barrel can hide it).
+  dart extends it, the barrel can hide it);
 - the **shadow's line**, when a lamp casts a clear shadow (see ``shadow``): a board
   line through the tip as seen from the lamp, which crosses the cameras' lines at a
   good angle even when they look at the board nearly face-on and their lines are
