@@ -7,7 +7,7 @@ for one camera alone and three cameras fused, uniform vs near-wire (within 1 mm 
 wire) tips; mean / median / max error in mm; darts flagged for the player to check
 (``Fused.doubt``) and darts wrong without a flag; ms per 1280x720 frame on one core (the
 state machine's per-frame motion check) and per dart (tip search); impact -> Dart
-time (frames the state machine waits at 30 fps, plus the tip search).
+time (frames the state machine waits at 30 fps, plus the tip search and the fusion).
 
 Seeds: the detector was tuned by looking at throws with seeds below 1,000,000; the
 default ``--seed 5000000`` is a held-out range that was not looked at while tuning.
@@ -72,13 +72,15 @@ def one_throw(args: tuple[int, tuple[float, float], bool]) -> tuple[list[Row], l
             continue
         err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
         rows.append(("1 cam", bn, kind, fu.dart == th.truth, err, fu.doubt is not None))
+    t = time.perf_counter()
     fu = fuse(ests)
+    fuse_ms = (time.perf_counter() - t) * 1000
     if fu is None:
         rows.append(("3 cams", bn, kind, False, None, True))
     else:
         err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
         rows.append(("3 cams", bn, kind, fu.dart == th.truth, err, fu.doubt is not None))
-    return rows, ms
+    return rows, ms, fuse_ms
 
 
 class Tally:
@@ -150,14 +152,16 @@ def main() -> int:
     ]
     tallies: dict[str, Tally] = {}
     tip_ms: list[float] = []
+    fuse_ms: list[float] = []
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for i, (rows, ms) in enumerate(pool.map(one_throw, work, chunksize=4)):
+        for i, (rows, ms, f_ms) in enumerate(pool.map(one_throw, work, chunksize=4)):
             for cams, bn, kind, ok, err, flagged in rows:
                 for k in (f"{cams:<6} {bn:<10} all tips", f"{cams:<6} all angles {kind}",
                           f"{cams:<6} all angles all tips"):  # fmt: skip
                     tallies.setdefault(k, Tally()).add(ok, err, flagged)
             tip_ms += ms
+            fuse_ms.append(f_ms)
             if (i + 1) % 100 == 0:
                 print(f"... {i + 1}/{n} throws, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     frame_ms, seen_at, impact, settle = timing(args.seed)
@@ -172,13 +176,17 @@ def main() -> int:
         print(tallies[key].row(key))
     tip = statistics.median(tip_ms)
     print(f"\nms per frame (motion check, one core, median): {frame_ms:.2f}")
+    fusing = statistics.median(fuse_ms)
+    p90 = float(np.percentile(fuse_ms, 90))
     print(f"ms per dart (tip search, one core, median):    {tip:.1f}")
+    print(f"ms per dart (3 cameras fused, median / p90):   {fusing:.1f} / {p90:.1f}")
     if seen_at is None:
         print("impact -> Dart: the state machine did not report the dart")
     else:
         frames = seen_at - impact
-        total = frames / FPS * 1000 + tip
-        print(f"impact -> Dart: {frames} frames at {FPS:.0f} fps + tip search = {total:.0f} ms")
+        total = frames / FPS * 1000 + tip + fusing
+        print(f"impact -> Dart: {frames} frames at {FPS:.0f} fps + tip search + fusion"
+              f" = {total:.0f} ms (median)")  # fmt: skip
         print(f"  (rendered shake lasts {synthetic.SHAKE_FRAMES} frames, settle {settle})")
     print("check %: darts scored and flagged for the player to check (a wire within the")
     print("  point's error, or no point: typed); silent %: wrong and not flagged")

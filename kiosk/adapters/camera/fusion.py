@@ -34,6 +34,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from kiosk.adapters.camera.axis import SPAN_OK_PX
@@ -96,6 +97,7 @@ class _Obs:
     sigma: float
     is_line: bool
     trust: float  # 0-1: how likely it is no blunder (a flight taken for the tip)
+    shadow: bool = False  # a line of the dart's shadow (every camera sees the same one)
 
 
 def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs]:
@@ -104,8 +106,9 @@ def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs
         if e.weight > 0 and math.isfinite(e.weight) and all(map(math.isfinite, e.board)):
             s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.weight))
             obs.append(_Obs(e.camera, np.eye(2), np.array(e.board), s, False, POINT_TRUST))
-        for line, weight, trust in ((e.line, e.line_weight, e.line_trust),
-                                    (e.shadow, e.shadow_weight, SHADOW_TRUST)):  # fmt: skip
+        lines = ((e.line, e.line_weight, e.line_trust, False),
+                 (e.shadow, e.shadow_weight, SHADOW_TRUST, True))  # fmt: skip
+        for line, weight, trust, shadow in lines:
             if line is None or not weight > 0 or not all(map(math.isfinite, line)):
                 continue
             a, b, c = line
@@ -113,8 +116,33 @@ def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs
             if n > 0 and math.isfinite(weight):
                 s = max(MIN_SIGMA_MM, 1 / math.sqrt(weight))
                 obs.append(_Obs(e.camera, np.array([[a / n, b / n]]), np.array([c / n]), s, True,
-                                trust))  # fmt: skip
+                                trust, shadow))  # fmt: skip
     return obs
+
+
+def _one_shadow(obs: list[_Obs], x: np.ndarray) -> list[_Obs]:
+    """``obs`` with the shadow's lines (one per camera that saw it) merged into one
+    line near ``x``. They are the same line on the board, measured several times:
+    where two of them cross, a fraction of a degree apart, says nothing about where
+    the tip lies along them (and least squares would take it for a fix)."""
+    shadows = [o for o in obs if o.shadow]
+    if len(shadows) < 2:
+        return obs
+    w = np.array([1.0 / o.sigma**2 for o in shadows])
+    ref = shadows[0].rows[0]
+    normals, feet = [], []
+    for o in shadows:
+        n, c = o.rows[0], float(o.rhs[0])
+        if float(n @ ref) < 0:
+            n, c = -n, -c
+        normals.append(n)
+        feet.append(x - n * (float(n @ x) - c))
+    n = (w[:, None] * np.array(normals)).sum(axis=0)
+    n /= np.linalg.norm(n)
+    foot = (w[:, None] * np.array(feet)).sum(axis=0) / w.sum()
+    merged = _Obs(shadows[0].camera, n[None, :], np.array([float(n @ foot)]),
+                  1.0 / math.sqrt(float(w.sum())), True, SHADOW_TRUST, True)  # fmt: skip
+    return [o for o in obs if not o.shadow] + [merged]
 
 
 def _normal(obs: list[_Obs]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -188,18 +216,54 @@ def _candidates(obs: list[_Obs]) -> list[np.ndarray]:
     return out
 
 
-def _cost(obs: list[_Obs], x: np.ndarray, views: list[tuple[np.ndarray, np.ndarray]]) -> float:
-    """Robust cost of a candidate: squared residuals in sigmas, capped, each times how
-    much its kind of observation is trusted to be no blunder (``_Obs.trust``); and per
-    camera that gave its dart's pixels, how far from them the candidate falls."""
+class _DistanceMap:
+    """How far (pixels) any image point is from the nearest of a view's dart pixels,
+    out to the distance where the cost is capped: one distance transform, then a
+    lookup per candidate (fusion tries many candidates per combination of readings)."""
+
+    def __init__(self, pix: np.ndarray, board_to_image: np.ndarray) -> None:
+        self.H = board_to_image
+        self.reach = REJECT_SIGMA * VIEW_SIGMA_PX + 2.0
+        m = math.ceil(self.reach)
+        xi = np.round(pix[:, 0]).astype(np.int64)
+        yi = np.round(pix[:, 1]).astype(np.int64)
+        self.x0, self.y0 = int(xi.min()) - m, int(yi.min()) - m
+        w, h = int(xi.max()) + m + 1 - self.x0, int(yi.max()) + m + 1 - self.y0
+        free = np.full((h, w), 255, np.uint8)
+        free[yi - self.y0, xi - self.x0] = 0
+        self.dist = cv2.distanceTransform(free, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+
+    def squared(self, xs: np.ndarray) -> np.ndarray:
+        """Squared distance (px^2) of board points ``xs`` (k, 2) from the dart in this
+        view, at most ``reach``^2 (also for points behind the camera)."""
+        q = np.column_stack([xs, np.ones(len(xs))]) @ self.H.T
+        ahead = q[:, 2] > 1e-9
+        p = q[:, :2] / np.where(ahead, q[:, 2], 1.0)[:, None]
+        u, v = p[:, 0] - self.x0, p[:, 1] - self.y0
+        h, w = self.dist.shape
+        inside = ahead & (u >= 0) & (v >= 0) & (u <= w - 1) & (v <= h - 1)
+        u, v = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
+        u0, v0 = np.minimum(u.astype(np.int64), w - 2), np.minimum(v.astype(np.int64), h - 2)
+        fu, fv = u - u0, v - v0
+        d = self.dist
+        near = (d[v0, u0] * (1 - fu) * (1 - fv) + d[v0, u0 + 1] * fu * (1 - fv)
+                + d[v0 + 1, u0] * (1 - fu) * fv + d[v0 + 1, u0 + 1] * fu * fv)  # fmt: skip
+        return np.where(inside, np.minimum(near, self.reach), self.reach) ** 2
+
+
+def _costs(obs: list[_Obs], xs: np.ndarray, views: list[_DistanceMap]) -> np.ndarray:
+    """Robust cost of each candidate (rows of ``xs``): squared residuals in sigmas,
+    capped, each times how much its kind of observation is trusted to be no blunder
+    (``_Obs.trust``); and per camera that gave its dart's pixels, how far from them the
+    candidate falls."""
     cap = REJECT_SIGMA**2
-    cost = sum(o.trust * min(_residual(o, x) ** 2, cap) for o in obs)
-    for pix, H in views:
-        q = H @ np.array([x[0], x[1], 1.0])
-        if q[2] <= 0:
-            continue
-        d2 = float((((pix - q[:2] / q[2]) ** 2).sum(axis=1)).min())
-        cost += VIEW_TRUST * min(d2 / VIEW_SIGMA_PX**2, cap)
+    xs = np.atleast_2d(xs)
+    cost = np.zeros(len(xs))
+    for o in obs:
+        r2 = ((xs @ o.rows.T - o.rhs) ** 2).sum(axis=1) / o.sigma**2
+        cost += o.trust * np.minimum(r2, cap)
+    for view in views:
+        cost += VIEW_TRUST * np.minimum(view.squared(xs) / VIEW_SIGMA_PX**2, cap)
     return cost
 
 
@@ -208,14 +272,18 @@ def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
     camera has other readings (``Estimate.alternatives``) and there are other cameras,
     every combination is tried and the one the cameras agree on best is kept (an
     alternative costs ``ALT_COST``)."""
-    first, first_cost = _fuse_one(estimates)
+    views: dict[int, _DistanceMap] = {}
+    for e in estimates:
+        if e.view is not None and e.camera not in views:
+            views[e.camera] = _DistanceMap(*e.view)  # the same pixels for every reading
+    first, first_cost = _fuse_one(estimates, views)
     if len(estimates) < 2 or not any(e.alternatives for e in estimates):
         return first
-    if first is not None and len(first.used) == len({e.camera for e in estimates}):
-        return first  # every camera's first reading agrees
+    if first is not None and _lines_agree(first, estimates):
+        return first  # every camera's first reading has a line, and it agrees
     best: tuple[float, Fused | None] = (first_cost, first)
     for combo in itertools.product(*[(e, *e.alternatives) for e in estimates]):
-        fu, cost = _fuse_one(combo)
+        fu, cost = _fuse_one(combo, views)
         if fu is None:
             continue
         cost += ALT_COST * sum(c is not e for c, e in zip(combo, estimates, strict=True))
@@ -224,17 +292,30 @@ def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
     return best[1]
 
 
-def _fuse_one(estimates: list[Estimate] | tuple[Estimate, ...]) -> tuple[Fused | None, float]:
+def _lines_agree(fused: Fused, estimates: list[Estimate] | tuple[Estimate, ...]) -> bool:
+    """Whether every camera's axis line passes within ``REJECT_SIGMA`` of the point (a
+    camera with only a tip point, or a vague one, agrees with almost anything)."""
+    x, y = fused.board
+    for e in estimates:
+        if e.line is None or not e.line_weight > 0:
+            return False
+        a, b, c = e.line
+        if abs(a * x + b * y - c) * math.sqrt(e.line_weight) > REJECT_SIGMA:
+            return False
+    return True
+
+
+def _fuse_one(
+    estimates: list[Estimate] | tuple[Estimate, ...], views: dict[int, _DistanceMap]
+) -> tuple[Fused | None, float]:
     obs = _observations(estimates)
     if not obs:
         return None, math.inf
     # Robust start: the candidate that the most observations agree with (a least
     # squares start would be dragged by a flight taken for the tip).
-    best_cost, x = math.inf, None
-    views = [e.view for e in estimates if e.view is not None]
-    for c in _candidates(obs):
-        if (cost := _cost(obs, c, views)) < best_cost:
-            best_cost, x = cost, c
+    seen = [views[c] for c in sorted({e.camera for e in estimates}) if c in views]
+    cands = _candidates(obs)
+    x = cands[int(np.argmin(_costs(obs, np.array(cands), seen)))] if cands else None
     if x is None:
         x = _solve(obs)
     used: list[_Obs] = []
@@ -244,7 +325,7 @@ def _fuse_one(estimates: list[Estimate] | tuple[Estimate, ...]) -> tuple[Fused |
         inl = [o for o in obs if _residual(o, x) <= REJECT_SIGMA]
         if inl == used:
             break
-        x2 = _solve(inl) if inl else None
+        x2 = _solve(_one_shadow(inl, x)) if inl else None
         if x2 is None:
             # What agrees does not fix a point (two parallel lines, no point): keep the
             # robust start, with the error of an unfixed point (so the player checks).
@@ -255,12 +336,12 @@ def _fuse_one(estimates: list[Estimate] | tuple[Estimate, ...]) -> tuple[Fused |
         return None, math.inf
     px, py = float(x[0]), float(x[1])
     spread = max(float(np.linalg.norm(o.rows @ x - o.rhs)) for o in used)
-    cov = _covariance(used, x)
+    cov = _covariance(_one_shadow(used, x), x)
     dart = dart_at(px, py)
     fused = Fused((px, py), dart, tuple(sorted({o.camera for o in used})), spread,
                   sum(o.is_line for o in used), math.sqrt(float(np.linalg.eigvalsh(cov)[-1])),
                   _doubt(x, cov, dart))  # fmt: skip
-    return fused, _cost(obs, x, views)
+    return fused, float(_costs(obs, x, seen)[0])
 
 
 def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimate:
