@@ -153,6 +153,86 @@ class AxisFit:
         return float(math.sqrt(2.25 * var + 0.15**2 + short**2))
 
 
+def image_line(point: tuple[float, float], direction: tuple[float, float]) -> np.ndarray:
+    """The line through ``point`` along ``direction`` as a homogeneous image line
+    (a, b, c), a x + b y + c = 0."""
+    x, y = point
+    dx, dy = direction
+    return np.array([-dy, dx, dy * x - dx * y])
+
+
+def section_grid(
+    start: np.ndarray, axis: np.ndarray, along: np.ndarray, half_w: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sample positions (x and y maps for ``cv2.remap``, float32) of cross-sections at
+    ``along`` px from ``start`` on ``axis``, every half pixel out to ``half_w`` each
+    side; and those offsets across."""
+    offsets = np.arange(-half_w, half_w + 1e-6, 0.5, dtype=np.float32)
+    S, Off = np.meshgrid(along, offsets, indexing="ij")
+    nrm = np.array([-axis[1], axis[0]])
+    mx = (start[0] + axis[0] * S + nrm[0] * Off).astype(np.float32)
+    my = (start[1] + axis[1] * S + nrm[1] * Off).astype(np.float32)
+    return mx, my, offsets
+
+
+def section_edges(
+    prof: np.ndarray, level: float, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cross-sections of a thin thing: per row of ``prof`` (values sampled across the
+    rough line at ``offsets``, evenly spaced), the run at or above ``level`` that covers
+    the rough line (within 3 px of it) and its sub-pixel edges. Rows with no such run,
+    or with one as wide as the window, are left out. Returns the rows kept, the left
+    and right edges (offsets) and the run's first and last sample."""
+    step = float(offsets[1] - offsets[0])
+    above = prof >= level
+    mid = len(offsets) // 2
+    rows, lefts, rights, los, his = [], [], [], [], []
+    for k in range(len(prof)):
+        row = above[k]
+        near = np.nonzero(row[mid - 6 : mid + 7])[0]
+        if not len(near):
+            continue
+        j = mid - 6 + int(near[np.argmin(np.abs(near - 6))])
+        lo = j
+        while lo > 0 and row[lo - 1]:
+            lo -= 1
+        hi = j
+        while hi < len(row) - 1 and row[hi + 1]:
+            hi += 1
+        if lo == 0 or hi == len(row) - 1:
+            continue  # wider than the window: a flight, a mess
+        p = prof[k]
+        rows.append(k)
+        lefts.append(offsets[lo] - step * (p[lo] - level) / max(1e-6, p[lo] - p[lo - 1]))
+        rights.append(offsets[hi] + step * (p[hi] - level) / max(1e-6, p[hi] - p[hi + 1]))
+        los.append(lo)
+        his.append(hi)
+    return (np.array(rows, np.int64), np.array(lefts, np.float64), np.array(rights, np.float64),
+            np.array(los, np.int64), np.array(his, np.int64))  # fmt: skip
+
+
+def robust_line(
+    s: np.ndarray, c: np.ndarray, min_n: int
+) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """c = b0 + b1 s fitted to midpoints, dropping those further than 3 robust sigmas
+    (at least 0.3 px) until it settles: (b0, b1), the robust sigma, the inliers."""
+    if len(s) < min_n:
+        return None
+    inl = np.ones(len(s), bool)
+    beta = np.zeros(2)
+    sig = 1.0
+    for _ in range(4):
+        A = np.column_stack([np.ones(int(inl.sum())), s[inl]])
+        beta, *_ = np.linalg.lstsq(A, c[inl], rcond=None)
+        r = c - (beta[0] + beta[1] * s)
+        sig = max(0.05, 1.4826 * float(np.median(np.abs(r[inl]))))
+        new = np.abs(r) <= max(3.0 * sig, 0.3)
+        if new.sum() < min_n or (new == inl).all():
+            break
+        inl = new
+    return beta, sig, inl
+
+
 def axis_from_sections(
     score: np.ndarray,
     level: float,
@@ -166,42 +246,15 @@ def axis_from_sections(
     ss = np.arange(s_tip + 1.0, s_tip + 1.0 + min(length, 400.0), 1.0, dtype=np.float32)
     if len(ss) < 6:
         return None
-    step = 0.5
-    os_ = np.arange(-half_w, half_w + 1e-6, step, dtype=np.float32)
-    S, Off = np.meshgrid(ss, os_, indexing="ij")
+    mx, my, os_ = section_grid(centre, axis, ss, half_w)
     nrm = np.array([-axis[1], axis[0]])
-    mx = (centre[0] + axis[0] * S + nrm[0] * Off).astype(np.float32)
-    my = (centre[1] + axis[1] * S + nrm[1] * Off).astype(np.float32)
     prof = cv2.remap(score, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    above = prof >= level
-    mid_i = len(os_) // 2
-    cs, ws, keep = [], [], []
-    for k in range(len(ss)):
-        row = above[k]
-        # The run of change that covers the rough axis (within 3 px of it).
-        near = np.nonzero(row[mid_i - 6 : mid_i + 7])[0]
-        if not len(near):
-            continue
-        j = mid_i - 6 + int(near[np.argmin(np.abs(near - 6))])
-        lo = j
-        while lo > 0 and row[lo - 1]:
-            lo -= 1
-        hi = j
-        while hi < len(row) - 1 and row[hi + 1]:
-            hi += 1
-        if lo == 0 or hi == len(row) - 1:
-            continue  # wider than the window: the flight, or a mess
-        p = prof[k]
-        left = os_[lo] - step * (p[lo] - level) / max(1e-6, p[lo] - p[lo - 1])
-        right = os_[hi] + step * (p[hi] - level) / max(1e-6, p[hi] - p[hi + 1])
-        cs.append((left + right) / 2)
-        ws.append(right - left)
-        keep.append(k)
+    keep, left, right, _, _ = section_edges(prof, level, os_)
     if len(keep) < 6:
         return None
-    s = ss[np.array(keep)].astype(np.float64)
-    c = np.array(cs, np.float64)
-    wd = np.array(ws, np.float64)
+    s = ss[keep].astype(np.float64)
+    c = (left + right) / 2
+    wd = right - left
     # The thin part: sections no wider than the barrel (the first half of what was
     # found is point and barrel); the flight, wider, is left out.
     first = wd[s <= s[0] + 0.5 * (s[-1] - s[0])]
@@ -214,20 +267,10 @@ def axis_from_sections(
         if len(gaps):
             order = order[: gaps[0] + 1]
     s, c = s[order], c[order]
-    if len(s) < 6:
+    got = robust_line(s, c, 6)
+    if got is None:
         return None
-    inl = np.ones(len(s), bool)
-    beta = np.zeros(2)
-    sig = 1.0
-    for _ in range(4):
-        A = np.column_stack([np.ones(int(inl.sum())), s[inl]])
-        beta, *_ = np.linalg.lstsq(A, c[inl], rcond=None)
-        r = c - (beta[0] + beta[1] * s)
-        sig = max(0.05, 1.4826 * float(np.median(np.abs(r[inl]))))
-        new = np.abs(r) <= max(3.0 * sig, 0.3)
-        if new.sum() < 6 or (new == inl).all():
-            break
-        inl = new
+    beta, sig, inl = got
     s_in = s[inl]
     # The line c = b0 + b1 s in (axis, normal) coordinates, back to the image.
     p0 = centre + axis * 0.0 + nrm * beta[0]

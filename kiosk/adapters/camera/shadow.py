@@ -29,7 +29,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from kiosk.adapters.camera.axis import px_per_mm
+from kiosk.adapters.camera.axis import (
+    image_line,
+    px_per_mm,
+    robust_line,
+    section_edges,
+    section_grid,
+)
 from kiosk.adapters.camera.calibration import Calibration
 
 REACH_MM = 40.0  # the shadow is followed this far from the tip (point and barrel)
@@ -52,9 +58,7 @@ class ShadowLine:
 
     def image_line(self) -> np.ndarray:
         """As a homogeneous image line (a, b, c), a x + b y + c = 0."""
-        x, y = self.point
-        dx, dy = self.direction
-        return np.array([-dy, dx, dy * x - dx * y])
+        return image_line(self.point, self.direction)
 
 
 def find_shadow(
@@ -125,52 +129,21 @@ def _sections(
     ss = np.arange(3.0, max(3.0, reach), 1.0, dtype=np.float32)
     if len(ss) < MIN_SECTIONS:
         return None
-    step = 0.5
-    os_ = np.arange(-HALF_WIDTH_PX, HALF_WIDTH_PX + 1e-6, step, dtype=np.float32)
-    S, Off = np.meshgrid(ss, os_, indexing="ij")
+    mx, my, os_ = section_grid(start, axis, ss, HALF_WIDTH_PX)
     nrm = np.array([-axis[1], axis[0]])
-    mx = (start[0] + axis[0] * S + nrm[0] * Off).astype(np.float32)
-    my = (start[1] + axis[1] * S + nrm[1] * Off).astype(np.float32)
     prof = cv2.remap(dark, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     occ = cv2.remap(hidden, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                     borderValue=1.0)  # fmt: skip
-    above = prof >= level
-    mid = len(os_) // 2
-    s_kept, c_kept = [], []
-    for k in range(len(ss)):
-        row = above[k]
-        near = np.nonzero(row[mid - 6 : mid + 7])[0]
-        if not len(near):
-            continue
-        j = mid - 6 + int(near[np.argmin(np.abs(near - 6))])
-        lo = j
-        while lo > 0 and row[lo - 1]:
-            lo -= 1
-        hi = j
-        while hi < len(row) - 1 and row[hi + 1]:
-            hi += 1
-        if lo == 0 or hi == len(row) - 1 or occ[k, max(0, lo - 3) : hi + 4].any():
-            continue  # wider than the window, or the dart hides part of it
-        p = prof[k]
-        left = os_[lo] - step * (p[lo] - level) / max(1e-6, p[lo] - p[lo - 1])
-        right = os_[hi] + step * (p[hi] - level) / max(1e-6, p[hi] - p[hi + 1])
-        s_kept.append(float(ss[k]))
-        c_kept.append(float(left + right) / 2)
-    if len(s_kept) < MIN_SECTIONS:
+    rows, left, right, lo, hi = section_edges(prof, level, os_)
+    # Sections the dart's own pixels reach into (hiding part of the shadow) are out.
+    clear = np.array(
+        [not occ[k, max(0, a - 3) : b + 4].any() for k, a, b in zip(rows, lo, hi, strict=True)],
+        bool,
+    )
+    got = robust_line(ss[rows[clear]].astype(np.float64), ((left + right) / 2)[clear], MIN_SECTIONS)
+    if got is None:
         return None
-    s, c = np.array(s_kept), np.array(c_kept)
-    inl = np.ones(len(s), bool)
-    beta = np.zeros(2)
-    sig = 1.0
-    for _ in range(4):
-        A = np.column_stack([np.ones(int(inl.sum())), s[inl]])
-        beta, *_ = np.linalg.lstsq(A, c[inl], rcond=None)
-        res = c - (beta[0] + beta[1] * s)
-        sig = max(0.05, 1.4826 * float(np.median(np.abs(res[inl]))))
-        new = np.abs(res) <= max(3.0 * sig, 0.3)
-        if new.sum() < MIN_SECTIONS or (new == inl).all():
-            break
-        inl = new
+    beta, sig, inl = got
     n = int(inl.sum())
     if sig > MAX_SCATTER_PX:
         return None

@@ -47,6 +47,7 @@ from kiosk.adapters.camera.axis import (
     axis_from_sections,
     coloured,
     first_axes,
+    image_line,
     px_per_mm,
     split_flight,
 )
@@ -94,9 +95,7 @@ class TipFinding:
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
-        x, y = self.image
-        ax, ay = self.axis
-        return np.array([-ay, ax, ay * x - ax * y])
+        return image_line(self.image, self.axis)
 
 
 def find_tip(
