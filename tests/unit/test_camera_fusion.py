@@ -119,6 +119,45 @@ def test_a_cameras_second_reading_is_taken_when_only_it_agrees_with_the_others()
     assert f.used == (0, 1, 2)
 
 
+def test_a_camera_with_only_a_vague_point_does_not_stop_its_other_reading_being_tried():
+    # Cameras 1 and 2 look from the same side: their lines are one line (x = 0) and
+    # their tip points, 7 mm short (in the dart's shadow, off the dart they see), say
+    # S20. Camera 0's first reading is a vague point that agrees with anything; its
+    # second reading is a line across (y = 103) through the tip: T20, on the dart in
+    # every view.
+    along_x0 = _view(*[(0.0, 103.0 + 3 * k) for k in range(8)])
+    second = Estimate(0, (0.1, 103.0), 1.0, _line_through(0.0, 103.0, 0.0), 100.0,
+                      view=_view((0.0, 103.0), (3.0, 103.0), (6.0, 103.0)))  # fmt: skip
+    ests = [
+        Estimate(0, (0.0, 90.0), 1 / 25, alternatives=(second,), view=second.view),
+        Estimate(1, (0.0, 96.0), 1 / 6.25, _line_through(0.0, 103.0, 90.0), 100.0, view=along_x0),
+        Estimate(2, (0.0, 96.0), 1 / 6.25, _line_through(0.0, 103.0, 90.5), 100.0, view=along_x0),
+    ]
+    f = fuse(ests)
+    assert f is not None
+    assert f.dart == Dart.parse("T20")
+    assert f.board == pytest.approx((0.0, 103.0), abs=0.2)
+
+
+def test_three_views_of_the_one_shadow_are_one_line_not_a_crossing():
+    # Three cameras see the same shadow, each line a fraction of a degree and a tenth
+    # of a millimetre off; where two of them cross (mm away) is no fix along them. Only
+    # vague tip points say where the tip is along the shadow: T20.
+    def shadow(angle, miss):
+        a, b, c = _line_through(0.0, 105.0, angle)
+        return (a, b, c + miss)
+
+    misses = (0.15, 0.0, -0.15)
+    ests = [
+        Estimate(k, (0.0, 105.0), 1 / 64, shadow=shadow(60.0 + 0.5 * k, m), shadow_weight=100.0)
+        for k, m in enumerate(misses)
+    ]
+    f = fuse(ests)
+    assert f is not None
+    assert f.board == pytest.approx((0.0, 105.0), abs=0.5)
+    assert f.dart == Dart.parse("T20")
+
+
 def _three_lines(x, y, sigma_mm, miss_mm=(0.0, 0.0, 0.0)):
     """Three cameras' axis lines at 0, 60 and 120 degrees through (x, y), each
     ``sigma_mm`` precise, each shifted across itself by its ``miss_mm``."""
