@@ -39,6 +39,7 @@ from kiosk.adapters.camera.axis import (
 from kiosk.adapters.camera.calibration import Calibration
 
 REACH_MM = 40.0  # the shadow is followed this far from the tip (point and barrel)
+MAX_REACH_PX = 300.0  # ... and never further in the image (a calibration gone wrong)
 MIN_BRIGHT = 30.0  # sum of B, G, R before: darker than any board (a ratio of noise)
 MIN_DARKENING = 0.12  # 1 - after / before: less is noise, not a shadow
 HALF_WIDTH_PX = 14.0  # cross-sections are searched this far each side of the line
@@ -71,7 +72,11 @@ def find_shadow(
     """The centre line of the shadow that starts at ``tip`` (pixels), or None.
     ``dart``: bool, frame-sized, the dart's own pixels."""
     t = np.array(tip, np.float64)
-    reach = REACH_MM * px_per_mm(cal, t)
+    if not np.isfinite(t).all():
+        return None
+    reach = min(REACH_MM * px_per_mm(cal, t), MAX_REACH_PX)
+    if not math.isfinite(reach):
+        return None
     h, w = before.shape[:2]
     pad = reach + HALF_WIDTH_PX + 2
     x0, x1 = int(max(0, t[0] - pad)), int(min(w, t[0] + pad))
