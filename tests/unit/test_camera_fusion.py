@@ -2,6 +2,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.adapters.camera.fusion import Estimate, fuse
 from kiosk.domain.darts import Dart
@@ -193,3 +195,62 @@ def test_cameras_that_disagree_more_than_their_precision_says_widen_the_doubt():
     assert disagree.doubt == Dart.parse("S20")
     assert disagree.used == (0, 1, 2)
     assert disagree.sigma_mm > 1.5 * agree.sigma_mm
+
+
+def _estimate(camera, x, y, w, line, shadow):
+    def as_line(spec):
+        if spec is None:
+            return None, 0.0
+        angle, miss, weight = spec
+        a, b, c = _line_through(x, y, angle)
+        return (a, b, c + miss), weight
+
+    (ln, lw), (sh, sw) = as_line(line), as_line(shadow)
+    return Estimate(camera, (x, y), w, ln, lw, 1.0, shadow=sh, shadow_weight=sw)
+
+
+_line_spec = st.none() | st.tuples(
+    st.floats(0.0, 180.0), st.floats(-5.0, 5.0), st.floats(0.01, 400.0)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-200.0, 200.0),
+            st.floats(-200.0, 200.0),
+            st.floats(0.0, 100.0),
+            _line_spec,
+            _line_spec,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_any_finite_estimates_fuse_to_a_point_or_nothing_never_an_error(specs):
+    ests = [_estimate(k, *spec) for k, spec in enumerate(specs)]
+    f = fuse(ests)
+    assert f is None or all(map(math.isfinite, f.board))
+
+
+def test_observations_that_swap_in_and_out_of_the_fit_do_not_crash_it():
+    # Found by a random search: while the fit settles, one camera's shadow line leaves
+    # the set it agrees with as another camera's line joins, and the two sets were
+    # compared element by element, arrays and all (an error, not a dart).
+    ests = [
+        Estimate(0, (0.0577, 5.7361), 1, shadow=(-0.40023, -0.91642, -0.45642), shadow_weight=25),
+        Estimate(1, (-7.5199, 3.5814), 1, (-0.88651, 0.46271, 7.02440), 1),
+        Estimate(
+            2,
+            (0.9662, -1.9921),
+            0.25,
+            (-0.96172, 0.27403, -0.22606),
+            25,
+            shadow=(-0.98178, -0.19000, 3.68425),
+            shadow_weight=25,
+        ),
+    ]
+    f = fuse(ests)
+    assert f is not None
+    assert all(map(math.isfinite, f.board))

@@ -45,6 +45,7 @@ from kiosk.domain.darts import Dart
 
 REJECT_SIGMA = 3.5  # an observation further off than this many of its sigmas is dropped
 MIN_SIGMA_MM = 0.03
+MAX_SIGMA_MM = 1e4  # vaguer than this (a weight of next to nothing) is no observation
 ALT_COST = 2.0  # robust cost of taking a camera's less likely reading
 VIEW_SIGMA_PX = 2.0  # the tip lies this close to its dart's change in each view
 VIEW_TRUST = 1.0
@@ -89,7 +90,7 @@ class Fused:
     doubt: Dart | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # the same observation, not equal arrays
 class _Obs:
     camera: int
     rows: np.ndarray  # (k, 2): each row a unit direction
@@ -103,13 +104,14 @@ class _Obs:
 def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs]:
     obs = []
     for e in estimates:
-        if e.weight > 0 and math.isfinite(e.weight) and all(map(math.isfinite, e.board)):
+        point_ok = e.weight >= MAX_SIGMA_MM**-2 and math.isfinite(e.weight)
+        if point_ok and all(map(math.isfinite, e.board)):
             s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.weight))
             obs.append(_Obs(e.camera, np.eye(2), np.array(e.board), s, False, POINT_TRUST))
         lines = ((e.line, e.line_weight, e.line_trust, False),
                  (e.shadow, e.shadow_weight, SHADOW_TRUST, True))  # fmt: skip
         for line, weight, trust, shadow in lines:
-            if line is None or not weight > 0 or not all(map(math.isfinite, line)):
+            if line is None or not weight >= MAX_SIGMA_MM**-2 or not all(map(math.isfinite, line)):
                 continue
             a, b, c = line
             n = math.hypot(a, b)
