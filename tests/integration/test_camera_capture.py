@@ -117,3 +117,35 @@ def test_a_dart_whose_tip_no_camera_can_place_is_reported_unreadable_not_scored(
     assert [e for e in events if isinstance(e, CameraUnreadable)] == [CameraUnreadable((0,))]
     assert not [e for e in events if type(e).__name__ == "Hit"]
     assert s.stats.unreadable == 1 and s.stats.darts == 0
+
+
+def test_a_dart_the_fusion_fails_on_is_asked_for_and_the_next_dart_still_scores(
+    tmp_path, monkeypatch
+):
+    # A bug in placing one dart must cost that dart (the player types it), not the
+    # cameras for the rest of the night.
+    import kiosk.adapters.camera.scorer as scorer_module
+
+    real_fuse, calls = scorer_module.fuse, []
+
+    def fuse_failing_once(estimates):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("a bug in fusion")
+        return real_fuse(estimates)
+
+    monkeypatch.setattr(scorer_module, "fuse", fuse_failing_once)
+    steps = [Step("still", 3), Step("throw", tip=(40.0, -40.0)), Step("still", 3),
+             Step("throw", tip=(0.0, 80.0)), Step("still", 4)]  # fmt: skip
+    video = render_turn(21, steps, off_axis=25.0)
+    _write_video(tmp_path / "turn.avi", video.frames)
+    events = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     retry_interval=60)  # fmt: skip
+    s.start()
+    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
+    s.stop()
+    kinds = [type(e).__name__ for e in events if type(e).__name__ != "CameraStatus"]
+    assert kinds[0] == "CameraUnreadable"
+    assert "Hit" in kinds
+    assert s.stats.unreadable == 1

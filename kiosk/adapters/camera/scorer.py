@@ -184,7 +184,12 @@ class CameraScorer:
             live = sum(self._live) or 1
             cams = {o.camera for o in pending}
             if pending and (stop or len(cams) >= live or time.monotonic() - opened >= WINDOW_S):
-                self._decide(pending)
+                try:
+                    self._decide(pending)
+                except Exception:  # a bug must cost one dart (typed in), not the cameras
+                    log.exception("placing a dart failed: asking for it on the keypad")
+                    self.stats.unreadable += 1
+                    self._emit(CameraUnreadable(tuple(sorted(cams))))
                 pending = []
             if stop:
                 return
