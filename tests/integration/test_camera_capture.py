@@ -80,18 +80,27 @@ def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):
     assert str(hits[0].dart) == "S20"
 
 
-def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(tmp_path):
-    steps = [Step("still", 3), Step("throw", tip=(40.0, -40.0)), Step("still", 3),
-             Step("bounce", tip=(0.0, 80.0)), Step("still", 3), Step("takeout"),
-             Step("still", 4)]  # fmt: skip
+def _score_video(tmp_path, steps, until):
+    """A rendered turn (seed 21, 25 degrees off axis) played as a camera through the
+    real scorer, until ``until(events)`` (asserted); the events and the scorer."""
     video = render_turn(21, steps, off_axis=25.0)
     _write_video(tmp_path / "turn.avi", video.frames)
     events = []
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      retry_interval=60)  # fmt: skip
     s.start()
-    assert _wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
+    assert _wait(lambda: until(events), 20)
     s.stop()
+    return events, s
+
+
+def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(tmp_path):
+    steps = [Step("still", 3), Step("throw", tip=(40.0, -40.0)), Step("still", 3),
+             Step("bounce", tip=(0.0, 80.0)), Step("still", 3), Step("takeout"),
+             Step("still", 4)]  # fmt: skip
+    events, s = _score_video(
+        tmp_path, steps, lambda ev: any(isinstance(e, CameraTakeout) for e in ev)
+    )
     hits = [str(e.dart) for e in events if type(e).__name__ == "Hit"]
     assert len(hits) == 2 and hits[1] == "MISS"
     assert s.stats.takeouts == 1 and s.stats.unreadable == 0
@@ -137,14 +146,7 @@ def test_a_dart_the_fusion_fails_on_is_asked_for_and_the_next_dart_still_scores(
     monkeypatch.setattr(scorer_module, "fuse", fuse_failing_once)
     steps = [Step("still", 3), Step("throw", tip=(40.0, -40.0)), Step("still", 3),
              Step("throw", tip=(0.0, 80.0)), Step("still", 4)]  # fmt: skip
-    video = render_turn(21, steps, off_axis=25.0)
-    _write_video(tmp_path / "turn.avi", video.frames)
-    events = []
-    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
-                     retry_interval=60)  # fmt: skip
-    s.start()
-    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
-    s.stop()
+    events, s = _score_video(tmp_path, steps, lambda ev: any(type(e).__name__ == "Hit" for e in ev))
     kinds = [type(e).__name__ for e in events if type(e).__name__ != "CameraStatus"]
     assert kinds[0] == "CameraUnreadable"
     assert "Hit" in kinds
