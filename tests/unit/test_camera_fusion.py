@@ -254,3 +254,10 @@ def test_observations_that_swap_in_and_out_of_the_fit_do_not_crash_it():
     f = fuse(ests)
     assert f is not None
     assert all(map(math.isfinite, f.board))
+
+
+def test_a_view_with_no_pixels_is_no_view():
+    est = Estimate(0, (0.0, 103.0), 4.0, _line_through(0.0, 103.0, 90.0), 100.0,
+                   view=(np.zeros((0, 2)), np.eye(3)))  # fmt: skip
+    f = fuse([est])
+    assert f is not None and f.dart == Dart.parse("T20")

@@ -276,8 +276,11 @@ def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
     alternative costs ``ALT_COST``)."""
     views: dict[int, _DistanceMap] = {}
     for e in estimates:
-        if e.view is not None and e.camera not in views:
-            views[e.camera] = _DistanceMap(*e.view)  # the same pixels for every reading
+        if e.view is None or e.camera in views:
+            continue
+        pix, board_to_image = e.view
+        if len(pix) and np.isfinite(pix).all():
+            views[e.camera] = _DistanceMap(pix, board_to_image)  # the same for every reading
     first, first_cost = _fuse_one(estimates, views)
     if len(estimates) < 2 or not any(e.alternatives for e in estimates):
         return first
