@@ -351,17 +351,6 @@ def _fuse_one(
 
 def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimate:
     """One camera's view of a dart, in board mm: its tip point and its axis line."""
-    tip_img = np.array(finding.image, np.float64)
-    ((bx, by),) = cal.image_to_board(tip_img)
-    mm_per_px = 1.0 / max(1e-9, cal.scale_at(finding.image))
-    s_pt = finding.tip_sigma_px * mm_per_px / max(0.2, finding.confidence)
-    line, line_w = _board_line(cal, finding.image_line(), finding.image, finding.axis,
-                               finding.line_sigma_px)  # fmt: skip
-    shadow, shadow_w = None, 0.0
-    if (sh := finding.shadow) is not None:
-        shadow, shadow_w = _board_line(cal, sh.image_line(), sh.point, sh.direction, sh.sigma_px)
-    trust = min(1.0, finding.thin_px / SPAN_OK_PX) ** 2
-    alts = tuple(estimate_from(a, cal, camera) for a in finding.alternatives)
     view = None
     if finding.pixels is not None:
         ys, xs = np.nonzero(finding.pixels)
@@ -369,8 +358,31 @@ def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimat
             step = len(xs) // VIEW_MAX_PIXELS + 1
             pix = np.column_stack([xs[::step], ys[::step]]).astype(np.float64)
             view = (pix, np.linalg.inv(cal.homography))
+    shadow: tuple[tuple[float, float, float] | None, float] = (None, 0.0)
+    if (sh := finding.shadow) is not None:
+        shadow = _board_line(cal, sh.image_line(), sh.point, sh.direction, sh.sigma_px)
+    return _estimate(finding, cal, camera, view, shadow)
+
+
+def _estimate(
+    finding: TipFinding,
+    cal: Calibration,
+    camera: int,
+    view: tuple[np.ndarray, np.ndarray] | None,
+    shadow: tuple[tuple[float, float, float] | None, float],
+) -> Estimate:
+    """``estimate_from`` for one reading; its other readings share the dart's pixels
+    and its shadow (worked out once per camera)."""
+    tip_img = np.array(finding.image, np.float64)
+    ((bx, by),) = cal.image_to_board(tip_img)
+    mm_per_px = 1.0 / max(1e-9, cal.scale_at(finding.image))
+    s_pt = finding.tip_sigma_px * mm_per_px / max(0.2, finding.confidence)
+    line, line_w = _board_line(cal, finding.image_line(), finding.image, finding.axis,
+                               finding.line_sigma_px)  # fmt: skip
+    trust = min(1.0, finding.thin_px / SPAN_OK_PX) ** 2
+    alts = tuple(_estimate(a, cal, camera, view, shadow) for a in finding.alternatives)
     return Estimate(camera, (float(bx), float(by)), 1.0 / s_pt**2, line, line_w, trust, alts,
-                    view, shadow, shadow_w)  # fmt: skip
+                    view, *shadow)  # fmt: skip
 
 
 def _board_line(
