@@ -86,3 +86,22 @@ def centre_of(dart: Dart) -> tuple[float, float]:
         3: (TREBLE_INNER + TREBLE_OUTER) / 2,
     }[dart.multiplier]
     return point_at(segment_centre_angle(dart.number), radius)
+
+
+RING_WIRES: tuple[float, ...] = (
+    INNER_BULL, OUTER_BULL, TREBLE_INNER, TREBLE_OUTER, DOUBLE_INNER, DOUBLE_OUTER,
+)  # fmt: skip
+
+
+def wire_distance(x_mm: float, y_mm: float) -> float:
+    """Distance in mm from (x, y) to the nearest wire's centre line: a ring wire (the
+    circles above) or a segment divider (a straight wire from the outer bull out to the
+    double ring)."""
+    r = math.hypot(x_mm, y_mm)
+    best = min(abs(r - ring) for ring in RING_WIRES)
+    off = (angle_of(x_mm, y_mm) + SEGMENT_DEGREES / 2) % SEGMENT_DEGREES
+    da = math.radians(min(off, SEGMENT_DEGREES - off))  # to the nearest divider
+    along = r * math.cos(da)
+    if OUTER_BULL <= along <= DOUBLE_OUTER:  # else the ring where the divider ends is nearer
+        best = min(best, r * math.sin(da))
+    return best

@@ -9,7 +9,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from kiosk.domain import board
 from kiosk.domain.board import dart_at
 from kiosk.domain.darts import Dart
 
@@ -133,3 +136,37 @@ def test_a_tip_exactly_on_the_inner_edge_of_treble_or_double_is_a_single(
     radius: float, expected: str
 ) -> None:
     assert str(dart_at(0.0, radius)) == expected
+
+
+# -- how far a tip is from the nearest wire -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("point", "distance"),
+    [
+        ((0.0, 170.0), 0.0),  # on the outer double wire, in the middle of 20
+        ((0.0, 100.0), 1.0),  # 1 mm outside the inner treble wire
+        ((0.0, 0.0), 6.35),  # the centre: the inner bull's wire all round
+        (board.point_at(9.0, 50.0), 0.0),  # on the divider between 20 and 1
+        (board.point_at(9.0, 14.0), 1.9),  # short of where the dividers start
+        (board.point_at(9.0, 175.0), 5.0),  # beyond where they end
+    ],
+)
+def test_wire_distance_at_known_points(point: tuple[float, float], distance: float) -> None:
+    assert board.wire_distance(*point) == pytest.approx(distance, abs=1e-9)
+
+
+@given(
+    st.floats(-180, 180),
+    st.floats(-180, 180),
+    st.floats(0, 360),
+    st.floats(0, 0.999),
+)
+def test_no_tip_closer_than_the_wire_distance_scores_differently(
+    x: float, y: float, angle: float, fraction: float
+) -> None:
+    """Within ``wire_distance`` of a tip there is no wire, so every point there scores
+    what the tip scores: the distance is how far a camera's estimate may be off."""
+    d = board.wire_distance(x, y) * fraction
+    qx, qy = board.point_at(angle, d)
+    assert board.dart_at(x + qx, y + qy) == board.dart_at(x, y)

@@ -26,10 +26,7 @@ WALL = (70, 96, 122)
 NUMBER = (226, 226, 226)
 SKIN = (120, 152, 205)
 
-RING_WIRES = (
-    board.INNER_BULL, board.OUTER_BULL, board.TREBLE_INNER, board.TREBLE_OUTER,
-    board.DOUBLE_INNER, board.DOUBLE_OUTER,
-)  # fmt: skip
+RING_WIRES = board.RING_WIRES
 
 
 @lru_cache(maxsize=1)

@@ -141,12 +141,27 @@ def render(
 
 
 def sample_tip(rng: np.random.Generator, near_wire: bool = False) -> tuple[float, float]:
-    """A tip position: uniform over the board out to 175 mm (a few misses), or within
-    1 mm of a wire (a ring or a segment divider), where one mm decides the score."""
-    if not near_wire:
-        r = 175.0 * math.sqrt(rng.random())
-        return board.point_at(rng.uniform(0.0, 360.0), r)
-    off = rng.uniform(-WIRE_MM, WIRE_MM)
+    """A tip position: uniform over the board out to 175 mm (a few misses), or near a
+    wire (a ring or a segment divider: 0.5 to 1 mm from its centre line, so touching to
+    half a millimetre off its metal), where a fraction of a mm decides the score.
+
+    Never inside a wire (within ``WIRE_MM / 2`` of its centre line): a steel point that
+    meets the wire's metal bounces out or glances off into the sisal beside it, so a tip
+    drawn in the wire is a throw nobody makes, and its "true" segment a coin toss."""
+    while True:
+        tip = _tip_anywhere(rng) if not near_wire else _tip_near_wire(rng)
+        if board.wire_distance(*tip) >= WIRE_MM / 2:
+            return tip
+
+
+def _tip_anywhere(rng: np.random.Generator) -> tuple[float, float]:
+    r = 175.0 * math.sqrt(rng.random())
+    return board.point_at(rng.uniform(0.0, 360.0), r)
+
+
+def _tip_near_wire(rng: np.random.Generator) -> tuple[float, float]:
+    u = rng.uniform(-1.0, 1.0)
+    off = math.copysign(WIRE_MM / 2 * (1.0 + abs(u)), u)  # 0.5..1 mm either side
     if rng.random() < 0.5:
         r = float(rng.choice(RING_WIRES)) + off
         return board.point_at(rng.uniform(0.0, 360.0), max(0.0, r))
