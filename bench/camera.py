@@ -5,8 +5,9 @@
 Prints exact-segment accuracy by camera angle band (every camera of a rig in the band)
 for one camera alone and three cameras fused, uniform vs near-wire (0.5 to 1 mm from a
 wire's centre line: touching its 1 mm metal to half a mm off it) tips, never in a
-wire (a steel point that meets one bounces out or glances off, ``sample_tip``); mean / median / max error in mm; darts flagged for the player to check
-(``Fused.doubt``) and darts wrong without a flag; ms per 1280x720 frame on one core (the
+wire (a steel point that meets one bounces out or glances off, ``sample_tip``); mean /
+median / max error in mm; darts flagged for the player to check (``Fused.doubt``) and
+darts wrong without a flag; ms per 1280x720 frame on one core (the
 state machine's per-frame motion check) and per dart (tip search); impact -> Dart
 time (frames the state machine waits at 30 fps, plus the tip search and the fusion).
 

@@ -150,7 +150,7 @@ class Devices:
     def _start_cameras(self) -> None:
         """One scorer over every camera that has a calibration; a camera without one, or
         with a file that does not load, is left out with a message (never a crash)."""
-        from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+        from kiosk.adapters.camera.calibration import FACE_ON_DEG, Calibration, CalibrationError
         from kiosk.adapters.camera.scorer import CameraScorer
 
         cams = self.config.camera
@@ -161,10 +161,15 @@ class Devices:
                 log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
                 continue
             try:
-                calibrations.append(Calibration.load(cams.calibrations[i]))
+                cal = Calibration.load(cams.calibrations[i])
             except CalibrationError as e:
                 log.error("camera %s left out: %s", device, e)
                 continue
+            if cal.face_on:
+                log.warning("camera %s looks at the board nearly face-on (%.0f deg off its "
+                            "axis): it places darts better from %.0f deg or more to the side",
+                            device, cal.off_axis_deg, FACE_ON_DEG)  # fmt: skip
+            calibrations.append(cal)
             sources.append(device)
         if not sources:
             why = "no calibrated camera ([camera] devices and calibrations)"

@@ -23,10 +23,17 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.autocal import auto_calibrate
+from kiosk.adapters.camera.calibration import FACE_ON_DEG
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
 WARMUP_FRAMES = 10  # a webcam's first frames are dark while its exposure settles
+
+
+FACE_ON_ADVICE = (
+    f"note: the camera looks at the board nearly face-on (under {FACE_ON_DEG:.0f} deg); "
+    "it places darts better from 15 deg or more to the side"
+)
 
 
 def _fail(msg: str, code: int = 2) -> int:
@@ -103,8 +110,12 @@ def run(args: argparse.Namespace) -> int:
             result.calibration.save(out)
         except OSError as e:
             return _fail(f"{out}: cannot write: {e.strerror or e}")
+        cal = result.calibration
         print(f"{result.reason}; confidence {result.confidence:.2f}; "
-              f"{len(result.calibration.points)} points; saved to {out}")  # fmt: skip
+              f"{len(cal.points)} points; {cal.off_axis_deg:.0f} deg off the board's axis; "
+              f"saved to {out}")  # fmt: skip
+        if cal.face_on:
+            print(FACE_ON_ADVICE)
         return 0
     return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto)
 

@@ -32,6 +32,14 @@ def camera() -> tuple[synthetic.Camera, np.ndarray]:
     return cam, synthetic.render(cam, synthetic.random_scene(rng), rng)
 
 
+@pytest.fixture(scope="module")
+def face_on() -> np.ndarray:
+    """A picture from a camera 5 degrees off the board's axis."""
+    rng = np.random.default_rng(6)
+    cam = synthetic.random_camera(rng, 5.0)
+    return synthetic.render(cam, synthetic.random_scene(rng), rng)
+
+
 def _truth(cam: synthetic.Camera, b: tuple[float, float]) -> tuple[float, float]:
     q = cam.board_to_image @ np.array([b[0], b[1], 1.0])
     return (float(q[0] / q[2]), float(q[1] / q[2]))
@@ -132,8 +140,34 @@ def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
     _put(session, KeyAction("digit", "0"))
     assert session.screen.reviewing
     assert any("Auto calibration" in t for t in session.app.texts)
+    assert not any("face-on" in t for t in session.app.texts)  # 30 degrees off: fine
     _put(session, KeyAction("enter"))
     assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 0.5
+
+
+def test_a_camera_nearly_face_on_is_told_to_move_before_it_is_saved(
+    face_on: np.ndarray, tmp_path: Path
+) -> None:
+    s = open_session(face_on, tmp_path / "cal.json", size=(1280, 720))
+    try:
+        _put(s, KeyAction("digit", "0"))
+        assert s.screen.reviewing
+        advice = [t for t in s.app.texts if "nearly face-on" in t]
+        assert advice and "15°" in advice[0], s.app.texts
+        _put(s, KeyAction("enter"))  # it can still be saved: it scores, only less well
+        assert Calibration.load(tmp_path / "cal.json").face_on
+    finally:
+        s.close()
+
+
+def test_the_command_says_when_a_camera_is_nearly_face_on(
+    face_on: np.ndarray, tmp_path: Path
+) -> None:
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), face_on)
+    done = _cli("--image", str(pic), "--out", str(tmp_path / "cal.json"), "--auto", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "nearly face-on" in done.stdout
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -152,6 +186,7 @@ def test_the_command_calibrates_a_picture_headless_with_auto_yes(
     done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
     assert done.returncode == 0, done.stderr
     assert "saved" in done.stdout
+    assert "face-on" not in done.stdout  # 30 degrees off the board's axis
     assert _error_mm(Calibration.load(out), cam) < 0.5
 
 

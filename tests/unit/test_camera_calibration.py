@@ -3,7 +3,12 @@ import json
 import numpy as np
 import pytest
 
-from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.calibration import (
+    FACE_ON_DEG,
+    Calibration,
+    CalibrationError,
+    PointPair,
+)
 from kiosk.adapters.camera.synthetic import random_camera
 
 FIVE = [
@@ -81,3 +86,13 @@ def test_the_pose_from_a_calibration_knows_which_way_a_dart_sticks_out():
     p = cam.project(np.array([[50.0, 20.0, 0.0], [50.0, 20.0, 30.0]]))
     truth = (p[1] - p[0]) / np.linalg.norm(p[1] - p[0])
     assert float(cal.up_direction(tuple(p[0])) @ truth) > 0.99
+
+
+@pytest.mark.parametrize("angle", [2.0, 8.0, 20.0, 35.0, 50.0])
+def test_the_calibration_knows_how_far_off_the_board_axis_its_camera_is(angle):
+    """From its clicked points alone: the kiosk warns about a camera nearly face-on
+    (``FACE_ON_DEG``), where the cameras place darts worse."""
+    rng = np.random.default_rng(int(angle))
+    cal = random_camera(rng, angle).calibration(rng)
+    assert abs(cal.off_axis_deg - angle) < 2.5
+    assert cal.face_on == (angle < FACE_ON_DEG)

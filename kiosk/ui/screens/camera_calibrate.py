@@ -131,10 +131,11 @@ class CameraCalibrateScreen(Screen):
 
     def layout(self, size: tuple[int, int]) -> pygame.Rect:
         """The picture's place on a screen of ``size``: below the prompt, above the
-        key help, as large as fits with its aspect kept."""
+        key help (and the advice, when there is one), as large as fits with its aspect
+        kept."""
         sw, sh = size
         u = sh / 100.0
-        top, bottom = 11 * u, sh - 8 * u
+        top, bottom = (15 if self._advice() else 11) * u, sh - 8 * u
         w, h = self.image_size
         s = min((sw - 2 * u) / w, (bottom - top) / h)
         rw, rh = round(w * s), round(h * s)
@@ -204,7 +205,8 @@ class CameraCalibrateScreen(Screen):
         except OSError as e:
             self.message, self.error = f"{self.t('Not saved')}: {e.strerror or e}", True
             return
-        log.info("calibration saved to %s", self.out_path)
+        log.info("calibration saved to %s (the camera %.0f deg off the board's axis)",
+                 self.out_path, self.calibration.off_axis_deg)  # fmt: skip
         self.saved = True
         self.finished = True
         self.message, self.error = f"{self.t('Saved to')} {self.out_path}", False
@@ -270,6 +272,9 @@ class CameraCalibrateScreen(Screen):
         sub = self.message or self._hint()
         p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.BAD if self.error else theme.TEXT,
                anchor="midtop", max_width=w * 0.96)  # fmt: skip
+        if advice := self._advice():
+            p.text(advice, 2.8 * u, (w / 2, 10.8 * u), theme.BAD, anchor="midtop",
+                   max_width=w * 0.96)  # fmt: skip
         p.text(self._keys(), 2.6 * u, (w / 2, p.h - 4 * u), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
 
@@ -282,6 +287,16 @@ class CameraCalibrateScreen(Screen):
         n = len(self.marks) + 1
         label = self.t(target.label) if target else ""
         return f"{n}/{len(TARGETS)}: {self.t('Mark')} {label}"
+
+    def _advice(self) -> str:
+        """Under a calibration to review: a camera nearly face-on places darts worse
+        (``FACE_ON_DEG``), and moving it is the one fix."""
+        cal = self.calibration
+        if cal is None or self.saved or not cal.face_on:
+            return ""
+        better = self.t("it scores better from 15° or more to the side")
+        return (f"{self.t('This camera looks at the board nearly face-on')} "
+                f"({cal.off_axis_deg:.0f}°): {better}")  # fmt: skip
 
     def _hint(self) -> str:
         if self.reviewing:
