@@ -294,7 +294,15 @@ def _follow(
     s_tip = max(_tip_end(along[on], px_per_mm(cal, centre)), far - longest)
     fit = None
     for _ in range(2):  # refine the axis on cross-sections, then again on the better axis
-        got = axis_from_sections(score, ch.threshold, centre, axis, s_tip, length)
+        # Cross-sections on all the change, and on the change less what passed for
+        # shadow: a grey point or barrel over a cream segment is darker with the colour
+        # kept and passes for shadow, which cuts its sections short on that side and
+        # turns the line by pixels; a shadow alongside the dart widens them instead.
+        # The fit whose line is surer at the tip is kept.
+        fits = [axis_from_sections(img, ch.threshold, centre, axis, s_tip, length)
+                for img in (ch.diff, score)]  # fmt: skip
+        ok = [f for f in fits if f is not None]
+        got = min(ok, key=lambda f: f.sigma_at(s_tip)) if ok else None
         if got is None:
             break
         fit = got
