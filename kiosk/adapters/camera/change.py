@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -45,8 +46,10 @@ class Change:
         """Changed and not a shadow: the dart itself."""
         return np.asarray(self.mask & ~self.shadow)
 
+    @cached_property
     def score(self) -> np.ndarray:
-        """The difference with shadow pixels zeroed (float32), for profiles."""
+        """The difference with shadow pixels zeroed (float32), for profiles (worked
+        out once: the tip search reads it for every axis it tries)."""
         s = self.diff.copy()
         s[self.shadow] = 0.0
         return s

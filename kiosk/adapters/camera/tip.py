@@ -182,7 +182,7 @@ def _finding(
     dart: np.ndarray,
 ) -> TipFinding | None:
     centre, axis, s_tip, fit = best.centre, best.axis, best.s_tip, best.fit
-    tip_s = _refine(ch.score(), centre, axis, s_tip, params.band_px)
+    tip_s = _refine(ch.score, centre, axis, s_tip, params.band_px)
     tip_s += params.tip_bias_px
     tip = centre + axis * tip_s
     agree = float(axis @ cal.up_direction((float(tip[0]), float(tip[1])), pose))
@@ -277,7 +277,7 @@ def _follow(
         axis = axis if float((flight - centre) @ axis) > 0 else -axis
     else:
         axis = _orient(pts, axis, centre, up, _up_is_sure(cal, pose, centre))
-    score = ch.score()
+    score = ch.score
     rel = pts - centre
     along = rel @ axis
     across = rel @ np.array([-axis[1], axis[0]])
