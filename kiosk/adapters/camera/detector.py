@@ -12,8 +12,10 @@ is a new thing). While moving, the largest such change is remembered (``peak``).
 When the picture has been still for ``settle_frames`` frames, the settled frame is
 compared with the last still frame (the background):
 
-- something large came and went (a hand, a person; ``peak`` above ``hand_frac``), or
-  the settled frame differs a lot: the settled frame becomes the new background; if
+- something large came and went (a hand, a person; ``peak`` above ``hand_frac`` and
+  more than what is left), or the settled frame differs a lot and not mostly by
+  shadow (a dart seen large with a low lamp's long shadow is a dart; a person's
+  shadow and nothing else is not): the settled frame becomes the new background; if
   it matches the empty board of the start of the turn and there were darts, that was
   a takeout -> ``Takeout``;
 - a dart-sized change: a new dart; its tip is found at full resolution against the
@@ -34,6 +36,7 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.change import change
 from kiosk.adapters.camera.fusion import Estimate, estimate_from
 from kiosk.adapters.camera.tip import TipFinding, TipParams, find_tip
 
@@ -51,7 +54,9 @@ class DetectorParams:
     motion_frac: float = 0.002  # this much of the small frame changed: moving
     settle_frames: int = 2  # still frames in a row before judging
     dart_frac: float = 0.00015  # less change than this vs the background: no dart
-    hand_frac: float = 0.015  # more than this: a hand, a person, the light
+    hand_frac: float = 0.015  # more than this: a hand, a person, the light (see _is_hand)
+    hand_gone: float = 2.0  # ... whose peak was this many times what is left at settle
+    hand_max: float = 3.0  # ... or this many times hand_frac left: a hand whatever it is
     nudge_px: int = 15  # an earlier dart knocked by a new one moves at most this far
     tip: TipParams = field(default_factory=TipParams)
 
@@ -150,11 +155,28 @@ class Detector:
         self.phase = Phase.STILL
         return self._judge(frame, small, index)
 
+    def _is_hand(self, frame: np.ndarray, now: float) -> bool:
+        """A hand, a person or the light: more change than ``hand_frac`` that came and
+        went again (a takeout), or that stayed and is not mostly shadow. A dart seen
+        large, with the long shadow of a low lamp, changes as much of the frame as a
+        hand: it stays, and most of it is shadow (it used to be taken for a hand and
+        lost without a word)."""
+        p = self.params
+        if max(self._peak, now) <= p.hand_frac:
+            return False
+        if self._peak > p.hand_gone * now or now > p.hand_max * p.hand_frac:
+            return True
+        assert self._background is not None
+        solid = change(self._background, frame, p.tip.change).solid
+        left = float(np.count_nonzero(solid)) / solid.size
+        # (Shadow and next to nothing else: a person between the lamp and the board.)
+        return left > p.hand_frac or left < p.dart_frac
+
     def _judge(self, frame: np.ndarray, small: np.ndarray, index: int) -> list[Observation]:
         assert self._bg is not None and self._empty is not None
         p = self.params
         now = self._changed(small, self._bg)
-        if self._peak > p.hand_frac or now > p.hand_frac:
+        if self._is_hand(frame, now):
             self._background, self._bg = frame, _Small.of(small)
             if self.darts and self._changed(small, self._empty) < p.dart_frac:
                 self.darts = 0
