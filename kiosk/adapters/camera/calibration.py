@@ -35,7 +35,7 @@ MAX_IMAGE_SIZE = 16384
 # A camera closer than this to the board's axis (straight in front) sees every dart lean
 # the same way as the other cameras: their lines through the tip are nearly parallel
 # and the tip is placed worse along them. On rendered throws (bench/camera.py, held-out
-# seeds) three cameras score 96.9 % exact at 0-15 degrees, 99.4 % at 15-30, 99.8 % at
+# seeds) three cameras score 97.3 % exact at 0-15 degrees, 99.6 % at 15-30, 100 % at
 # 30-50 (a fifth of the throws near a wire).
 FACE_ON_DEG = 15.0
 

@@ -24,8 +24,8 @@ How sure the point is: its covariance from the sigmas of what was used (larger w
 they disagree more than their sigmas say). When the ellipse of ``DOUBT_SIGMAS``
 crosses a wire, ``Fused.doubt`` names the other dart it could be: the kiosk scores
 the likelier one and asks the player to check (tuned on rendered throws with seeds
-below 1,000,000: on them 2.5 sigmas flag about 1 dart in 14 thrown at random and
-leave about 3 in 1000 wrong without a flag).
+below 1,000,000: on 900 of them, seeds 300000.., 2.5 sigmas flag about 1 dart in 50
+thrown at random and 1 in 20 overall, and leave none wrong without a flag).
 """
 
 from __future__ import annotations
