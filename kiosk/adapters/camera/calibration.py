@@ -188,8 +188,12 @@ class Calibration:
     @property
     def off_axis_deg(self) -> float:
         """How far the camera sits off the board's axis, degrees (0: straight in front
-        of the bull), from its pose (within about 2 degrees on rendered views)."""
-        c = self.pose().centre
+        of the bull), from its pose (within about 2 degrees on rendered views); NaN
+        when no pose can be worked out (then nothing is said about it)."""
+        try:
+            c = self.pose().centre
+        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+            return math.nan
         return math.degrees(math.atan2(math.hypot(float(c[0]), float(c[1])), abs(float(c[2]))))
 
     @property
