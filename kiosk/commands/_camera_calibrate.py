@@ -32,7 +32,7 @@ WARMUP_FRAMES = 10  # a webcam's first frames are dark while its exposure settle
 
 FACE_ON_ADVICE = (
     f"note: the camera looks at the board nearly face-on (under {FACE_ON_DEG:.0f} deg); "
-    "it places darts better from 15 deg or more to the side"
+    f"it places darts better from {FACE_ON_DEG:.0f} deg or more to the side"
 )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -185,11 +186,12 @@ class Calibration:
     def pose(self) -> CameraPose:
         return _pose(np.linalg.inv(self.homography), self.image_size)
 
-    @property
+    @cached_property
     def off_axis_deg(self) -> float:
         """How far the camera sits off the board's axis, degrees (0: straight in front
         of the bull), from its pose (within about 2 degrees on rendered views); NaN
-        when no pose can be worked out (then nothing is said about it)."""
+        when no pose can be worked out (then nothing is said about it). Worked out once:
+        the calibration screen asks for it on every frame it draws."""
         try:
             c = self.pose().centre
         except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):

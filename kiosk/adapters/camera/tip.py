@@ -278,6 +278,7 @@ def _follow(
     else:
         axis = _orient(pts, axis, centre, up, _up_is_sure(cal, pose, centre))
     score = ch.score
+    images = (ch.diff, score) if ch.shadow.any() else (ch.diff,)
     rel = pts - centre
     along = rel @ axis
     across = rel @ np.array([-axis[1], axis[0]])
@@ -298,9 +299,10 @@ def _follow(
         # shadow: a grey point or barrel over a cream segment is darker with the colour
         # kept and passes for shadow, which cuts its sections short on that side and
         # turns the line by pixels; a shadow alongside the dart widens them instead.
-        # The fit whose line is surer at the tip is kept.
+        # The fit whose line is surer at the tip is kept (with no shadow at all the
+        # two are the same: one fit).
         fits = [axis_from_sections(img, ch.threshold, centre, axis, s_tip, length)
-                for img in (ch.diff, score)]  # fmt: skip
+                for img in images]  # fmt: skip
         ok = [f for f in fits if f is not None]
         got = min(ok, key=lambda f: f.sigma_at(s_tip)) if ok else None
         if got is None:
