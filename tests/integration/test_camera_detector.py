@@ -103,3 +103,26 @@ def test_a_person_s_shadow_falling_on_the_board_is_no_dart():
     frames = [still] * 4 + [shade] * 6
     seen = [o for i, f in enumerate(frames) for o in det.feed(f, i)]
     assert not any(isinstance(o, DartSeen) for o in seen)
+
+
+def test_darts_are_placed_in_the_calibration_s_pixels_after_the_camera_was_knocked():
+    # The first dart knocks the camera by a pixel and a bit, the hand pulling the
+    # darts by two more: without lining the frames up, the later darts' change would
+    # be every edge of the board, and their tips would be placed pixels off (the
+    # calibration fits the first frame).
+    tips = [(30.0, 60.0), (-50.0, -20.0), (-10.0, 120.0)]
+    steps = [
+        Step("still", 2), Step("throw", tip=tips[0], moved=(1.2, -0.8)), Step("still", 3),
+        Step("throw", tip=tips[1]), Step("still", 3),
+        Step("takeout", moved=(-2.0, 1.5)), Step("still", 3),
+        Step("throw", tip=tips[2]), Step("still", 3),
+    ]  # fmt: skip
+    video = render_turn(5, steps, off_axis=30.0)
+    det, seen = _run(video)
+    darts = [o for _, o in seen if isinstance(o, DartSeen)]
+    assert len(darts) == 3 and sum(isinstance(o, Takeout) for _, o in seen) == 1
+    for o, (x, y) in zip(darts, tips, strict=True):
+        assert o.estimate is not None and o.estimate.line is not None
+        a, b, c = o.estimate.line
+        assert abs(a * x + b * y - c) < 0.5  # its axis passes through its tip (mm)
+    assert det.shift == pytest.approx((-0.8, 0.7), abs=0.1)

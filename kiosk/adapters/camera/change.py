@@ -1,9 +1,12 @@
 """What changed between a still frame before a dart and the settled frame after it.
 
+0. A camera that moved between the frames (by a fraction of a pixel or more) would
+   show every edge of the board as change: the after frame is moved back onto the
+   before frame first (``register``).
 1. Where: at an eighth of the resolution, then only there at full resolution.
-   The after frame is scaled to the before frame's brightness per channel (a lamp that
-   drifted a little is not a dart), both are smoothed a little, and the change is the
-   largest per-channel difference.
+   The after frame is brought to the before frame's tones per channel (a lamp that
+   drifted, an exposure that changed, is not a dart: ``tone``), both are smoothed a
+   little, and the change is the largest per-channel difference.
 2. A shadow darkens the board by the same factor in every channel and keeps its
    colour (after ~ k * before, k < 1). Changed pixels that fit that model are flagged
    as shadow: the dart is the change that is left. (A grey point over a cream
@@ -19,7 +22,12 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from kiosk.adapters.camera import register, tone
+from kiosk.adapters.camera.register import Shift
+
 ROI_MARGIN = 48  # px around the coarse change worked at full resolution
+MOVED_RESIDUAL_PX = 0.35  # a moved camera's frames line up to about this, edges blurred
+WIDE_FRAC = 0.05  # this much of the picture changed (coarse): did the camera move?
 CLIP_LEVEL = 245.0  # a channel this bright (after a 3x3 mean) may have been clipped
 
 
@@ -40,6 +48,8 @@ class Change:
     mask: np.ndarray  # bool, changed
     shadow: np.ndarray  # bool, changed but only darker with the colour kept
     threshold: float
+    shift: Shift = (0.0, 0.0)  # how far the picture moved from before to after (px)
+    after: np.ndarray | None = None  # when it moved: the after frame moved back onto before
 
     @property
     def solid(self) -> np.ndarray:
@@ -58,28 +68,50 @@ class Change:
 def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeParams()) -> Change:
     """The change between two BGR frames of one size. The work is done at full
     resolution only around what changed at an eighth of it (plus a margin); the
-    arrays returned are frame-sized."""
-    small_b = cv2.resize(before, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
-    small_a = cv2.resize(after, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
-    mb = small_b.reshape(-1, 3).mean(axis=0)
-    ma = small_a.reshape(-1, 3).mean(axis=0)
-    gain = np.where(ma > 1, mb / np.maximum(ma, 1), 1.0).astype(np.float32)
+    arrays returned are frame-sized. When the camera moved between the frames, the
+    after frame is moved back onto the before frame first (``register``; the shift is
+    in ``Change.shift``, and the arrays are in the before frame's pixels, which the
+    calibration was made on)."""
     h, w = before.shape[:2]
-    d_small = np.abs(small_a.astype(np.float32) * gain - small_b.astype(np.float32)).max(axis=2)
+    small_a, small_b = _small(after), _small(before)
+    lut, d_small = _coarse(small_b, small_a)
     ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    start: Shift = (0.0, 0.0)
+    if len(ys) > WIDE_FRAC * d_small.size:  # most of the picture changed: moved?
+        start = register.whole_shift(before, tone.apply(lut, after, before))
+        if start != (0.0, 0.0):
+            small_a = _small(register.back(after, start, before))
+            lut, d_small = _coarse(small_b, small_a)
+            ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    moved_by = start
+    a_roi: np.ndarray | None = None
+    if len(ys):
+        x0, y0, x1, y1 = _roi(xs, ys, w, h)
+        a_roi = tone.apply(lut, after[y0:y1, x0:x1], before[y0:y1, x0:x1])
+        moved_by = register.local_shift(before[y0:y1, x0:x1], a_roi, start)
+    after = register.back(after, moved_by, before)
+    moved_after = after if moved_by != (0.0, 0.0) else None
+    if moved_by != (0.0, 0.0) or start != (0.0, 0.0):
+        a_roi = None
+    if moved_by != start:
+        lut, d_small = _coarse(small_b, _small(after))
+        ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
     diff = np.zeros((h, w), np.float32)
     mask = np.zeros((h, w), bool)
     shadow = np.zeros((h, w), bool)
     thr = params.min_diff
     if not len(ys):
-        return Change(diff, mask, shadow, thr)
-    m = ROI_MARGIN
-    x0, y0 = max(0, int(xs.min()) * 8 - m), max(0, int(ys.min()) * 8 - m)
-    x1, y1 = min(w, int(xs.max()) * 8 + 8 + m), min(h, int(ys.max()) * 8 + 8 + m)
-    b = np.asarray(cv2.blur(before[y0:y1, x0:x1].astype(np.float32), (3, 3)))
-    a = np.asarray(cv2.blur(after[y0:y1, x0:x1].astype(np.float32) * gain, (3, 3)))
+        return Change(diff, mask, shadow, thr, moved_by, moved_after)
+    x0, y0, x1, y1 = _roi(xs, ys, w, h)
+    b_roi = before[y0:y1, x0:x1]
+    if a_roi is None:  # (else: the crop the shift was measured on, which is this one)
+        a_roi = tone.apply(lut, after[y0:y1, x0:x1], b_roi)
+    b = np.asarray(cv2.blur(b_roi.astype(np.float32), (3, 3)))
+    a = np.asarray(cv2.blur(a_roi, (3, 3)))
     dd = cv2.absdiff(a, b)
     d = np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
+    if moved_by != (0.0, 0.0):
+        d = _less_edges(d, b)
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
     mk = d > thr
@@ -87,7 +119,35 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr)
+    return Change(diff, mask, shadow, thr, moved_by, moved_after)
+
+
+def _less_edges(d: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``d`` less what ``MOVED_RESIDUAL_PX`` of misregistration makes at the edges of
+    ``b`` (a moved camera's frames, lined up: resampling and JPEG blocks that moved
+    with the picture leave specks along every edge)."""
+    return np.asarray(np.maximum(d - MOVED_RESIDUAL_PX * register.edges(b), 0.0), np.float32)
+
+
+def _small(frame: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.resize(frame, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA))
+
+
+def _coarse(small_b: np.ndarray, small_a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The tone curves that bring the after frame to the before frame's brightness
+    and colour (``tone``), and the change between them at an eighth of the
+    resolution (``small_b``, ``small_a``: the frames at that scale)."""
+    lut = tone.match(small_b, small_a)
+    d_small = np.abs(tone.apply(lut, small_a, small_b) - small_b.astype(np.float32)).max(axis=2)
+    return lut, d_small
+
+
+def _roi(xs: np.ndarray, ys: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
+    """The full-resolution box around the coarse change at (xs, ys), plus a margin."""
+    m = ROI_MARGIN
+    x0, y0 = max(0, int(xs.min()) * 8 - m), max(0, int(ys.min()) * 8 - m)
+    x1, y1 = min(w, int(xs.max()) * 8 + 8 + m), min(h, int(ys.max()) * 8 + 8 + m)
+    return x0, y0, x1, y1
 
 
 def _shadows(

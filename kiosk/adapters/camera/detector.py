@@ -35,6 +35,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
+from kiosk.adapters.camera import register
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.camera.change import change
 from kiosk.adapters.camera.fusion import Estimate, estimate_from
@@ -101,6 +102,11 @@ class Detector:
         self._still = 0
         self._peak = 0.0
         self.moved_at: int | None = None  # frame index where the current motion began
+        # How far the camera's picture has moved since the first frame (pixels): the
+        # background is kept in the first frame's pixels (the calibration's), so each
+        # dart's or hand's change measures all of it (``register``), and the frame
+        # after it is moved back by it to become the next background.
+        self.shift: tuple[float, float] = (0.0, 0.0)
         # Where the darts already in the board are, grown by what a nudge moves them.
         self._known: np.ndarray | None = None
         r = params.nudge_px
@@ -109,6 +115,7 @@ class Detector:
     def reset(self) -> None:
         """Forget the background (e.g. the camera was lost and came back)."""
         self.phase = Phase.EMPTY
+        self.shift = (0.0, 0.0)
         self._background = self._bg = self._empty = self._prev = self._known = None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
@@ -177,10 +184,14 @@ class Detector:
         p = self.params
         now = self._changed(small, self._bg)
         if self._is_hand(frame, now):
-            self._background, self._bg = frame, _Small.of(small)
-            if self.darts and self._changed(small, self._empty) < p.dart_frac:
+            assert self._background is not None
+            self.shift = change(self._background, frame, p.tip.change).shift  # knocked?
+            self._background = register.back(frame, self.shift, self._background)
+            self._bg = _Small.of(small)
+            lined_up = self._small(self._background)  # (the empty board's pixels)
+            if self.darts and self._changed(lined_up, self._empty) < p.dart_frac:
                 self.darts = 0
-                self._empty = self._bg
+                self._empty = _Small.of(lined_up)
                 self._known = None
                 return [Takeout(self.camera, index)]
             return []
@@ -190,7 +201,10 @@ class Detector:
             return []
         assert self._background is not None
         finding = find_tip(self._background, frame, self.cal, self.pose, p.tip, self._known)
-        self._background, self._bg = frame, _Small.of(small)
+        if finding is not None:
+            self.shift = finding.shift
+        self._background = register.back(frame, self.shift, self._background)
+        self._bg = _Small.of(small)
         self.darts += 1
         if finding is not None and finding.pixels is not None:
             grown = cv2.dilate(finding.pixels.astype(np.uint8), self._grow).astype(bool)

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 import time
@@ -42,6 +43,7 @@ from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.domain.darts import Dart
 
 log = logging.getLogger("kiosk.camera")
+LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
 WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
 
@@ -121,9 +123,17 @@ class CameraScorer:
     def _frame_cb(self, i: int) -> Callable[[np.ndarray, int, float], None]:
         det = self.detectors[i]
 
+        told = [(0.0, 0.0)]  # the camera's shift last logged
+
         def on_frame(frame: np.ndarray, index: int, t: float) -> None:
             for obs in det.feed(frame, index):
                 self._q.put((t, obs))
+            if math.dist(det.shift, told[0]) >= LOG_SHIFT_PX:
+                told[0] = det.shift
+                dx, dy = det.shift
+                log.warning("camera %d moved: %.2f, %.2f px since it started (its frames are "
+                            "lined up; if it keeps moving, fix its mount and calibrate it again)",
+                            i, dx, dy)  # fmt: skip
 
         return on_frame
 

@@ -209,14 +209,19 @@ def render_throw(
     near_wire: bool = False,
     off_axis: tuple[float, float] = (0.0, 50.0),
     tip: tuple[float, float] | None = None,
+    moved: tuple[float, float] = (0.0, 0.0),
 ) -> Throw:
+    """One dart thrown at a still board, seen by ``n_cameras``. ``moved``: every
+    camera's picture moved by this many pixels (x, y) between the before and the
+    after frame (a knock; rendered, not resampled: the same throw otherwise)."""
     rng = np.random.default_rng(seed)
     cams = rig(rng, n_cameras, off_axis)
     cals = tuple(c.calibration(rng) for c in cams)
     scene = random_scene(rng)
     dm = random_dart(rng, tip if tip is not None else sample_tip(rng, near_wire))
     before = tuple(render(c, scene, rng, flicker=rng.normal(0, 0.01)) for c in cams)
-    after = tuple(render(c, scene, rng, (dm,), flicker=rng.normal(0, 0.01)) for c in cams)
+    after = tuple(render(c, scene, rng, (dm,), flicker=rng.normal(0, 0.01), shake=moved)
+                  for c in cams)  # fmt: skip
     return Throw(cams, cals, before, after, dm)
 
 
@@ -229,12 +234,15 @@ SHAKE_FRAMES = 8  # frames (at 30 fps: 267 ms) the board and the dart shake afte
 class Step:
     """One thing that happens: "still" (n frames), "throw" (a dart lands at ``tip``;
     with ``nudge`` it knocks the dart before it over by that many degrees), "bounce" (a
-    dart hits and falls out), "takeout" (a hand pulls every dart)."""
+    dart hits and falls out), "takeout" (a hand pulls every dart). ``moved``: the
+    impact (or the hand) knocks the camera, whose picture then rests this many pixels
+    (x, y) from where it was."""
 
     kind: str
     n: int = 10
     tip: tuple[float, float] = (0.0, 0.0)
     nudge: float = 0.0
+    moved: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -256,15 +264,17 @@ def render_turn(seed: int, steps: list[Step], off_axis: float | None = None) -> 
     impacts: list[tuple[int, DartModel | None]] = []
     takeouts: list[int] = []
     darts: tuple[DartModel, ...] = ()
+    rest = (0.0, 0.0)  # where the camera's picture rests (pixels): knocks add up
 
     def frame(ds: tuple[DartModel, ...], k: int = -1, hand: Hand | None = None) -> None:
         decay = max(0.0, 1.0 - k / SHAKE_FRAMES) if k >= 0 else 0.0
         osc = math.cos(k * 2.2) if k >= 0 else 0.0
         frames.append(render(cam, scene, rng, ds, flicker=rng.normal(0, 0.005),
-                             shake=(2.5 * decay * osc, 1.5 * decay * osc),
+                             shake=(rest[0] + 2.5 * decay * osc, rest[1] + 1.5 * decay * osc),
                              wobble=0.12 * decay * osc, hand=hand))  # fmt: skip
 
     for st in steps:
+        rest = (rest[0] + st.moved[0], rest[1] + st.moved[1])
         if st.kind == "still":
             for _ in range(st.n):
                 frame(darts)

@@ -92,6 +92,9 @@ class TipFinding:
     # The centre line of the dart's shadow from the tip (``shadow``), when a lamp casts
     # a clear one: one more line through the tip, the same for every reading.
     shadow: ShadowLine | None = field(default=None, compare=False, repr=False)
+    # How far the camera's picture moved from the before frame to the after frame
+    # (pixels; ``register``). The finding is in the before frame's pixels.
+    shift: tuple[float, float] = (0.0, 0.0)
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
@@ -112,6 +115,8 @@ def find_tip(
     margin); a piece of change lying mostly there is one of them nudged by the new
     dart, not the new dart."""
     ch = change(before, after, params.change)
+    if ch.after is not None:  # the camera moved: the after frame in the before's pixels
+        after = ch.after
     h, w = ch.mask.shape
     if int(ch.mask.sum()) > params.max_area_frac * h * w:
         return None
@@ -168,7 +173,7 @@ def find_tip(
         return None
     shadow = find_shadow(before, after, found[0].image, dart, cal)
     found = [replace(f, shadow=shadow) for f in found]
-    return replace(found[0], alternatives=tuple(found[1:]))
+    return replace(found[0], alternatives=tuple(found[1:]), shift=ch.shift)
 
 
 def _finding(
