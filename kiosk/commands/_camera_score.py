@@ -64,7 +64,13 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{b} and {a} differ in size")
         h, w = imgs[0].shape[:2]
         if (w, h) != cal.image_size:
-            return _fail(f"{a}: {w}x{h}, but {c} is for {cal.image_size[0]}x{cal.image_size[1]}")
+            try:
+                scaled = cal.for_size((w, h))
+            except CalibrationError as e:
+                return _fail(f"{a}: {e}")
+            print(f"camera-score: {c} is for {cal.image_size[0]}x{cal.image_size[1]}, the "
+                  f"pictures are {w}x{h}: its points scaled to them", file=sys.stderr)  # fmt: skip
+            cal = scaled
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
             if args.verbose:

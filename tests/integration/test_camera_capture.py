@@ -80,6 +80,39 @@ def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):
     assert str(hits[0].dart) == "S20"
 
 
+def test_a_camera_giving_pictures_of_another_size_is_scored_with_its_calibration_scaled(
+    tmp_path,
+):
+    # A camera that would not take 1280x720 and gives 960x540: same shape, same view.
+    video = render_turn(11, [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)],
+                        off_axis=20.0)  # fmt: skip
+    small = [cv2.resize(f, (960, 540), interpolation=cv2.INTER_AREA) for f in video.frames]
+    _write_video(tmp_path / "turn.avi", small)
+    events = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     retry_interval=60)  # fmt: skip
+    s.start()
+    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
+    s.stop()
+    hits = [e for e in events if type(e).__name__ == "Hit"]
+    assert [str(h.dart) for h in hits] == ["S20"]
+
+
+def test_a_camera_giving_pictures_of_another_shape_is_reported_not_scored(tmp_path):
+    video = render_turn(11, [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)],
+                        off_axis=20.0)  # fmt: skip
+    _write_video(tmp_path / "turn.avi", [cv2.resize(f, (640, 480)) for f in video.frames])
+    events = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     retry_interval=60)  # fmt: skip
+    s.start()
+    assert _wait(lambda: any(getattr(e, "state", "") == "lost" for e in events), 20)
+    s.stop()
+    lost = next(e for e in events if getattr(e, "state", "") == "lost")
+    assert "640x480" in lost.detail and "calibrate" in lost.detail
+    assert not any(type(e).__name__ == "Hit" for e in events)
+
+
 def _score_video(tmp_path, steps, until):
     """A rendered turn (seed 21, 25 degrees off axis) played as a camera through the
     real scorer, until ``until(events)`` (asserted); the events and the scorer."""

@@ -57,3 +57,24 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path):
     r = _cli("--calibration", str(tmp_path / "nope.json"), "b.jpg", "a.jpg")
     assert r.returncode == 2
     assert "nope.json: cannot read" in r.stderr
+
+
+def test_pictures_of_another_size_from_the_same_camera_use_the_calibration_scaled(tmp_path):
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    for path, img in ((b, t.before[0]), (a, t.after[0])):  # 1280x720 -> 1920x1080
+        cv2.imwrite(path, cv2.resize(img, (1920, 1080), interpolation=cv2.INTER_CUBIC))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+    assert "scaled" in r.stderr
+
+
+def test_pictures_of_another_shape_are_a_clear_error(tmp_path):
+    t = render_throw(1, 1)
+    cal, b, a = _files(tmp_path, t, 0)
+    for path, img in ((b, t.before[0]), (a, t.after[0])):
+        cv2.imwrite(path, cv2.resize(img, (640, 480)))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2
+    assert "640x480" in r.stderr and "1280x720" in r.stderr

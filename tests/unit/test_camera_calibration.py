@@ -96,3 +96,18 @@ def test_the_calibration_knows_how_far_off_the_board_axis_its_camera_is(angle):
     cal = random_camera(rng, angle).calibration(rng)
     assert abs(cal.off_axis_deg - angle) < 2.5
     assert cal.face_on == (angle < FACE_ON_DEG)
+
+
+def test_a_calibration_scaled_to_pictures_of_another_size_maps_the_same_spots():
+    cal = Calibration.from_points((1280, 720), FIVE)
+    half = cal.for_size((640, 360))
+    assert half.image_size == (640, 360)
+    x, y = half.image_to_board(np.array([725.0 / 2, 275.0 / 2]))[0]
+    assert (x, y) == pytest.approx((85.0, 85.0), abs=1e-6)
+    assert cal.for_size((1280, 720)) is cal
+
+
+def test_a_calibration_is_not_stretched_to_pictures_of_another_shape():
+    cal = Calibration.from_points((1280, 720), FIVE)
+    with pytest.raises(CalibrationError, match=r"640x480.*1280x720"):
+        cal.for_size((640, 480))

@@ -29,6 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+SAME_SHAPE = 0.01  # pictures whose width / height is within this of the calibration's
 RANSAC_FROM = 8  # points; below this every point is trusted (least squares)
 RANSAC_MM = 3.0  # a point further than this from the fit is a mis-click
 MAX_RMS_MM = 5.0  # a least-squares fit worse than this means the points disagree
@@ -164,6 +165,24 @@ class Calibration:
         tmp = p.with_name(p.name + ".tmp")
         tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
         tmp.replace(p)
+
+    def for_size(self, size: tuple[int, int]) -> Calibration:
+        """The same calibration for pictures of another size from the same camera (a
+        camera that gives 640x480 when it was calibrated at 1280x960, photos scaled
+        down): the points scaled. Only when the shape is the same (within 1 %): a
+        different shape is a different crop, and needs a calibration of its own."""
+        w, h = _size(size)
+        w0, h0 = self.image_size
+        if (w, h) == (w0, h0):
+            return self
+        if abs((w / h) / (w0 / h0) - 1.0) > SAME_SHAPE:
+            raise CalibrationError(
+                f"the pictures are {w}x{h} but the calibration is for {w0}x{h0} "
+                "(another shape: calibrate this camera at this size)"
+            )
+        sx, sy = w / w0, h / h0
+        pts = [PointPair((p.image[0] * sx, p.image[1] * sy), p.board) for p in self.points]
+        return Calibration.from_points((w, h), pts)
 
     # -- using --------------------------------------------------------------------------
 

@@ -112,6 +112,13 @@ class Detector:
         r = params.nudge_px
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
+    def use(self, cal: Calibration) -> None:
+        """Another calibration (the camera's pictures came at another size): start
+        again with it."""
+        self.cal = cal
+        self.pose = cal.pose()
+        self.reset()
+
     def reset(self) -> None:
         """Forget the background (e.g. the camera was lost and came back)."""
         self.phase = Phase.EMPTY

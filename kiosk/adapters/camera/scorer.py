@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.capture import CameraReader
 from kiosk.adapters.camera.detector import (
     Bounce,
@@ -102,6 +102,8 @@ class CameraScorer:
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
         self._live = [False] * len(sources)
+        self.calibrations = list(calibrations)
+        self._bad_size: dict[int, tuple[int, int]] = {}
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -126,6 +128,9 @@ class CameraScorer:
         told = [(0.0, 0.0)]  # the camera's shift last logged
 
         def on_frame(frame: np.ndarray, index: int, t: float) -> None:
+            h, w = frame.shape[:2]
+            if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
+                return
             for obs in det.feed(frame, index):
                 self._q.put((t, obs))
             if math.dist(det.shift, told[0]) >= LOG_SHIFT_PX:
@@ -136,6 +141,27 @@ class CameraScorer:
                             i, dx, dy)  # fmt: skip
 
         return on_frame
+
+    def _fit_size(self, i: int, size: tuple[int, int]) -> bool:
+        """Camera ``i`` gives pictures of ``size``, not its calibration's (it would not
+        take the size asked for): the calibration scaled to them, or, for another
+        shape, the camera reported unusable (once per size)."""
+        det = self.detectors[i]
+        w0, h0 = self.calibrations[i].image_size
+        try:
+            det.use(self.calibrations[i].for_size(size))
+        except CalibrationError as e:
+            if self._bad_size.get(i) != size:
+                self._bad_size[i] = size
+                self._live[i] = False
+                log.error("camera %d: %s", i, e)
+                self._emit(
+                    CameraStatus(i, "lost", f"{size[0]}x{size[1]} pictures: calibrate again")
+                )
+            return False
+        log.warning("camera %d gives %dx%d pictures, calibrated at %dx%d: calibration scaled",
+                    i, size[0], size[1], w0, h0)  # fmt: skip
+        return True
 
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
