@@ -16,6 +16,7 @@ from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.tip import find_tip
 
 NAME = "camera-score"
+WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
 
@@ -71,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"camera-score: {c} is for {cal.image_size[0]}x{cal.image_size[1]}, the "
                   f"pictures are {w}x{h}: its points scaled to them", file=sys.stderr)  # fmt: skip
             cal = scaled
+        if w > WORK_WIDTH:  # a photo: the tip search is tuned for video-sized pictures
+            size = (WORK_WIDTH, round(h * WORK_WIDTH / w))
+            imgs = [cv2.resize(im, size, interpolation=cv2.INTER_AREA) for im in imgs]
+            cal = cal.for_size(size)
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
             if args.verbose:

@@ -78,3 +78,17 @@ def test_pictures_of_another_shape_are_a_clear_error(tmp_path):
     r = _cli("--calibration", cal, b, a)
     assert r.returncode == 2
     assert "640x480" in r.stderr and "1280x720" in r.stderr
+
+
+def test_a_photo_larger_than_video_is_scored_at_video_size(tmp_path):
+    # A 3840x2160 pair with its own 3840x2160 calibration (scaled down to 1920 wide
+    # before the tip search, which is tuned for video-sized pictures).
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    t.calibrations[0].for_size((3840, 2160)).save(cal)
+    for path, img in ((b, t.before[0]), (a, t.after[0])):
+        cv2.imwrite(path, cv2.resize(img, (3840, 2160), interpolation=cv2.INTER_CUBIC))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+    assert r.stderr == ""
