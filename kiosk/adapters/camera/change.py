@@ -16,14 +16,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import cv2
 import numpy as np
 
 from kiosk.adapters.camera import register, tone
-from kiosk.adapters.camera.register import Shift
 
 ROI_MARGIN = 48  # px around the coarse change worked at full resolution
 MOVED_RESIDUAL_PX = 0.35  # a moved camera's frames line up to about this, edges blurred
@@ -48,8 +47,16 @@ class Change:
     mask: np.ndarray  # bool, changed
     shadow: np.ndarray  # bool, changed but only darker with the colour kept
     threshold: float
-    shift: Shift = (0.0, 0.0)  # how far the picture moved from before to after (px)
-    after: np.ndarray | None = None  # when it moved: the after frame moved back onto before
+    # How the picture moved from before to after (``register``; None: it did not).
+    motion: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # When it moved: the after frame moved back onto the before frame.
+    after: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        """How far the middle of the picture moved (pixels)."""
+        h, w = self.mask.shape
+        return register.shift_at(self.motion, (w / 2, h / 2))
 
     @property
     def solid(self) -> np.ndarray:
@@ -69,48 +76,48 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     """The change between two BGR frames of one size. The work is done at full
     resolution only around what changed at an eighth of it (plus a margin); the
     arrays returned are frame-sized. When the camera moved between the frames, the
-    after frame is moved back onto the before frame first (``register``; the shift is
-    in ``Change.shift``, and the arrays are in the before frame's pixels, which the
-    calibration was made on)."""
+    after frame is moved back onto the before frame first (``register``; the motion
+    is in ``Change.motion``, and the arrays are in the before frame's pixels, which
+    the calibration was made on)."""
     h, w = before.shape[:2]
     small_a, small_b = _small(after), _small(before)
     lut, d_small = _coarse(small_b, small_a)
     ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
-    start: Shift = (0.0, 0.0)
+    start: np.ndarray | None = None
     if len(ys) > WIDE_FRAC * d_small.size:  # most of the picture changed: moved?
-        start = register.whole_shift(before, tone.apply(lut, after, before))
-        if start != (0.0, 0.0):
+        start = register.whole_motion(before, tone.apply(lut, after, before))
+        if start is not None:
             small_a = _small(register.back(after, start, before))
             lut, d_small = _coarse(small_b, small_a)
             ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
-    moved_by = start
+    motion = start
     a_roi: np.ndarray | None = None
     if len(ys):
         x0, y0, x1, y1 = _roi(xs, ys, w, h)
         a_roi = tone.apply(lut, after[y0:y1, x0:x1], before[y0:y1, x0:x1])
-        moved_by = register.local_shift(before[y0:y1, x0:x1], a_roi, start)
-    after = register.back(after, moved_by, before)
-    moved_after = after if moved_by != (0.0, 0.0) else None
-    if moved_by != (0.0, 0.0) or start != (0.0, 0.0):
+        motion = register.local_motion(before[y0:y1, x0:x1], a_roi, (x0, y0), start)
+    after = register.back(after, motion, before)
+    if motion is not None or start is not None:
         a_roi = None
-    if moved_by != start:
+    if motion is not start:
         lut, d_small = _coarse(small_b, _small(after))
         ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    moved_after = after if motion is not None else None
     diff = np.zeros((h, w), np.float32)
     mask = np.zeros((h, w), bool)
     shadow = np.zeros((h, w), bool)
     thr = params.min_diff
     if not len(ys):
-        return Change(diff, mask, shadow, thr, moved_by, moved_after)
+        return Change(diff, mask, shadow, thr, motion, moved_after)
     x0, y0, x1, y1 = _roi(xs, ys, w, h)
     b_roi = before[y0:y1, x0:x1]
-    if a_roi is None:  # (else: the crop the shift was measured on, which is this one)
+    if a_roi is None:  # (else: the crop the motion was measured on, which is this one)
         a_roi = tone.apply(lut, after[y0:y1, x0:x1], b_roi)
     b = np.asarray(cv2.blur(b_roi.astype(np.float32), (3, 3)))
     a = np.asarray(cv2.blur(a_roi, (3, 3)))
     dd = cv2.absdiff(a, b)
     d = np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
-    if moved_by != (0.0, 0.0):
+    if motion is not None:
         d = _less_edges(d, b)
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
@@ -119,7 +126,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr, moved_by, moved_after)
+    return Change(diff, mask, shadow, thr, motion, moved_after)
 
 
 def _less_edges(d: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -102,15 +102,21 @@ class Detector:
         self._still = 0
         self._peak = 0.0
         self.moved_at: int | None = None  # frame index where the current motion began
-        # How far the camera's picture has moved since the first frame (pixels): the
+        # How the camera's picture has moved since the first frame (``register``): the
         # background is kept in the first frame's pixels (the calibration's), so each
         # dart's or hand's change measures all of it (``register``), and the frame
         # after it is moved back by it to become the next background.
-        self.shift: tuple[float, float] = (0.0, 0.0)
+        self.motion: np.ndarray | None = None
         # Where the darts already in the board are, grown by what a nudge moves them.
         self._known: np.ndarray | None = None
         r = params.nudge_px
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        """How far the middle of the picture has moved since the first frame (px)."""
+        w, h = self.cal.image_size
+        return register.shift_at(self.motion, (w / 2, h / 2))
 
     def use(self, cal: Calibration) -> None:
         """Another calibration (the camera's pictures came at another size): start
@@ -122,7 +128,7 @@ class Detector:
     def reset(self) -> None:
         """Forget the background (e.g. the camera was lost and came back)."""
         self.phase = Phase.EMPTY
-        self.shift = (0.0, 0.0)
+        self.motion = None
         self._background = self._bg = self._empty = self._prev = self._known = None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
@@ -192,8 +198,8 @@ class Detector:
         now = self._changed(small, self._bg)
         if self._is_hand(frame, now):
             assert self._background is not None
-            self.shift = change(self._background, frame, p.tip.change).shift  # knocked?
-            self._background = register.back(frame, self.shift, self._background)
+            self.motion = change(self._background, frame, p.tip.change).motion  # knocked?
+            self._background = register.back(frame, self.motion, self._background)
             self._bg = _Small.of(small)
             lined_up = self._small(self._background)  # (the empty board's pixels)
             if self.darts and self._changed(lined_up, self._empty) < p.dart_frac:
@@ -209,8 +215,8 @@ class Detector:
         assert self._background is not None
         finding = find_tip(self._background, frame, self.cal, self.pose, p.tip, self._known)
         if finding is not None:
-            self.shift = finding.shift
-        self._background = register.back(frame, self.shift, self._background)
+            self.motion = finding.motion
+        self._background = register.back(frame, self.motion, self._background)
         self._bg = _Small.of(small)
         self.darts += 1
         if finding is not None and finding.pixels is not None:

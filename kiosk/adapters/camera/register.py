@@ -9,21 +9,21 @@ tip search. So before the frames are compared the shift is measured and the afte
 frame moved back by it (``back``: the before frame is the one whose pixels the
 calibration fits, unless the camera has crept since it was calibrated):
 
-- **Locally**, around what changed (``local_shift``): OpenCV's ECC (enhanced
-  correlation coefficient, ``cv2.findTransformECC``), translation only, at half
+- **Locally**, around what changed (``local_motion``): OpenCV's ECC (enhanced
+  correlation coefficient, ``cv2.findTransformECC``), a turn and a shift, at half
   resolution (then, if it moved, at full resolution), on the pixels whose change a
   small shift could explain (change no more than a pixel and a half's worth of the
   edge there, plus noise). The dart and its shadow change flat board by far more
   than that, so they do not pull the estimate. The after frame comes in the before
   frame's tones (``tone``): which pixels a shift explains is judged in grey levels.
-- **Over the whole frame** first, when most of the picture changed (``whole_shift``):
+- **Over the whole frame** first, when most of the picture changed (``whole_motion``):
   phase correlation at a quarter resolution finds a shift of many pixels, which ECC
   then refines.
 
-Translation only: over the region around one dart a small turn of the camera is
-nearly a shift too (rendered: a camera turned 0.2 degrees about a point off the
-picture's centre still gets 16 of 20 darts exact; 0.05 degrees, all). A shift under
-``MIN_SHIFT_PX`` is left alone (the frames are then used as they are, bit for bit).
+A motion is a 2x3 matrix ``m``: the pixel p of the before frame is at ``m @ (p, 1)``
+in the after frame (a camera knocked turns a little about its lens as well as
+shifting). One that moves no pixel of the region by ``MIN_SHIFT_PX`` or more is
+left alone (None: the frames are then used as they are, bit for bit).
 Moving the after frame back resamples it (Lanczos, the sharpest OpenCV has): the
 change that leaves along sharp edges is discounted in ``change``.
 """
@@ -35,14 +35,58 @@ import math
 import cv2
 import numpy as np
 
-MIN_SHIFT_PX = 0.06  # smaller shifts are noise: the frames are compared as they are
+MIN_SHIFT_PX = 0.06  # smaller motions are noise: the frames are compared as they are
 MAX_SHIFT_PX = 40.0  # a camera moved further than this was moved, not nudged
-EXPLAIN_PX = 1.5  # change a shift this large could make at an edge counts as motion
+MAX_TURN_DEG = 3.0  # ... or turned further than this
+EXPLAIN_PX = 1.5  # change a motion this large could make at an edge counts as motion
 NOISE_GREY = 6.0  # grey levels of change that flat board shows anyway
 BACK_INTERPOLATION = cv2.INTER_LANCZOS4
+LANCZOS_REACH = 4  # pixels of the frame's edge a Lanczos resampling spoils
 ECC_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)
+_HALF = np.diag([2.0, 2.0, 1.0])  # half-resolution pixels (cv2.pyrDown's) -> pixels
 
-Shift = tuple[float, float]
+
+def shifted(dx: float, dy: float) -> np.ndarray:
+    """The motion of a shift by (dx, dy) pixels."""
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+
+
+def shift_at(m: np.ndarray | None, p: tuple[float, float]) -> tuple[float, float]:
+    """How far the pixel ``p`` moved (0, 0 for None)."""
+    if m is None:
+        return (0.0, 0.0)
+    q = m @ np.array([p[0], p[1], 1.0])
+    return (float(q[0] - p[0]), float(q[1] - p[1]))
+
+
+def _sq(m: np.ndarray) -> np.ndarray:
+    return np.vstack([m, [0.0, 0.0, 1.0]])
+
+
+def _in(m: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """A motion in other pixel coordinates: ``frame`` (3x3) maps them to these."""
+    return np.asarray((np.linalg.inv(frame) @ _sq(m) @ frame)[:2])
+
+
+def _to_half(m: np.ndarray) -> np.ndarray:
+    return _in(m, _HALF)
+
+
+def _to_full(m: np.ndarray) -> np.ndarray:
+    return _in(m, np.linalg.inv(_HALF))
+
+
+def _largest(m: np.ndarray, w: int, h: int) -> float:
+    """The furthest any corner of a w x h region moves (pixels)."""
+    corners = np.array([[0.0, 0.0, 1.0], [w, 0.0, 1.0], [0.0, h, 1.0], [w, h, 1.0]])
+    return float(np.max(np.hypot(*(corners @ m.T - corners[:, :2]).T)))
+
+
+def _sane(m: np.ndarray, w: int, h: int) -> bool:
+    if not np.isfinite(m).all():
+        return False
+    turn = math.degrees(math.atan2(float(m[1, 0]), float(m[0, 0])))
+    return abs(turn) <= MAX_TURN_DEG and _largest(m, w, h) <= MAX_SHIFT_PX
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
@@ -50,11 +94,13 @@ def _grey(img: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) if f.ndim == 3 else f)
 
 
-def _moved(img: np.ndarray, s: Shift, flags: int = cv2.INTER_LINEAR) -> np.ndarray:
-    """``img`` moved by ``s`` pixels (what was at p is at p + s), edges repeated."""
-    m = np.array([[1.0, 0.0, s[0]], [0.0, 1.0, s[1]]], np.float32)
+def _warp_back(img: np.ndarray, m: np.ndarray, flags: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """``img`` (taken after motion ``m``) resampled at the moved pixels: out(p) =
+    img(m p). Edges repeated."""
     h, w = img.shape[:2]
-    return np.asarray(cv2.warpAffine(img, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE))
+    return np.asarray(cv2.warpAffine(img, m.astype(np.float64), (w, h),
+                                     flags=flags | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE))  # fmt: skip
 
 
 def edges(img: np.ndarray) -> np.ndarray:
@@ -67,78 +113,91 @@ def edges(img: np.ndarray) -> np.ndarray:
     return np.asarray(g.max(axis=2) if g.ndim == 3 else g, np.float32)
 
 
-def _ecc(before: np.ndarray, after: np.ndarray, start: Shift, explain_px: float) -> Shift | None:
-    """ECC translation from grey ``before`` to grey ``after`` (same size), starting at
-    ``start``, on the pixels whose change the shift could explain; None if it fails."""
-    moved = _moved(before, start)
-    mask = (np.abs(after - moved) <= explain_px * edges(moved) + NOISE_GREY).astype(np.uint8)
+def _ecc(
+    before: np.ndarray, after: np.ndarray, start: np.ndarray, explain_px: float
+) -> np.ndarray | None:
+    """ECC motion (turn and shift) from grey ``before`` to grey ``after`` (same size),
+    starting at ``start``, on the pixels whose change the motion could explain; None
+    if it fails."""
+    back = _warp_back(after, start)  # the after frame where start says it was
+    mask = (np.abs(back - before) <= explain_px * edges(before) + NOISE_GREY).astype(np.uint8)
     if int(mask.sum()) < 64:
         return None
-    warp = np.array([[1.0, 0.0, start[0]], [0.0, 1.0, start[1]]], np.float32)
     try:
-        _, got = cv2.findTransformECC(
-            before, after, warp, cv2.MOTION_TRANSLATION, ECC_CRITERIA, mask, 3
-        )
+        _, got = cv2.findTransformECC(before, after, start.astype(np.float32),
+                                      cv2.MOTION_EUCLIDEAN, ECC_CRITERIA, mask, 3)  # fmt: skip
     except cv2.error:  # flat picture, or it did not converge
         return None
-    s = (float(got[0, 2]), float(got[1, 2]))
-    return s if all(map(math.isfinite, s)) and math.hypot(*s) <= MAX_SHIFT_PX else None
+    m = np.asarray(got, np.float64)
+    h, w = before.shape[:2]
+    return m if _sane(m, w, h) else None
 
 
-def local_shift(before: np.ndarray, after: np.ndarray, start: Shift = (0.0, 0.0)) -> Shift:
-    """How far the picture moved from ``before`` to ``after`` (two crops of one size
-    around a change, BGR or grey), in pixels, measured from ``start`` (a shift found
-    over the whole frame); (0, 0) when less than ``MIN_SHIFT_PX``."""
-    if min(before.shape[:2]) < 16:
+def local_motion(
+    before: np.ndarray, after: np.ndarray, at: tuple[int, int], start: np.ndarray | None = None
+) -> np.ndarray | None:
+    """How the picture moved from ``before`` to ``after``: two crops of one size taken
+    at ``at`` (x, y) of their frames, around a change (BGR or grey). The motion is in
+    the frame's pixels, measured from ``start`` (found over the whole frame); None
+    when no pixel of the crops moved by ``MIN_SHIFT_PX``."""
+    h, w = before.shape[:2]
+    if min(h, w) < 16:
         return start
+    crop = np.array([[1.0, 0.0, at[0]], [0.0, 1.0, at[1]], [0.0, 0.0, 1.0]])  # crop -> frame
+    m0 = _in(start, crop) if start is not None else shifted(0.0, 0.0)
     b = cv2.pyrDown(_grey(before))
     a = cv2.pyrDown(_grey(after))
-    s = _ecc(b, a, (start[0] / 2, start[1] / 2), EXPLAIN_PX / 2)
-    if s is not None and math.hypot(*s) > MIN_SHIFT_PX:
+    m = _ecc(b, a, _to_half(m0), EXPLAIN_PX / 2)
+    if m is not None and _largest(_to_full(m), w, h) > MIN_SHIFT_PX:
         # Moved by more than a hair: once more from there (what the first pass took
-        # for unexplained change may be edges the shift moved further than it allows).
-        s = _ecc(b, a, s, EXPLAIN_PX / 2) or s
-    if s is None:
+        # for unexplained change may be edges the motion moved further than it allows).
+        again = _ecc(b, a, m, EXPLAIN_PX / 2)
+        m = again if again is not None else m
+    if m is None:
         return start
-    s = (2 * s[0], 2 * s[1])
-    if math.hypot(*s) < MIN_SHIFT_PX:
-        return (0.0, 0.0)
+    m = _to_full(m)
+    if _largest(m, w, h) < MIN_SHIFT_PX:
+        return None
     # It moved: the last hundredths at full resolution (only then: it costs).
-    return _ecc(_grey(before), _grey(after), s, EXPLAIN_PX) or s
+    fine = _ecc(_grey(before), _grey(after), m, EXPLAIN_PX)
+    return _in(fine if fine is not None else m, np.linalg.inv(crop))
 
 
-def whole_shift(before: np.ndarray, after: np.ndarray) -> Shift:
-    """How far the whole picture moved (pixels, up to ``MAX_SHIFT_PX``): phase
+def whole_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
+    """How the whole picture moved (up to ``MAX_SHIFT_PX``), or None: phase
     correlation at a quarter resolution, refined by ECC at half resolution."""
     q = 0.25
     sb = cv2.resize(_grey(before), None, fx=q, fy=q, interpolation=cv2.INTER_AREA)
     sa = cv2.resize(_grey(after), None, fx=q, fy=q, interpolation=cv2.INTER_AREA)
     if min(sb.shape) < 16:
-        return (0.0, 0.0)
+        return None
     win = cv2.createHanningWindow((sb.shape[1], sb.shape[0]), cv2.CV_32F)
     (cx, cy), _ = cv2.phaseCorrelate(sb, sa, win)
-    coarse = (cx / q, cy / q)
-    if not math.hypot(*coarse) <= MAX_SHIFT_PX:
-        return (0.0, 0.0)
+    if not math.hypot(cx / q, cy / q) <= MAX_SHIFT_PX:
+        return None
+    coarse = shifted(cx / q, cy / q)
     b = cv2.pyrDown(_grey(before))
     a = cv2.pyrDown(_grey(after))
-    s = _ecc(b, a, (coarse[0] / 2, coarse[1] / 2), EXPLAIN_PX)
-    found = (2 * s[0], 2 * s[1]) if s is not None else coarse
-    return found if math.hypot(*found) >= MIN_SHIFT_PX else (0.0, 0.0)
+    m = _ecc(b, a, _to_half(coarse), EXPLAIN_PX)
+    found = _to_full(m) if m is not None else coarse
+    h, w = before.shape[:2]
+    return found if _largest(found, w, h) >= MIN_SHIFT_PX else None
 
 
-def back(img: np.ndarray, s: Shift, before: np.ndarray | None = None) -> np.ndarray:
-    """``img``, taken after the picture moved by ``s``, moved back (onto the frame
-    before); itself when ``s`` is (0, 0). The strips along the edges that the camera
-    did not see any more are taken from ``before`` when given (else repeated)."""
-    if s == (0.0, 0.0):
+def back(img: np.ndarray, m: np.ndarray | None, before: np.ndarray | None = None) -> np.ndarray:
+    """``img``, taken after the picture moved by ``m``, moved back onto the frame
+    before; itself when ``m`` is None. Where the camera no longer saw the frame before
+    (along its edges), ``before`` is taken when given (else the edge is repeated)."""
+    if m is None:
         return img
-    out = _moved(img, (-s[0], -s[1]), BACK_INTERPOLATION)
+    out = _warp_back(img, m, BACK_INTERPOLATION)
     if before is not None and before.shape == img.shape:
         h, w = img.shape[:2]
-        mx, my = math.ceil(abs(s[0])) + 3, math.ceil(abs(s[1])) + 3  # (+ Lanczos' reach)
-        cols = slice(w - mx, w) if s[0] > 0 else slice(0, mx)
-        rows = slice(h - my, h) if s[1] > 0 else slice(0, my)
-        out[:, cols] = before[:, cols]
-        out[rows] = before[rows]
+        inner = np.zeros((h, w), np.uint8)
+        r = LANCZOS_REACH
+        inner[r : h - r, r : w - r] = 1
+        seen = cv2.warpAffine(inner, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        lost = np.asarray(seen) == 0
+        if lost.any():
+            out[lost] = before[lost]
     return out

@@ -92,9 +92,9 @@ class TipFinding:
     # The centre line of the dart's shadow from the tip (``shadow``), when a lamp casts
     # a clear one: one more line through the tip, the same for every reading.
     shadow: ShadowLine | None = field(default=None, compare=False, repr=False)
-    # How far the camera's picture moved from the before frame to the after frame
-    # (pixels; ``register``). The finding is in the before frame's pixels.
-    shift: tuple[float, float] = (0.0, 0.0)
+    # How the camera's picture moved from the before frame to the after frame
+    # (``register``; None: it did not). The finding is in the before frame's pixels.
+    motion: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
@@ -173,7 +173,7 @@ def find_tip(
         return None
     shadow = find_shadow(before, after, found[0].image, dart, cal)
     found = [replace(f, shadow=shadow) for f in found]
-    return replace(found[0], alternatives=tuple(found[1:]), shift=ch.shift)
+    return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
 
 
 def _finding(
