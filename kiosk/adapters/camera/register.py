@@ -3,19 +3,20 @@ pixel, when the camera moved between them.
 
 A camera whose mount was nudged (a knock on the cabinet, the board shaking after an
 impact and not quite settling back, a photo pair taken by hand) shifts the whole
-picture by a fraction of a pixel or more. Every edge of the board then shows up as
-change: a fifth of a pixel already turns the wires into change lines and breaks the
-tip search. So before the frames are compared the shift is measured and the after
-frame moved back by it (``back``: the before frame is the one whose pixels the
-calibration fits, unless the camera has crept since it was calibrated):
+picture by a fraction of a pixel or more, and may turn it a little. Every edge of the
+board then shows up as change: a fifth of a pixel already turns the wires into change
+lines and breaks the tip search. So before the frames are compared the motion is
+measured and the after frame moved back by it (``back``: the before frame is the
+one whose pixels the calibration fits, unless the camera crept since it was
+calibrated):
 
 - **Locally**, around what changed (``local_motion``): OpenCV's ECC (enhanced
   correlation coefficient, ``cv2.findTransformECC``), a turn and a shift, at half
   resolution (then, if it moved, at full resolution), on the pixels whose change a
-  small shift could explain (change no more than a pixel and a half's worth of the
+  small motion could explain (change no more than a pixel and a half's worth of the
   edge there, plus noise). The dart and its shadow change flat board by far more
   than that, so they do not pull the estimate. The after frame comes in the before
-  frame's tones (``tone``): which pixels a shift explains is judged in grey levels.
+  frame's tones (``tone``): which pixels a motion explains is judged in grey levels.
 - **Over the whole frame** first, when most of the picture changed (``whole_motion``):
   phase correlation at a quarter resolution finds a shift of many pixels, which ECC
   then refines.
@@ -23,8 +24,10 @@ calibration fits, unless the camera has crept since it was calibrated):
 A motion is a 2x3 matrix ``m``: the pixel p of the before frame is at ``m @ (p, 1)``
 in the after frame (a camera knocked turns a little about its lens as well as
 shifting). One that moves no pixel of the region by ``MIN_SHIFT_PX`` or more is
-left alone (None: the frames are then used as they are, bit for bit).
-Moving the after frame back resamples it (Lanczos, the sharpest OpenCV has): the
+left alone (None: the frames are then used as they are, bit for bit); one that
+shifts more than ``MAX_SHIFT_PX`` or turns more than ``MAX_TURN_DEG`` is not a
+knock (the camera needs calibrating again) and is not lined up. Moving the after
+frame back resamples it (Lanczos, the sharpest OpenCV has): the
 change that leaves along sharp edges is discounted in ``change``.
 """
 
