@@ -41,6 +41,7 @@ class Devices:
         self._reader: Any = None
         self._cameras: Any = None
         self._camera_states: dict[int, str] = {}
+        self._camera_details: dict[int, str] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -178,6 +179,7 @@ class Devices:
             return
         log.info("scoring with %d camera(s): %s", len(sources), ", ".join(sources))
         self._camera_states = {}
+        self._camera_details = {}
         self._cameras = CameraScorer(sources, calibrations, self._camera_event)
         self._cameras.start()
 
@@ -194,11 +196,13 @@ class Devices:
                 before = self._cameras_up()
                 self._camera_states[event.camera] = event.state
                 after = self._cameras_up()
+                self._camera_details[event.camera] = event.detail
+                moved = any(d.startswith("moved") for d in self._camera_details.values())
             if after != before:
-                self.inbox.put(
-                    _status("connected", "cameras") if after else _status("lost", "cameras"),
-                    source="camera",
-                )
+                # (A camera moved away is lost until it is calibrated again: say so.)
+                lost = _status("lost", "cameras moved" if moved else "cameras")
+                self.inbox.put(_status("connected", "cameras") if after else lost,
+                               source="camera")  # fmt: skip
         elif isinstance(event, CameraTakeout):
             self.inbox.put(Button("NEXT"), source="camera")
         else:

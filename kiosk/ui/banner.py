@@ -12,7 +12,9 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
     h = 7 * u
     top = p.h - h  # at the foot, over the key hints: the round and the scores stay visible
     if kiosk.board.lost:
-        if kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
+        if kiosk.board.detail == "cameras moved":
+            text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
+        elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
             text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
         else:
             text = kiosk.t(

@@ -88,6 +88,31 @@ def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Pat
         running.close()
 
 
+def test_a_camera_moved_away_says_to_calibrate_it_again(tmp_path: Path) -> None:
+    # Someone turned the only camera by 80 px: its darts would be placed wrong.
+    steps = [Step("still", 4), Step("still", 6, moved=(80.0, 30.0)),
+             Step("throw", tip=centre_of(Dart.parse("S20"))), Step("still", 6)]  # fmt: skip
+    video = render_turn(2, steps, off_axis=15.0)
+    _write_video(tmp_path / "camera.avi", video.frames)
+    video.calibration.save(tmp_path / "camera.json")
+    base = Config()
+    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "camera.avi"),),
+                                 calibrations=(str(tmp_path / "camera.json"),))  # fmt: skip
+    config = dataclasses.replace(base, camera=camera)
+    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
+    running = build(options, config)
+    d = Driver(running)
+    try:
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        d.wait_for(lambda: d.kiosk.board.detail == "cameras moved", timeout=30, what="the banner")
+        d.settle()
+        assert any(t.startswith("A camera was moved: calibrate it again") for t in d.texts)
+        assert d.game().game.stats("Anna").darts == 0  # its dart was not scored
+    finally:
+        running.close()
+
+
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:
     from kiosk.adapters.camera.scorer import CameraUnreadable
     from kiosk.adapters.serial_board.reader import Status

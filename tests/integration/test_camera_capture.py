@@ -184,3 +184,14 @@ def test_a_dart_the_fusion_fails_on_is_asked_for_and_the_next_dart_still_scores(
     assert kinds[0] == "CameraUnreadable"
     assert "Hit" in kinds
     assert s.stats.unreadable == 1
+
+
+def test_a_camera_moved_away_is_reported_and_its_darts_not_scored(tmp_path):
+    steps = [Step("still", 3), Step("still", 4, moved=(80.0, 30.0)),
+             Step("throw", tip=(0.0, 60.0)), Step("still", 6)]  # fmt: skip
+    events, _ = _score_video(
+        tmp_path, steps, lambda ev: any(getattr(e, "state", "") == "lost" for e in ev)
+    )
+    lost = next(e for e in events if getattr(e, "state", "") == "lost")
+    assert lost.detail == "moved: calibrate it again"
+    assert not any(type(e).__name__ == "Hit" for e in events)

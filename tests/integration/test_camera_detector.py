@@ -126,3 +126,24 @@ def test_darts_are_placed_in_the_calibration_s_pixels_after_the_camera_was_knock
         a, b, c = o.estimate.line
         assert abs(a * x + b * y - c) < 0.5  # its axis passes through its tip (mm)
     assert det.shift == pytest.approx((-0.8, 0.7), abs=0.1)
+
+
+def test_a_camera_moved_further_than_can_be_lined_up_gives_no_more_darts():
+    # Moved 80 px (someone turned it): its darts would be placed 80 px off. It stops,
+    # and says by how far it moved (the scorer reports it: "calibrate it again").
+    steps = [Step("still", 3), Step("throw", tip=(30.0, 60.0)), Step("still", 3),
+             Step("still", 4, moved=(80.0, 30.0)), Step("throw", tip=(-50.0, -20.0)),
+             Step("still", 4)]  # fmt: skip
+    video = render_turn(5, steps, off_axis=30.0)
+    det, seen = _run(video)
+    assert [type(o).__name__ for _, o in seen] == ["DartSeen"]
+    assert det.moved_away == pytest.approx(np.hypot(80.0, 30.0), abs=2.0)
+
+
+def test_a_person_in_front_of_the_board_is_not_taken_for_a_moved_camera():
+    steps = [Step("still", 3), Step("takeout"), Step("still", 3),
+             Step("throw", tip=(-50.0, -20.0)), Step("still", 4)]  # fmt: skip
+    video = render_turn(5, steps, off_axis=30.0)
+    det, seen = _run(video)
+    assert det.moved_away == 0.0
+    assert [type(o).__name__ for _, o in seen] == ["DartSeen"]

@@ -107,6 +107,9 @@ class Detector:
         # dart's or hand's change measures all of it (``register``), and the frame
         # after it is moved back by it to become the next background.
         self.motion: np.ndarray | None = None
+        # Pixels the camera was moved, further than can be lined up: it gives no more
+        # darts until it is calibrated again (``use``). 0: not moved away.
+        self.moved_away = 0.0
         # Where the darts already in the board are, grown by what a nudge moves them.
         self._known: np.ndarray | None = None
         r = params.nudge_px
@@ -123,6 +126,7 @@ class Detector:
         again with it."""
         self.cal = cal
         self.pose = cal.pose()
+        self.moved_away = 0.0
         self.reset()
 
     def reset(self) -> None:
@@ -154,6 +158,8 @@ class Detector:
         return float(np.count_nonzero(out)) / a.size
 
     def feed(self, frame: np.ndarray, index: int) -> list[Observation]:
+        if self.moved_away:
+            return []
         small = self._small(frame)
         if self._bg is None or self._prev is None or small.shape != self._prev.shape:
             self._background, self._bg = frame, _Small.of(small)
@@ -198,6 +204,10 @@ class Detector:
         now = self._changed(small, self._bg)
         if self._is_hand(frame, now):
             assert self._background is not None
+            if far := register.jumped(self._background, frame):
+                # Moved, not knocked: its darts would be placed off by as much.
+                self.moved_away = far
+                return []
             self.motion = change(self._background, frame, p.tip.change).motion  # knocked?
             self._background = register.back(frame, self.motion, self._background)
             self._bg = _Small.of(small)

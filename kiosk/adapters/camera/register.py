@@ -41,6 +41,7 @@ import numpy as np
 MIN_SHIFT_PX = 0.06  # smaller motions are noise: the frames are compared as they are
 MAX_SHIFT_PX = 40.0  # a camera moved further than this was moved, not nudged
 MAX_TURN_DEG = 3.0  # ... or turned further than this
+SURE_PEAK = 0.5  # a phase correlation peak this strong: the same picture, shifted
 EXPLAIN_PX = 1.5  # change a motion this large could make at an edge counts as motion
 NOISE_GREY = 6.0  # grey levels of change that flat board shows anyway
 BACK_INTERPOLATION = cv2.INTER_LANCZOS4
@@ -166,25 +167,47 @@ def local_motion(
     return _in(fine if fine is not None else m, np.linalg.inv(crop))
 
 
-def whole_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
-    """How the whole picture moved (up to ``MAX_SHIFT_PX``), or None: phase
-    correlation at a quarter resolution, refined by ECC at half resolution."""
+def _phase(before: np.ndarray, after: np.ndarray) -> tuple[tuple[float, float], float] | None:
+    """The whole picture's shift (pixels) by phase correlation at a quarter
+    resolution, and how sure it is (the peak's response, 0-1)."""
     q = 0.25
     sb = cv2.resize(_grey(before), None, fx=q, fy=q, interpolation=cv2.INTER_AREA)
     sa = cv2.resize(_grey(after), None, fx=q, fy=q, interpolation=cv2.INTER_AREA)
     if min(sb.shape) < 16:
         return None
     win = cv2.createHanningWindow((sb.shape[1], sb.shape[0]), cv2.CV_32F)
-    (cx, cy), _ = cv2.phaseCorrelate(sb, sa, win)
-    if not math.hypot(cx / q, cy / q) <= MAX_SHIFT_PX:
+    (cx, cy), response = cv2.phaseCorrelate(sb, sa, win)
+    return (cx / q, cy / q), float(response)
+
+
+def whole_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
+    """How the whole picture moved (up to ``MAX_SHIFT_PX``), or None: phase
+    correlation at a quarter resolution, refined by ECC at half resolution."""
+    got = _phase(before, after)
+    if got is None or not math.hypot(*got[0]) <= MAX_SHIFT_PX:
         return None
-    coarse = shifted(cx / q, cy / q)
+    coarse = shifted(*got[0])
     b = cv2.pyrDown(_grey(before))
     a = cv2.pyrDown(_grey(after))
     m = _ecc(b, a, _to_half(coarse), EXPLAIN_PX)
     found = _to_full(m) if m is not None else coarse
     h, w = before.shape[:2]
     return found if _largest(found, w, h) >= MIN_SHIFT_PX else None
+
+
+def jumped(before: np.ndarray, after: np.ndarray) -> float:
+    """How far (pixels) the whole picture jumped, when it surely moved further than
+    can be lined up (the same scene, shifted more than ``MAX_SHIFT_PX``: the camera
+    was moved, and needs calibrating again); else 0. A person in front of the board
+    changes as much of the picture, but it is not the same scene shifted: the phase
+    correlation's peak is then weak (rendered: a camera moved 60-120 px peaks at
+    0.93-0.99, a person-sized blob at 0.06-0.16)."""
+    got = _phase(before, after)
+    if got is None:
+        return 0.0
+    (dx, dy), response = got
+    far = math.hypot(dx, dy)
+    return far if far > MAX_SHIFT_PX and response >= SURE_PEAK else 0.0
 
 
 def back(img: np.ndarray, m: np.ndarray | None, before: np.ndarray | None = None) -> np.ndarray:

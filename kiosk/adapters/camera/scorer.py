@@ -131,8 +131,16 @@ class CameraScorer:
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
+            if det.moved_away:
+                return
             for obs in det.feed(frame, index):
                 self._q.put((t, obs))
+            if det.moved_away:
+                self._live[i] = False
+                log.error("camera %d was moved (%.0f px): its darts would be placed wrong; "
+                          "fix its mount and calibrate it again", i, det.moved_away)  # fmt: skip
+                self._emit(CameraStatus(i, "lost", "moved: calibrate it again"))
+                return
             if math.dist(det.shift, told[0]) >= LOG_SHIFT_PX:
                 told[0] = det.shift
                 dx, dy = det.shift
@@ -165,7 +173,7 @@ class CameraScorer:
 
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
-            self._live[i] = state == "connected"
+            self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
                 self.detectors[i].reset()  # the view may have moved while it was away
             self._emit(CameraStatus(i, state, detail))
