@@ -4,9 +4,9 @@ back, a camera whose exposure could not be locked, a photo pair taken by hand).
 
 Rendered throws: the after frame is rendered with the camera moved by a fraction of
 a pixel or more (``render_throw(moved=...)``), or its tones are changed. Before
-``register`` and ``tone``, half a pixel of shift or 15 % more exposure broke most of
-these throws (``bench/camera.py`` has no such throws: its figures are for a still
-camera).
+``register`` and ``tone``, a third of a pixel of shift broke most such throws and
+15 % more exposure a third of them (``bench/camera_moved.py`` prints the figures;
+``bench/camera.py``'s are for a camera that holds still).
 """
 
 from __future__ import annotations
