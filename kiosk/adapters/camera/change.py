@@ -80,28 +80,8 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     is in ``Change.motion``, and the arrays are in the before frame's pixels, which
     the calibration was made on)."""
     h, w = before.shape[:2]
-    small_a, small_b = _small(after), _small(before)
-    lut, d_small = _coarse(small_b, small_a)
+    after, motion, lut, d_small = _lined_up(before, after, params)
     ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
-    start: np.ndarray | None = None
-    if len(ys) > WIDE_FRAC * d_small.size:  # most of the picture changed: moved?
-        start = register.whole_motion(before, tone.apply(lut, after, before))
-        if start is not None:
-            small_a = _small(register.back(after, start, before))
-            lut, d_small = _coarse(small_b, small_a)
-            ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
-    motion = start
-    a_roi: np.ndarray | None = None
-    if len(ys):
-        x0, y0, x1, y1 = _roi(xs, ys, w, h)
-        a_roi = tone.apply(lut, after[y0:y1, x0:x1], before[y0:y1, x0:x1])
-        motion = register.local_motion(before[y0:y1, x0:x1], a_roi, (x0, y0), start)
-    after = register.back(after, motion, before)
-    if motion is not None or start is not None:
-        a_roi = None
-    if motion is not start:
-        lut, d_small = _coarse(small_b, _small(after))
-        ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
     moved_after = after if motion is not None else None
     diff = np.zeros((h, w), np.float32)
     mask = np.zeros((h, w), bool)
@@ -111,8 +91,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
         return Change(diff, mask, shadow, thr, motion, moved_after)
     x0, y0, x1, y1 = _roi(xs, ys, w, h)
     b_roi = before[y0:y1, x0:x1]
-    if a_roi is None:  # (else: the crop the motion was measured on, which is this one)
-        a_roi = tone.apply(lut, after[y0:y1, x0:x1], b_roi)
+    a_roi = tone.apply(lut, after[y0:y1, x0:x1], b_roi)
     b = np.asarray(cv2.blur(b_roi.astype(np.float32), (3, 3)))
     a = np.asarray(cv2.blur(a_roi, (3, 3)))
     dd = cv2.absdiff(a, b)
@@ -127,6 +106,37 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
     return Change(diff, mask, shadow, thr, motion, moved_after)
+
+
+def _lined_up(
+    before: np.ndarray, after: np.ndarray, params: ChangeParams
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
+    """The after frame moved back onto the before frame (itself if the camera held
+    still), the motion (None: still), the tone curves and the change at an eighth of
+    the resolution between the lined-up frames (``_coarse``)."""
+    h, w = before.shape[:2]
+    small_b = _small(before)
+    lut, d_small = _coarse(small_b, _small(after))
+    ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    start: np.ndarray | None = None
+    if len(ys) > WIDE_FRAC * d_small.size:  # most of the picture changed: moved?
+        start = register.whole_motion(before, tone.apply(lut, after, before))
+        if start is not None:
+            lut, d_small = _coarse(small_b, _small(register.back(after, start, before)))
+            ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    motion = start
+    if len(ys):
+        x0, y0, x1, y1 = _roi(xs, ys, w, h)
+        a_roi = tone.apply(lut, after[y0:y1, x0:x1], before[y0:y1, x0:x1])
+        motion = register.local_motion(before[y0:y1, x0:x1], a_roi, (x0, y0), start)
+    if motion is None:
+        if start is not None:  # (the whole frame looked moved, its middle did not)
+            lut, d_small = _coarse(small_b, _small(after))
+        return after, None, lut, d_small
+    after = register.back(after, motion, before)
+    if motion is not start:
+        lut, d_small = _coarse(small_b, _small(after))
+    return after, motion, lut, d_small
 
 
 def _less_edges(d: np.ndarray, b: np.ndarray) -> np.ndarray:

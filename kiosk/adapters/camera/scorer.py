@@ -125,9 +125,10 @@ class CameraScorer:
     def _frame_cb(self, i: int) -> Callable[[np.ndarray, int, float], None]:
         det = self.detectors[i]
 
-        told = [(0.0, 0.0)]  # the camera's shift last logged
+        told = (0.0, 0.0)  # the camera's shift last logged
 
         def on_frame(frame: np.ndarray, index: int, t: float) -> None:
+            nonlocal told
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
@@ -141,8 +142,8 @@ class CameraScorer:
                           "fix its mount and calibrate it again", i, det.moved_away)  # fmt: skip
                 self._emit(CameraStatus(i, "lost", "moved: calibrate it again"))
                 return
-            if math.dist(det.shift, told[0]) >= LOG_SHIFT_PX:
-                told[0] = det.shift
+            if math.dist(det.shift, told) >= LOG_SHIFT_PX:
+                told = det.shift
                 dx, dy = det.shift
                 log.warning("camera %d moved: %.2f, %.2f px since it started (its frames are "
                             "lined up; if it keeps moving, fix its mount and calibrate it again)",
