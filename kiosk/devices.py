@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,16 @@ from kiosk.ui.inbox import Inbox
 log = logging.getLogger("kiosk")
 
 PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
+
+
+@dataclass(frozen=True, slots=True)
+class CamerasDown:
+    """The configured cameras that are not scoring, numbered from 1 as in the config,
+    each with why: "no pictures" (unplugged, failing) or "calibrate" (moved, pictures
+    of another size, no calibration that loads). Empty: every camera scores. The
+    banner says so while the others go on (with every camera down, the board banner)."""
+
+    cameras: tuple[tuple[int, str], ...] = ()
 
 
 class Devices:
@@ -42,7 +53,12 @@ class Devices:
         self._cameras: Any = None
         self._camera_states: dict[int, str] = {}
         self._camera_details: dict[int, str] = {}
-        self._lock = threading.Lock()
+        self._to_calibrate: set[int] = set()  # the scorer's cameras that need calibrating
+        self._camera_numbers: list[int] = []  # scorer's camera -> its number in the config
+        self._left_out: list[int] = []  # configured cameras that could not be started
+        self._down: tuple[tuple[int, str], ...] = ()
+        self._lock = threading.Lock()  # the sources: started, switched, stopped
+        self._state_lock = threading.Lock()  # the cameras' states (from their threads)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -157,14 +173,18 @@ class Devices:
         cams = self.config.camera
         sources: list[str] = []
         calibrations: list[Calibration] = []
+        numbers: list[int] = []
+        left_out: list[int] = []
         for i, device in enumerate(cams.devices):
             if i >= len(cams.calibrations):
                 log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
+                left_out.append(i + 1)
                 continue
             try:
                 cal = Calibration.load(cams.calibrations[i])
             except CalibrationError as e:
                 log.error("camera %s left out: %s", device, e)
+                left_out.append(i + 1)
                 continue
             if cal.face_on:
                 log.warning("camera %s looks at the board nearly face-on (%.0f deg off its "
@@ -172,37 +192,46 @@ class Devices:
                             device, cal.off_axis_deg, FACE_ON_DEG)  # fmt: skip
             calibrations.append(cal)
             sources.append(device)
+            numbers.append(i + 1)
         if not sources:
             why = "no calibrated camera ([camera] devices and calibrations)"
             log.error("cameras: %s", why)
             self.inbox.put(_status("lost", why))
             return
         log.info("scoring with %d camera(s): %s", len(sources), ", ".join(sources))
-        self._camera_states = {}
-        self._camera_details = {}
+        with self._state_lock:
+            self._camera_states = {}
+            self._camera_details = {}
+            self._to_calibrate = set()
+            self._camera_numbers = numbers
+            self._left_out = left_out
+        self._report_down()
         self._cameras = CameraScorer(sources, calibrations, self._camera_event)
         self._cameras.start()
 
     def _camera_event(self, event: Any) -> None:
         """From a camera thread: darts go to the game as board hits; a takeout ends the
         turn like the board's NEXT button; the board banner shows only when every camera
-        is lost (the others go on scoring when one is)."""
+        is lost (the others go on scoring when one is: ``CamerasDown`` names it)."""
         from kiosk.adapters.camera.scorer import CameraStatus, CameraTakeout
         from kiosk.adapters.serial_board.protocol import Button
 
         if isinstance(event, CameraStatus):
             log.info("camera %d %s: %s", event.camera, event.state, event.detail)
-            with self._lock:
+            with self._state_lock:
                 before = self._cameras_up()
                 self._camera_states[event.camera] = event.state
                 after = self._cameras_up()
                 self._camera_details[event.camera] = event.detail
+                if event.calibrate:
+                    self._to_calibrate.add(event.camera)
                 moved = any(d.startswith("moved") for d in self._camera_details.values())
             if after != before:
                 # (A camera moved away is lost until it is calibrated again: say so.)
                 lost = _status("lost", "cameras moved" if moved else "cameras")
                 self.inbox.put(_status("connected", "cameras") if after else lost,
                                source="camera")  # fmt: skip
+            self._report_down()
         elif isinstance(event, CameraTakeout):
             self.inbox.put(Button("NEXT"), source="camera")
         else:
@@ -211,12 +240,28 @@ class Devices:
     def _cameras_up(self) -> bool:
         return any(s == "connected" for s in self._camera_states.values())
 
+    def _report_down(self) -> None:
+        """``CamerasDown`` to the screens when the cameras that are not scoring change."""
+        with self._state_lock:
+            down = [(n, "calibrate") for n in self._left_out]
+            for i, state in self._camera_states.items():
+                if state != "connected" and i < len(self._camera_numbers):
+                    why = "calibrate" if i in self._to_calibrate else "no pictures"
+                    down.append((self._camera_numbers[i], why))
+            now = tuple(sorted(down))
+            changed, self._down = now != self._down, now
+        if changed:
+            self.inbox.put(CamerasDown(now), source="camera")
+
     # -- switching and stopping ----------------------------------------------------------
 
     def switch(self, source: str) -> None:
         self.stop()
         self._source = source
         self.inbox.put(_status("", ""))
+        with self._state_lock:
+            self._camera_states, self._left_out = {}, []
+        self._report_down()
         self.start()
 
     def stop(self) -> None:

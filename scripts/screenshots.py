@@ -10,6 +10,7 @@ import shots
 from shots import Shots
 
 from kiosk.adapters.serial_board.reader import Status
+from kiosk.devices import CamerasDown
 from kiosk.ui.driver import ANNA_WINS, Driver
 from kiosk.ui.screens.cricket_menu import start_cricket
 from kiosk.ui.session import CricketSetup
@@ -65,6 +66,10 @@ def all_screens(shot: Shots) -> None:
         new_game(d, four)
         d.throw(*CUT_THROAT)
         shot.take(d, "cricket-4-players")
+        d.running.inbox.put(CamerasDown(((2, "no pictures"), (3, "calibrate"))), source="camera")
+        d.settle()
+        shot.take(d, "cricket-cameras-down")
+        d.running.inbox.put(CamerasDown(), source="camera")
         teams = CricketSetup(names=("Anna", "Boris", "Chen", "Dana"), teams=True)
         new_game(d, teams)
         d.throw("T20", "S19", "S19", "T18", "S15", "D17", "S20", "S20")

@@ -61,6 +61,9 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
         )
         kiosk.set_board(ev.state, ev.detail)
         return None
+    if kind == "CamerasDown":
+        kiosk.set_cameras_down(ev.cameras)
+        return None
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad")

@@ -1,5 +1,6 @@
-"""The banners drawn over whatever screen is up: the board is lost; results are not
-being saved (no database, or the last input could not be committed)."""
+"""The banners drawn over whatever screen is up: the board is lost; some of the
+cameras are not scoring (the others are); results are not being saved (no database,
+or the last input could not be committed)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,31 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
             )
         _strip(p, top, h, text)
         top -= h
+    elif kiosk.cameras_down:
+        _strip(p, top, h, _cameras_down(kiosk), theme.ACCENT_DARK)
+        top -= h
     reason = kiosk.not_saved_reason
     if reason:
         _strip(p, top, h, f"{kiosk.t('Results are not being saved')}: {reason}")
 
 
-def _strip(p: theme.Painter, top: float, h: float, text: str) -> None:
+def _cameras_down(kiosk: Kiosk) -> str:
+    """Which cameras are not scoring and what to do, e.g. "Not scoring: camera 2 (no
+    pictures). The other cameras go on."."""
+    parts = []
+    for number, why in kiosk.cameras_down:
+        if why == "calibrate":
+            parts.append(kiosk.t("camera {} (calibrate it again: Settings)").format(number))
+        else:
+            parts.append(kiosk.t("camera {} (no pictures)").format(number))
+    return kiosk.t("Not scoring: {}. The other cameras go on.").format("; ".join(parts))
+
+
+def _strip(
+    p: theme.Painter, top: float, h: float, text: str, colour: tuple[int, int, int] = theme.BAD
+) -> None:
     u = p.u
-    p.rect((0, top, p.w, h), theme.BAD)
+    p.rect((0, top, p.w, h), colour)
     p.text(
         text,
         3.2 * u,

@@ -96,6 +96,8 @@ class Kiosk:
         self.new_recorder = recorder
         self.save_settings = save_settings
         self.board = BoardState()
+        # Cameras not scoring while others do: (number from 1, "no pictures" | "calibrate").
+        self.cameras_down: tuple[tuple[int, str], ...] = ()
         self.results: list[ResultLine] = []
         self.catalog = i18n.load(settings.language, locale_dir)
         self.running = True
@@ -120,6 +122,11 @@ class Kiosk:
     def set_board(self, state: str, detail: str = "") -> None:
         self.board = BoardState(state, detail)
         self.banner_revision += 1
+
+    def set_cameras_down(self, cameras: tuple[tuple[int, str], ...]) -> None:
+        if cameras != self.cameras_down:
+            self.cameras_down = tuple(cameras)
+            self.banner_revision += 1
 
     def set_save_problem(self, reason: str) -> None:
         """The "results are not being saved" banner: ``reason``, or gone with ""."""

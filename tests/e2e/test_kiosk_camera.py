@@ -113,6 +113,32 @@ def test_a_camera_moved_away_says_to_calibrate_it_again(tmp_path: Path) -> None:
         running.close()
 
 
+def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    camera = dataclasses.replace(
+        config.camera,
+        devices=(*config.camera.devices, str(tmp_path / "unplugged.avi")),
+        calibrations=(*config.camera.calibrations, str(tmp_path / "camera.json")),
+    )
+    config = dataclasses.replace(config, camera=camera)
+    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
+    running = build(options, config)
+    d = Driver(running)
+    try:
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        d.wait_for(lambda: d.kiosk.cameras_down == ((2, "no pictures"),), timeout=30,
+                   what="camera 2 named")  # fmt: skip
+        d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
+        assert d.game().game.marks("Anna", 20) == 1  # camera 1 scored it alone
+        assert not d.kiosk.board.lost
+        d.settle()
+        want = "Not scoring: camera 2 (no pictures). The other cameras go on."
+        assert want in d.texts, d.texts
+    finally:
+        running.close()
+
+
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:
     from kiosk.adapters.camera.scorer import CameraUnreadable
     from kiosk.adapters.serial_board.reader import Status

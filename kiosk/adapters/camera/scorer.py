@@ -53,6 +53,7 @@ class CameraStatus:
     camera: int
     state: str  # "connected", "lost", "reconnecting"
     detail: str = ""
+    calibrate: bool = False  # lost until calibrated again (it moved, or its picture size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,7 @@ class CameraScorer:
                 self._live[i] = False
                 log.error("camera %d was moved (%.0f px): its darts would be placed wrong; "
                           "fix its mount and calibrate it again", i, det.moved_away)  # fmt: skip
-                self._emit(CameraStatus(i, "lost", "moved: calibrate it again"))
+                self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
                 return
             if math.dist(det.shift, told) >= LOG_SHIFT_PX:
                 told = det.shift
@@ -164,9 +165,8 @@ class CameraScorer:
                 self._bad_size[i] = size
                 self._live[i] = False
                 log.error("camera %d: %s", i, e)
-                self._emit(
-                    CameraStatus(i, "lost", f"{size[0]}x{size[1]} pictures: calibrate again")
-                )
+                why = f"{size[0]}x{size[1]} pictures: calibrate again"
+                self._emit(CameraStatus(i, "lost", why, calibrate=True))
             return False
         log.warning("camera %d gives %dx%d pictures, calibrated at %dx%d: calibration scaled",
                     i, size[0], size[1], w0, h0)  # fmt: skip
@@ -177,6 +177,9 @@ class CameraScorer:
             self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
                 self.detectors[i].reset()  # the view may have moved while it was away
+            elif self.detectors[i].moved_away:  # back, but still turned away
+                self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
+                return
             self._emit(CameraStatus(i, state, detail))
 
         return on_status
