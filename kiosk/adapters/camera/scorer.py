@@ -6,7 +6,10 @@
 
 - ``Hit(dart)`` (``kiosk.adapters.serial_board.protocol.Hit``): a dart, or
   ``Hit(Dart.MISS)`` for a bounce-out;
-- ``CameraStatus(camera, state, detail)``: "connected", "lost", "reconnecting";
+- ``CameraStatus(camera, state, detail)``: "connected", "lost", "reconnecting" (also
+  "lost" with ``calibrate=True`` for a camera that must be calibrated again: turned
+  away while running, moved since it was calibrated (``recheck``, on its first
+  picture each time it connects), or pictures of another shape);
 - ``CameraTakeout()``: the darts were pulled (the app may treat it as "next player");
 - ``CameraDoubt(dart, other)``: right after the ``Hit(dart)`` of a dart whose point
   lies so close to a wire that it could as well be ``other`` (``Fused.doubt``): the
@@ -39,6 +42,7 @@ from kiosk.adapters.camera.detector import (
     Takeout,
 )
 from kiosk.adapters.camera.fusion import fuse
+from kiosk.adapters.camera.recheck import recheck
 from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.domain.darts import Dart
 
@@ -105,6 +109,8 @@ class CameraScorer:
         self._live = [False] * len(sources)
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
+        self._unchecked = [True] * len(sources)  # the calibration not checked since it connected
+        self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -133,7 +139,10 @@ class CameraScorer:
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
-            if det.moved_away:
+            if self._unchecked[i]:
+                self._unchecked[i] = False
+                self._recheck(i, frame)
+            if det.moved_away or self._stale[i]:
                 return
             for obs in det.feed(frame, index):
                 self._q.put((t, obs))
@@ -172,8 +181,35 @@ class CameraScorer:
                     i, size[0], size[1], w0, h0)  # fmt: skip
         return True
 
+    def _recheck(self, i: int, frame: np.ndarray) -> None:
+        """Camera ``i``'s first picture since it connected: is it where it was
+        calibrated? (``recheck``: moved a little, it is fitted again; further, it gives
+        no darts until it is calibrated again.)"""
+        det = self.detectors[i]
+        r = recheck(frame, det.cal)
+        if r.verdict == "same":
+            log.info("camera %d is where it was calibrated (within %.1f mm)", i, r.drift_mm)
+        elif r.verdict == "refitted" and r.calibration is not None:
+            log.warning("camera %d had moved %.1f mm since it was calibrated: its calibration is "
+                        "fitted to the board's rings again (%s); calibrate it again to be sure",
+                        i, r.drift_mm, r.detail)  # fmt: skip
+            det.use(r.calibration)
+        elif r.verdict == "moved":
+            log.error("camera %d has moved %.0f mm since it was calibrated (the board is found "
+                      "elsewhere: %s): its darts would be placed wrong; calibrate it again",
+                      i, r.drift_mm, r.detail)  # fmt: skip
+            self._stale[i] = True
+            self._live[i] = False
+            why = "moved since it was calibrated: calibrate it again"
+            self._emit(CameraStatus(i, "lost", why, calibrate=True))
+        else:
+            log.info("camera %d: could not check its calibration against the board (%s)",
+                     i, r.detail)  # fmt: skip
+
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
+            if state == "connected":  # it may have been moved while it was away
+                self._unchecked[i], self._stale[i] = True, False
             self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
                 self.detectors[i].reset()  # the view may have moved while it was away

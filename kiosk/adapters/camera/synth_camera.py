@@ -37,6 +37,17 @@ class Camera:
     def board_to_image(self) -> np.ndarray:
         return np.asarray(self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t]))
 
+    def turned(self, pan_deg: float, tilt_deg: float, roll_deg: float = 0.0) -> Camera:
+        """The same camera turned about its lens: ``pan_deg`` about its image's
+        vertical, ``tilt_deg`` about its horizontal, ``roll_deg`` about its line of
+        sight (a knocked mount)."""
+        a, b, c = math.radians(pan_deg), math.radians(tilt_deg), math.radians(roll_deg)
+        pan = np.array([[math.cos(a), 0, math.sin(a)], [0, 1, 0], [-math.sin(a), 0, math.cos(a)]])
+        tilt = np.array([[1, 0, 0], [0, math.cos(b), -math.sin(b)], [0, math.sin(b), math.cos(b)]])
+        roll = np.array([[math.cos(c), -math.sin(c), 0], [math.sin(c), math.cos(c), 0], [0, 0, 1]])
+        turn = roll @ tilt @ pan
+        return replace(self, R=turn @ self.R, t=turn @ self.t)
+
     def shaken(self, dx: float, dy: float) -> Camera:
         """The same camera nudged by (dx, dy) pixels (the board shaking after impact)."""
         K = self.K.copy()

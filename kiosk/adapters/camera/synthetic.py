@@ -254,11 +254,21 @@ class Video:
     calibration: Calibration
 
 
-def render_turn(seed: int, steps: list[Step], off_axis: float | None = None) -> Video:
-    """Frames (30 fps) of a turn: impacts shake the picture for ``SHAKE_FRAMES``."""
+def render_turn(
+    seed: int,
+    steps: list[Step],
+    off_axis: float | None = None,
+    turned_since_calibrated: tuple[float, ...] = (),
+) -> Video:
+    """Frames (30 fps) of a turn: impacts shake the picture for ``SHAKE_FRAMES``.
+    ``turned_since_calibrated``: the camera was turned (pan, tilt[, roll] degrees
+    about its lens, ``Camera.turned``) after its calibration was made, before the
+    first frame."""
     rng = np.random.default_rng(seed)
     cam = random_camera(rng, off_axis)
     cal = cam.calibration(rng)
+    if turned_since_calibrated:
+        cam = cam.turned(*turned_since_calibrated)
     scene = random_scene(rng)
     frames: list[np.ndarray] = []
     impacts: list[tuple[int, DartModel | None]] = []

@@ -1,0 +1,119 @@
+"""A camera moved while the kiosk was off: its first picture is checked against its
+calibration (``recheck``). Rendered views of a camera turned about its lens after it
+was calibrated; the real scorer on a rendered video."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.adapters.camera import synthetic
+from kiosk.adapters.camera.recheck import drift_mm, recheck
+from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
+from kiosk.adapters.camera.synth_dart import random_dart
+from kiosk.adapters.camera.synthetic import Step, render_turn
+from kiosk.domain.board import centre_of, dart_at
+from kiosk.domain.darts import Dart
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _views(seed: int, turn: tuple[float, float], darts: int = 0):
+    """A calibration, and a picture of the board by the same camera turned ``turn``
+    (pan, tilt degrees) since, with ``darts`` darts in the board; and the calibration a
+    careful user would click now."""
+    rng = np.random.default_rng(seed)
+    cam = synthetic.random_camera(rng, rng.uniform(10.0, 45.0))
+    cal = cam.calibration(rng)
+    scene = synthetic.random_scene(rng)
+    ds = tuple(random_dart(rng, synthetic.sample_tip(rng, False)) for _ in range(darts))
+    now = cam.turned(*turn)
+    return cal, synthetic.render(now, scene, rng, ds), now.calibration(rng, click_px=0.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_camera_that_has_not_moved_is_left_alone(seed: int) -> None:
+    cal, frame, _ = _views(seed, (0.0, 0.0), darts=3)
+    r = recheck(frame, cal)
+    assert r.verdict == "same" and r.drift_mm < 1.0 and r.calibration is None
+
+
+@pytest.mark.parametrize(
+    ("seed", "turn"), [(1, (0.3, 0.0)), (2, (1.0, 0.0)), (3, (0.5, -0.7)), (2, (4.0, 0.0))]
+)
+def test_a_camera_knocked_is_fitted_to_the_board_again(seed, turn) -> None:
+    cal, frame, now = _views(seed, turn, darts=1)
+    r = recheck(frame, cal)
+    assert r.verdict == "refitted" and r.calibration is not None
+    assert r.drift_mm == pytest.approx(drift_mm(cal, now), abs=0.5)  # how far it had moved
+    assert r.drift_mm > 3.0  # far enough to score many darts wrong
+    assert drift_mm(now, r.calibration) < 0.6  # the refit is as good as clicking again
+
+
+@pytest.mark.parametrize("roll", [20.0, 30.0, 34.0])
+def test_a_camera_rolled_far_must_be_calibrated_again_never_fitted_36_degrees_off(roll) -> None:
+    # The rings repeat every 36 degrees: rolled 30, they line up as well 6 degrees
+    # from before; the numbers (or the size of the turn) tell it is not a knock.
+    video = render_turn(12, [Step("still", 1)], off_axis=20.0,
+                        turned_since_calibrated=(0.0, 0.0, roll))  # fmt: skip
+    r = recheck(video.frames[0], video.calibration)
+    assert r.verdict == "moved" and r.calibration is None
+    assert r.drift_mm >= 10.0
+
+
+def test_a_hand_in_front_of_the_board_does_not_pass_for_a_move() -> None:
+    video = render_turn(4, [Step("still", 1), Step("throw", tip=(30.0, 60.0)), Step("still", 2),
+                            Step("takeout")])  # fmt: skip
+    for frame in video.frames[12::4]:  # the hand reaches in, pulls, goes
+        r = recheck(frame, video.calibration)
+        assert r.verdict in ("same", "unknown"), r
+
+
+def _score(tmp_path: Path, video: synthetic.Video) -> list[object]:
+    h, w = video.frames[0].shape[:2]
+    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for f in video.frames:
+        out.write(f)
+    out.release()
+    events: list[object] = []
+    done = threading.Event()
+
+    def sink(e: object) -> None:
+        events.append(e)
+        if type(e).__name__ == "Hit" or getattr(e, "state", "") == "lost":
+            done.set()
+
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], sink, retry_interval=60)
+    s.start()
+    done.wait(30)
+    s.stop()
+    return events
+
+
+def test_the_scorer_places_darts_right_from_a_camera_moved_since_it_was_calibrated(
+    tmp_path: Path,
+) -> None:
+    tip = centre_of(Dart.parse("T20"))
+    steps = [Step("still", 4), Step("throw", tip=tip), Step("still", 6)]
+    video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.8))
+    # The calibration as it was places the dart's point in another segment ...
+    ((x, y),) = video.calibration.image_to_board(video.camera.project(np.array([[*tip, 0.0]])))
+    assert dart_at(float(x), float(y)) != Dart.parse("T20")
+    # ... the scorer sees the camera moved, fits it again and scores it right.
+    hits = [e for e in _score(tmp_path, video) if type(e).__name__ == "Hit"]
+    assert [str(h.dart) for h in hits] == ["T20"]
+
+
+def test_the_scorer_reports_a_camera_turned_too_far_since_it_was_calibrated(
+    tmp_path: Path,
+) -> None:
+    steps = [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)]
+    video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.0, 25.0))
+    events = _score(tmp_path, video)
+    lost = [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
+    assert lost and lost[0].calibrate and "calibrate it again" in lost[0].detail
+    assert not any(type(e).__name__ == "Hit" for e in events)
