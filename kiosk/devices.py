@@ -253,6 +253,23 @@ class Devices:
         if changed:
             self.inbox.put(CamerasDown(now), source="camera")
 
+    def camera_picture(self, index: int) -> Any | None:
+        """The latest picture of the configured camera ``index`` (from 0) while the
+        cameras are scoring, else None (then the camera is free to be opened)."""
+        scorer = self._cameras
+        with self._state_lock:
+            numbers = list(self._camera_numbers)
+        if scorer is None or index + 1 not in numbers:
+            return None
+        return scorer.picture(numbers.index(index + 1))
+
+    def reload_cameras(self) -> None:
+        """A calibration was saved: the cameras start again, each with its file as it is
+        now (and checked against the board again)."""
+        if self._cameras is not None:
+            log.info("cameras: starting again with the calibrations as saved")
+            self.switch(self._source)
+
     # -- switching and stopping ----------------------------------------------------------
 
     def switch(self, source: str) -> None:

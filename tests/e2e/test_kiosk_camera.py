@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from kiosk_support import start_game
 
@@ -16,6 +17,7 @@ from kiosk.config import Config
 from kiosk.domain.board import centre_of
 from kiosk.domain.darts import Dart
 from kiosk.ui.driver import Driver
+from kiosk.ui.screens.camera_calibrate import TARGETS
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -181,5 +183,51 @@ def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: P
         d.press("-20\n")  # it was the single: undo, type it
         assert d.game().game.marks("Anna", 20) == 1
         assert d.game().game.stats("Anna").darts == 1
+    finally:
+        running.close()
+
+
+def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path: Path) -> None:
+    # The camera was rolled 25 degrees since its calibration: the kiosk says so at start.
+    steps = [Step("still", 30), Step("throw", tip=centre_of(Dart.parse("S20"))), Step("still", 6)]
+    video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.0, 25.0))
+    _write_video(tmp_path / "camera.avi", video.frames)
+    video.calibration.save(tmp_path / "camera.json")
+    base = Config()
+    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "camera.avi"),),
+                                 calibrations=(str(tmp_path / "camera.json"),))  # fmt: skip
+    config = dataclasses.replace(base, camera=camera)
+    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
+    running = build(options, config)
+    d = Driver(running)
+    try:
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        d.wait_for(lambda: d.kiosk.board.detail == "cameras moved", timeout=30, what="the banner")
+        assert d.game().game.stats("Anna").darts == 0  # its darts are not scored
+        # The camera file cannot be opened now (as a V4L2 camera that is streaming): the
+        # calibration screen takes the scoring camera's latest picture.
+        (tmp_path / "camera.avi").rename(tmp_path / "away.avi")
+        d.press("/")  # the game menu: its last item, Settings (the game stays)
+        assert d.screen.name == "pause"
+        d.press("6")
+        assert d.screen.name == "settings"
+        d.press("4")  # Calibrate camera 1
+        assert d.screen.name == "camera-calibrate", d.texts
+        screen = d.screen
+        for target in TARGETS:
+            ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
+            x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
+            d.click((round(x), round(y)))
+        (tmp_path / "away.avi").rename(tmp_path / "camera.avi")
+        d.press("\n")  # save: the cameras start again with it
+        d.wait_for(lambda: d.screen.name == "settings", timeout=10, what="back to the settings")
+        d.wait_for(lambda: d.kiosk.board.state == "connected", timeout=30, what="cameras back")
+        d.key("cancel")  # settings -> the game menu
+        d.key("cancel")  # -> the game, as it was
+        assert d.screen.name == "cricket"
+        d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
+        assert d.game().game.marks("Anna", 20) == 1
+        assert not d.kiosk.board.lost
     finally:
         running.close()

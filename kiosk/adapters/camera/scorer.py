@@ -111,6 +111,7 @@ class CameraScorer:
         self._bad_size: dict[int, tuple[int, int]] = {}
         self._unchecked = [True] * len(sources)  # the calibration not checked since it connected
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
+        self._latest: list[np.ndarray | None] = [None] * len(sources)
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -136,6 +137,7 @@ class CameraScorer:
 
         def on_frame(frame: np.ndarray, index: int, t: float) -> None:
             nonlocal told
+            self._latest[i] = frame
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
@@ -219,6 +221,12 @@ class CameraScorer:
             self._emit(CameraStatus(i, state, detail))
 
         return on_status
+
+    def picture(self, i: int) -> np.ndarray | None:
+        """Camera ``i``'s latest picture, also when it gives no darts (moved): the
+        calibration screen's picture while this scorer holds the camera (a V4L2 camera
+        streams to one reader at a time)."""
+        return self._latest[i]
 
     def start(self) -> None:
         if self._thread is not None:

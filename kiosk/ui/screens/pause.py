@@ -48,7 +48,15 @@ class PauseMenu(GameMenu):
                 note="the match is over",
             ),
             self.end_item(),
+            # Last, so the keys players know keep their places. A camera to calibrate
+            # again (the banner says so) must not cost the game in play.
+            Item("Settings", self.settings),
         ]
+
+    def settings(self) -> None:
+        from kiosk.ui.screens.settings import SettingsScreen
+
+        self.kiosk.stack.push(SettingsScreen(self.kiosk))
 
     def undo(self) -> None:
         self.back()

@@ -1,8 +1,10 @@
 """Settings: language, volume, input source. Changes apply at once and are saved.
 
 With cameras in the config (``[camera] devices``), one item per camera opens the
-calibration screen (``camera_calibrate``) on a still picture from it, saving to that
-camera's ``calibrations`` file; the screen closes itself once saved or quit. The config
+calibration screen (``camera_calibrate``) on a still picture from it (the latest
+from the scoring cameras, which hold the device), saving to that camera's
+``calibrations`` file; the screen closes itself once saved or quit, and the scoring
+cameras start again with the new calibration. The config
 is read from the devices (``kiosk.bootstrap.Devices.config``): the screens' ``Devices``
 protocol does not promise it, so without it there is no camera item.
 """
@@ -102,13 +104,18 @@ class SettingsScreen(MenuScreen):
         if not Path(out).parent.is_dir():
             self.message = f"{self.t('No such folder')}: {Path(out).parent}"
             return
-        try:
-            from kiosk.commands._camera_calibrate import grab_frame
+        # While the cameras score, the picture comes from them (a camera streams to one
+        # reader at a time); else the camera is opened for one.
+        picture = getattr(self.kiosk.devices, "camera_picture", None)
+        image = picture(index) if picture is not None else None
+        if image is None:
+            try:
+                from kiosk.commands._camera_calibrate import grab_frame
 
-            image = grab_frame(device)
-        except Exception as e:  # a camera that fails never stops the kiosk
-            log.error("camera %s: no picture: %s", device, e)
-            image = None
+                image = grab_frame(device)
+            except Exception as e:  # a camera that fails never stops the kiosk
+                log.error("camera %s: no picture: %s", device, e)
+                image = None
         if image is None:
             self.message = f"{self.t('No picture from the camera')}: {device}"
             return
@@ -129,6 +136,9 @@ def calibration_screen(kiosk: Any, image: Any, out: Path) -> Screen:
             super().update(now)
             if self.finished and self.close_at is None:
                 self.close_at = now + (CLOSE_AFTER_SAVE if self.saved else 0.0)
+                reload = getattr(kiosk.devices, "reload_cameras", None)
+                if self.saved and reload is not None:
+                    reload()  # the scoring cameras take the new calibration
             if self.close_at is not None and now >= self.close_at:
                 self.close_at = None
                 if self.kiosk.stack.top is self:
