@@ -117,3 +117,13 @@ def test_the_scorer_reports_a_camera_turned_too_far_since_it_was_calibrated(
     lost = [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
     assert lost and lost[0].calibrate and "calibrate it again" in lost[0].detail
     assert not any(type(e).__name__ == "Hit" for e in events)
+
+
+def test_a_check_that_fails_keeps_the_camera_scoring(tmp_path: Path, monkeypatch) -> None:
+    def broken(frame: np.ndarray, cal: object) -> None:
+        raise np.linalg.LinAlgError("singular matrix")  # e.g. a degenerate ellipse fit
+
+    monkeypatch.setattr("kiosk.adapters.camera.scorer.recheck", broken)
+    steps = [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)]
+    events = _score(tmp_path, render_turn(11, steps, off_axis=20.0))
+    assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]  # type: ignore[attr-defined]

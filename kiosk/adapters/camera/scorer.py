@@ -188,7 +188,11 @@ class CameraScorer:
         calibrated? (``recheck``: moved a little, it is fitted again; further, it gives
         no darts until it is calibrated again.)"""
         det = self.detectors[i]
-        r = recheck(frame, det.cal)
+        try:
+            r = recheck(frame, det.cal)
+        except Exception:  # a bug in the check must not cost the camera
+            log.exception("camera %d: checking its calibration failed; kept as it is", i)
+            return
         if r.verdict == "same":
             log.info("camera %d is where it was calibrated (within %.1f mm)", i, r.drift_mm)
         elif r.verdict == "refitted" and r.calibration is not None:
