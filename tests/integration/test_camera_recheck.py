@@ -127,3 +127,31 @@ def test_a_check_that_fails_keeps_the_camera_scoring(tmp_path: Path, monkeypatch
     steps = [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)]
     events = _score(tmp_path, render_turn(11, steps, off_axis=20.0))
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]  # type: ignore[attr-defined]
+
+
+def test_a_check_that_could_not_tell_is_tried_again_once_the_picture_is_still(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # A camera warming up gives black pictures first; it was turned since its
+    # calibration: the check on the first picture cannot tell, the next one fits it.
+    monkeypatch.setattr("kiosk.adapters.camera.scorer.RECHECK_EVERY_S", 0.3)
+    tip = centre_of(Dart.parse("T20"))
+    steps = [Step("still", 45), Step("throw", tip=tip), Step("still", 6)]
+    video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.8))
+    frames = [np.zeros_like(video.frames[0])] * 5 + video.frames
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for f in frames:
+        out.write(f)
+    out.release()
+    events: list[object] = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     realtime=True, retry_interval=60)  # fmt: skip
+    s.start()
+    deadline = threading.Event()
+    for _ in range(100):
+        if any(type(e).__name__ == "Hit" for e in events):
+            break
+        deadline.wait(0.1)
+    s.stop()
+    assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["T20"]  # type: ignore[attr-defined]

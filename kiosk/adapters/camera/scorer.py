@@ -39,6 +39,7 @@ from kiosk.adapters.camera.detector import (
     Detector,
     DetectorParams,
     Observation,
+    Phase,
     Takeout,
 )
 from kiosk.adapters.camera.fusion import fuse
@@ -50,6 +51,8 @@ log = logging.getLogger("kiosk.camera")
 LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
 WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
+RECHECK_EVERY_S = 10.0  # a check that could not tell (a person in front) is tried again
+RECHECK_TRIES = 6  # ... this many times after it connected, while nothing moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,10 @@ class CameraScorer:
         self._live = [False] * len(sources)
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
-        self._unchecked = [True] * len(sources)  # the calibration not checked since it connected
+        # When the calibration is to be checked against the board next (None: done),
+        # and how many more tries a check that could not tell gets.
+        self._check_at: list[float | None] = [0.0] * len(sources)
+        self._checks_left = [RECHECK_TRIES] * len(sources)
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
         self._latest: list[np.ndarray | None] = [None] * len(sources)
         self.detectors = [
@@ -141,8 +147,8 @@ class CameraScorer:
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
-            if self._unchecked[i]:
-                self._unchecked[i] = False
+            due = self._check_at[i]
+            if due is not None and time.monotonic() >= due and det.phase != Phase.MOVING:
                 self._recheck(i, frame)
             if det.moved_away or self._stale[i]:
                 return
@@ -184,9 +190,11 @@ class CameraScorer:
         return True
 
     def _recheck(self, i: int, frame: np.ndarray) -> None:
-        """Camera ``i``'s first picture since it connected: is it where it was
-        calibrated? (``recheck``: moved a little, it is fitted again; further, it gives
-        no darts until it is calibrated again.)"""
+        """Is camera ``i`` where it was calibrated? Checked on its first picture since it
+        connected, and again every ``RECHECK_EVERY_S`` while nothing moves when the
+        check could not tell (``recheck``: moved a little, it is fitted again; further,
+        it gives no darts until it is calibrated again)."""
+        self._check_at[i] = None
         det = self.detectors[i]
         try:
             r = recheck(frame, det.cal)
@@ -209,13 +217,18 @@ class CameraScorer:
             why = "moved since it was calibrated: calibrate it again"
             self._emit(CameraStatus(i, "lost", why, calibrate=True))
         else:
-            log.info("camera %d: could not check its calibration against the board (%s)",
-                     i, r.detail)  # fmt: skip
+            self._checks_left[i] -= 1
+            again = self._checks_left[i] > 0
+            if again:
+                self._check_at[i] = time.monotonic() + RECHECK_EVERY_S
+            log.info("camera %d: could not check its calibration against the board (%s)%s",
+                     i, r.detail, "; trying again" if again else "")  # fmt: skip
 
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
             if state == "connected":  # it may have been moved while it was away
-                self._unchecked[i], self._stale[i] = True, False
+                self._check_at[i], self._checks_left[i] = 0.0, RECHECK_TRIES
+                self._stale[i] = False
             self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
                 self.detectors[i].reset()  # the view may have moved while it was away
