@@ -4,7 +4,7 @@ import time
 import cv2
 import numpy as np
 
-from kiosk.adapters.camera.capture import CameraReader
+from kiosk.adapters.camera.capture import CameraReader, is_device, open_capture
 from kiosk.adapters.camera.scorer import (
     CameraScorer,
     CameraStatus,
@@ -56,6 +56,19 @@ def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_c
     time.sleep(0.2)
     r.stop()
     assert states == ["lost", "reconnecting"]
+
+
+def test_a_camera_named_by_a_stable_link_is_a_camera_not_a_file(tmp_path):
+    # /dev/v4l/by-id/... links keep their names when the cameras come up in another
+    # order at boot; a camera is asked for its picture size and never looped.
+    link = tmp_path / "usb-Logitech_C920-video-index0"
+    link.symlink_to("/dev/video97")
+    assert is_device(str(link)) and is_device("/dev/video0") and is_device(2)
+    assert open_capture(str(link)) is None  # no such camera here: no picture, no crash
+    video = tmp_path / "turn.avi"
+    _write_video(video, [np.zeros((48, 64, 3), np.uint8)] * 2)
+    (tmp_path / "cam.avi").symlink_to(video)
+    assert not is_device(str(tmp_path / "cam.avi")) and not is_device(str(video))
 
 
 def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):

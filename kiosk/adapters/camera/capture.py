@@ -1,4 +1,5 @@
-"""Frames from a camera, a ``/dev/video*`` node, a video file or a URL, on a thread.
+"""Frames from a camera (an index, a ``/dev/video*`` node or a ``/dev/v4l/by-id/`` link
+to one), a video file or a URL, on a thread.
 
 A recorded video works as a camera (tests, demos): with ``realtime=True`` it is played
 at its own frame rate, with ``loop=True`` it starts again at its end. A camera that
@@ -13,6 +14,7 @@ Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -44,13 +46,18 @@ def parse_source(source: str | int) -> str | int:
 
 
 def is_device(source: str | int) -> bool:
-    return isinstance(source, int) or str(source).startswith("/dev/video")
+    """A camera rather than a file or URL: an index, a ``/dev/video*`` node, or a link
+    to one (``/dev/v4l/by-id/...`` or ``by-path/...``: names that stay put when the
+    cameras come up in another order at boot, which ``/dev/videoN`` numbers do not)."""
+    return isinstance(source, int) or os.path.realpath(str(source)).startswith("/dev/")
 
 
 def open_capture(source: str | int, size: tuple[int, int] | None = (1280, 720)) -> Any:
     """An opened ``cv2.VideoCapture`` or None. Fixes exposure, white balance and focus
     on real cameras where the driver allows it."""
     src = parse_source(source)
+    if isinstance(src, str) and is_device(src):
+        src = os.path.realpath(src)  # the /dev/videoN node a stable link points to now
     cap = cv2.VideoCapture(src)
     if not cap.isOpened():
         cap.release()
