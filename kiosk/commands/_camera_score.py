@@ -13,6 +13,7 @@ import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.fusion import estimate_from, fuse
+from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.tip import find_tip
 
 NAME = "camera-score"
@@ -48,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{len(cals)} calibrations, {len(befores)} befores, {len(afters)} afters: "
                      "give one of each per camera")  # fmt: skip
     estimates = []
+    moved: list[int] = []  # cameras whose pictures are too far apart to line up
     for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
         try:
             cal = Calibration.load(c)
@@ -76,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
             size = (WORK_WIDTH, round(h * WORK_WIDTH / w))
             imgs = [cv2.resize(im, size, interpolation=cv2.INTER_AREA) for im in imgs]
             cal = cal.for_size(size)
+        if far := jumped(imgs[0], imgs[1]):
+            moved.append(i + 1)
+            print(f"camera-score: camera {i + 1}: {a} is shifted {far:.0f} px from {b} (the "
+                  f"camera moved between them, further than {MAX_SHIFT_PX:.0f} px can be lined "
+                  "up): left out", file=sys.stderr)  # fmt: skip
+            continue
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
             if args.verbose:
@@ -90,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
                   f"{bx:.1f}, {by:.1f} mm +-{est.weight ** -0.5:.1f} mm, {line}")  # fmt: skip
     fused = fuse(estimates)
+    if fused is None and moved and not estimates:
+        # Not "none": the dart may well be there; these pictures cannot tell.
+        return _fail(f"camera {', '.join(map(str, moved))} moved between the pictures: "
+                     "take both from a camera that holds still")  # fmt: skip
     if fused is None:
         print("none")
         return 0

@@ -2,6 +2,7 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 
 from kiosk.adapters.camera.synthetic import render_throw
 
@@ -92,3 +93,26 @@ def test_a_photo_larger_than_video_is_scored_at_video_size(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "T20"
     assert r.stderr == ""
+
+
+def test_a_pair_taken_by_a_camera_that_moved_far_is_refused_not_scored_none(tmp_path):
+    # A hand-held photo pair 85 px apart: the dart is there, but no tip can be placed.
+    t = render_throw(5, 1, off_axis=(20.0, 30.0), moved=(80.0, 30.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "moved between the pictures" in r.stderr and "shifted 85 px" in r.stderr
+
+
+def test_a_camera_that_moved_far_is_left_out_and_the_others_score(tmp_path):
+    t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(20.0, 40.0))
+    args = []
+    for i in range(3):
+        cal, b, a = _files(tmp_path, t, i)
+        args += ["--calibration", cal, "--before", b, "--after", a]
+    shifted = cv2.warpAffine(cv2.imread(args[5]), np.float32([[1, 0, 70], [0, 1, 20]]), (1280, 720))
+    cv2.imwrite(args[5], shifted)  # camera 1's after picture: the camera knocked 73 px
+    r = _cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+    assert "camera 1:" in r.stderr and "left out" in r.stderr
