@@ -15,7 +15,6 @@ anywhere on the board. Prints exact segments and the tip error (median, p90).
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _rendered
 import cv2
 import numpy as np
 
@@ -87,11 +87,7 @@ def one(args: tuple[int, float, bool]) -> tuple[bool, float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=100)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=760_000)
-    a = ap.parse_args()
+    a = _rendered.options(__doc__, 100, 760_000)
     seeds = range(a.seed, a.seed + a.n)
     print(f"\nunmodelled lens distortion: {a.n} rendered throws x 3 cameras, 15-50 deg, "
           f"seeds {a.seed}..{a.seed + a.n - 1}\n")  # fmt: skip

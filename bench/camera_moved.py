@@ -12,7 +12,6 @@ none of these: its figures are for a camera that holds still.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _rendered
 import cv2
 import numpy as np
 
@@ -77,11 +77,7 @@ def one(seed: int) -> list[bool]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=30)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=730_000)
-    a = ap.parse_args()
+    a = _rendered.options(__doc__, 30, 730_000)
     seeds = range(a.seed, a.seed + a.n)
     with ProcessPoolExecutor(a.jobs) as pool:
         rows = np.array(list(pool.map(one, seeds)))

@@ -13,7 +13,6 @@ camera (median, p90, on one core).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import Counter
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _rendered
 import cv2
 import numpy as np
 
@@ -57,11 +57,7 @@ def one(seed: int) -> list[tuple[str, float, float, float, float]]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=40)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=740_000)
-    a = ap.parse_args()
+    a = _rendered.options(__doc__, 40, 740_000)
     with ProcessPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(one, range(a.seed, a.seed + a.n)))
     print(f"\ncalibration check on the first picture: {a.n} rendered cameras 0-50 deg, "

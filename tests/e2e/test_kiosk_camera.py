@@ -4,6 +4,8 @@ USB camera (cv2 reads a file the way it reads /dev/video0), through the real app
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -11,8 +13,8 @@ import numpy as np
 import pytest
 from kiosk_support import start_game
 
-from kiosk.adapters.camera.synthetic import Step, render_turn
-from kiosk.bootstrap import Options, build
+from kiosk.adapters.camera.synthetic import Step, Video, render_turn
+from kiosk.bootstrap import Options, Running, build
 from kiosk.config import Config
 from kiosk.domain.board import centre_of
 from kiosk.domain.darts import Dart
@@ -31,12 +33,19 @@ def _write_video(path: Path, frames: list) -> None:
     out.release()
 
 
-def _camera_config(tmp_path: Path, darts: list[str], seed: int) -> Config:
-    steps = [Step("still", 4)]
-    for text in darts:
-        steps += [Step("throw", tip=centre_of(Dart.parse(text))), Step("still", 4)]
-    steps += [Step("takeout"), Step("still", 6)]
-    video = render_turn(seed, steps, off_axis=15.0)
+@contextmanager
+def _kiosk(tmp_path: Path, config: Config) -> Iterator[tuple[Running, Driver]]:
+    """The real app, headless, on the virtual board; its cameras as ``config`` says."""
+    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
+    running = build(options, config)
+    try:
+        yield running, Driver(running)
+    finally:
+        running.close()
+
+
+def _video_config(tmp_path: Path, video: Video) -> Config:
+    """The config of a kiosk whose one camera is ``video`` (camera.avi, camera.json)."""
     _write_video(tmp_path / "camera.avi", video.frames)
     video.calibration.save(tmp_path / "camera.json")
     base = Config()
@@ -48,15 +57,20 @@ def _camera_config(tmp_path: Path, darts: list[str], seed: int) -> Config:
     return dataclasses.replace(base, camera=camera)
 
 
+def _camera_config(tmp_path: Path, darts: list[str], seed: int) -> Config:
+    steps = [Step("still", 4)]
+    for text in darts:
+        steps += [Step("throw", tip=centre_of(Dart.parse(text))), Step("still", 4)]
+    steps += [Step("takeout"), Step("still", 6)]
+    return _video_config(tmp_path, render_turn(seed, steps, off_axis=15.0))
+
+
 def test_darts_seen_by_a_camera_are_scored_and_a_takeout_passes_the_turn(tmp_path: Path) -> None:
     # One camera reads about 80% of rendered darts exactly (bench/camera.py measures
     # that); this test is about the kiosk's path from camera to scoreboard, so it uses
     # a rendered turn that the one-camera detector reads right.
     config = _camera_config(tmp_path, ["S20", "S19", "S18"], seed=2)
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, config)
-    d = Driver(running)
-    try:
+    with _kiosk(tmp_path, config) as (running, d):
         d.wait_for(lambda: running.devices.virtual, what="the virtual board")
         start_game(d, ("Anna", "Boris"))
         running.devices.switch("camera")  # the camera starts rolling with the game up
@@ -68,8 +82,6 @@ def test_darts_seen_by_a_camera_are_scored_and_a_takeout_passes_the_turn(tmp_pat
         # The takeout ends the bar machine's hold on Anna's turn: Boris is up, no dart lost.
         d.wait_for(lambda: d.game().hold is None, timeout=30, what="the takeout")
         assert game.current_player == "Boris" and game.stats("Boris").darts == 0
-    finally:
-        running.close()
 
 
 def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Path) -> None:
@@ -77,17 +89,12 @@ def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Pat
     config = dataclasses.replace(
         base, camera=dataclasses.replace(base.camera, devices=(str(tmp_path / "none.avi"),))
     )
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, config)
-    d = Driver(running)
-    try:
+    with _kiosk(tmp_path, config) as (running, d):
         running.devices.switch("camera")
         d.wait_for(lambda: d.kiosk.board.lost, what="the lost banner")
         assert "calibrated" in d.kiosk.board.detail
         d.settle()
         assert any(t.startswith("Cameras lost") for t in d.texts), d.texts
-    finally:
-        running.close()
 
 
 def test_a_camera_moved_away_says_to_calibrate_it_again(tmp_path: Path) -> None:
@@ -95,24 +102,14 @@ def test_a_camera_moved_away_says_to_calibrate_it_again(tmp_path: Path) -> None:
     steps = [Step("still", 4), Step("still", 6, moved=(80.0, 30.0)),
              Step("throw", tip=centre_of(Dart.parse("S20"))), Step("still", 6)]  # fmt: skip
     video = render_turn(2, steps, off_axis=15.0)
-    _write_video(tmp_path / "camera.avi", video.frames)
-    video.calibration.save(tmp_path / "camera.json")
-    base = Config()
-    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "camera.avi"),),
-                                 calibrations=(str(tmp_path / "camera.json"),))  # fmt: skip
-    config = dataclasses.replace(base, camera=camera)
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, config)
-    d = Driver(running)
-    try:
+    config = _video_config(tmp_path, video)
+    with _kiosk(tmp_path, config) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.devices.switch("camera")
         d.wait_for(lambda: d.kiosk.board.detail == "cameras moved", timeout=30, what="the banner")
         d.settle()
         assert any(t.startswith("A camera was moved: calibrate it again") for t in d.texts)
         assert d.game().game.stats("Anna").darts == 0  # its dart was not scored
-    finally:
-        running.close()
 
 
 def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
@@ -123,10 +120,7 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
         calibrations=(*config.camera.calibrations, str(tmp_path / "camera.json")),
     )
     config = dataclasses.replace(config, camera=camera)
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, config)
-    d = Driver(running)
-    try:
+    with _kiosk(tmp_path, config) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.devices.switch("camera")
         d.wait_for(lambda: d.kiosk.cameras_down == ((2, "no pictures"),), timeout=30,
@@ -137,8 +131,6 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
         d.settle()
         want = "Not scoring: camera 2 (no pictures). The other cameras go on."
         assert want in d.texts, d.texts
-    finally:
-        running.close()
 
 
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:
@@ -146,10 +138,7 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, Config())
-    d = Driver(running)
-    try:
+    with _kiosk(tmp_path, Config()) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
         running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
@@ -158,8 +147,6 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
         assert d.game().game.stats("Anna").darts == 0  # nothing guessed into the game
         d.press("3*20\n")
         assert d.game().game.marks("Anna", 20) == 3
-    finally:
-        running.close()
 
 
 def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: Path) -> None:
@@ -168,11 +155,8 @@ def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: P
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, Config())
-    d = Driver(running)
     t20, s20 = Dart.parse("T20"), Dart.parse("S20")
-    try:
+    with _kiosk(tmp_path, Config()) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
         running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
@@ -183,24 +167,14 @@ def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: P
         d.press("-20\n")  # it was the single: undo, type it
         assert d.game().game.marks("Anna", 20) == 1
         assert d.game().game.stats("Anna").darts == 1
-    finally:
-        running.close()
 
 
 def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path: Path) -> None:
     # The camera was rolled 25 degrees since its calibration: the kiosk says so at start.
     steps = [Step("still", 30), Step("throw", tip=centre_of(Dart.parse("S20"))), Step("still", 6)]
     video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.0, 25.0))
-    _write_video(tmp_path / "camera.avi", video.frames)
-    video.calibration.save(tmp_path / "camera.json")
-    base = Config()
-    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "camera.avi"),),
-                                 calibrations=(str(tmp_path / "camera.json"),))  # fmt: skip
-    config = dataclasses.replace(base, camera=camera)
-    options = Options(window=True, size=(1280, 720), virtual=True, env={}, data_dir=tmp_path / "d")
-    running = build(options, config)
-    d = Driver(running)
-    try:
+    config = _video_config(tmp_path, video)
+    with _kiosk(tmp_path, config) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.devices.switch("camera")
         d.wait_for(lambda: d.kiosk.board.detail == "cameras moved", timeout=30, what="the banner")
@@ -229,5 +203,3 @@ def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path
         d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
         assert d.game().game.marks("Anna", 20) == 1
         assert not d.kiosk.board.lost
-    finally:
-        running.close()

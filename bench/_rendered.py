@@ -1,0 +1,16 @@
+"""The options of the benches that render throws or views and work them out in
+parallel: how many, in how many processes, from which seed."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def options(doc: str, n: int, seed: int) -> argparse.Namespace:
+    """``--n`` (``n``), ``--jobs`` (2), ``--seed`` (``seed``); the first line of
+    ``doc`` is the help's description."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--n", type=int, default=n, help="how many")
+    ap.add_argument("--jobs", type=int, default=2, help="processes")
+    ap.add_argument("--seed", type=int, default=seed, help="the first seed")
+    return ap.parse_args()
