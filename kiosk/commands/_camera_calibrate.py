@@ -88,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
     elif args.camera:
         image = grab_frame(args.camera)
         if image is None:
-            return _fail(f"{args.camera}: no picture from the camera")
+            return _fail(
+                f"{args.camera}: no picture from the camera (unplugged? or busy: a "
+                "running kiosk holds its cameras; calibrate from its Settings then)"
+            )
     else:
         return _fail("give --camera DEV_OR_FILE or --image FILE")
     out = Path(args.out)

@@ -5,20 +5,21 @@ detector lines up moves between frames, but only from its first frame on.
 
 The board's red and green rings are fitted again, starting from the calibration
 (``autocal.refit``), and the calibration's known points (the bull, the wire crossings
-of the double and treble rings) are compared with the fit, in board mm:
+of the double and treble rings) are compared with the fit, in board mm. When the
+rings line up well (``SURE_FIT``):
 
 - within ``SAME_MM``: the camera has not moved (on rendered boards a calibration and
   the fit differ by a few tenths of a mm);
-- further, and the rings line up well (``SURE_FIT``): it moved; the fit is used from
-  now on (to a few tenths of a mm on rendered boards, after turns of up to 4 degrees:
-  ``bench/camera_recheck.py``); the log says how far it had moved, and the file is
-  left as it was;
-- no good fit: the board's rings found anew say whether the board is elsewhere, at
-  least ``MOVED_MM`` from where the calibration puts it whichever segment is 20 (the
-  camera moved or turned further than a fit follows: calibrate it again), or it
-  cannot be seen well enough to tell (a person in front of it, a board whose colours
-  the automatic calibration does not find): then the calibration is kept, as before
-  this check.
+- further: it moved; the fit is used from now on (to a few tenths of a mm on
+  rendered boards, after turns of up to 4 degrees: ``bench/camera_recheck.py``); the
+  log says how far it had moved, and the file is left as it was.
+
+Else the rings found anew say whether the board is elsewhere, at least ``MOVED_MM``
+from where the calibration puts it whichever segment is 20 (the camera moved or
+turned further than a fit follows: calibrate it again), or it cannot be seen well
+enough to tell (a camera warming up, a person in front of the board, darts hiding
+the rings, a board whose colours the automatic calibration does not find): then the
+calibration is kept, as before this check, and the scorer tries again later.
 """
 
 from __future__ import annotations
@@ -49,12 +50,11 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     if frame.ndim != 3 or (frame.shape[1], frame.shape[0]) != cal.image_size:
         return Recheck("unknown", math.nan, detail="not a colour picture of the calibrated size")
     fit = autocal.refit(frame, cal.homography)
-    if fit.ok and fit.calibration is not None:
+    if fit.ok and fit.calibration is not None and fit.confidence >= SURE_FIT:
         drift = drift_mm(cal, fit.calibration)
         if drift < SAME_MM:
             return Recheck("same", drift, detail=fit.reason)
-        if fit.confidence >= SURE_FIT:
-            return Recheck("refitted", drift, fit.calibration, fit.reason)
+        return Recheck("refitted", drift, fit.calibration, fit.reason)
     if fit.twenty_from == "unconfirmed" and fit.homography is not None:
         # The rings line up turned: by a real turn, or one 36 degrees off it; either
         # way the board is not where the calibration puts it.
