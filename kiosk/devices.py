@@ -225,6 +225,8 @@ class Devices:
                 self._camera_details[event.camera] = event.detail
                 if event.calibrate:
                     self._to_calibrate.add(event.camera)
+                else:
+                    self._to_calibrate.discard(event.camera)
                 moved = any(d.startswith("moved") for d in self._camera_details.values())
             if after != before:
                 # (A camera moved away is lost until it is calibrated again: say so.)
@@ -249,9 +251,9 @@ class Devices:
                     why = "calibrate" if i in self._to_calibrate else "no pictures"
                     down.append((self._camera_numbers[i], why))
             now = tuple(sorted(down))
-            changed, self._down = now != self._down, now
-        if changed:
-            self.inbox.put(CamerasDown(now), source="camera")
+            if now != self._down:  # posted under the lock: two cameras' in their order
+                self._down = now
+                self.inbox.put(CamerasDown(now), source="camera")
 
     def camera_picture(self, index: int) -> Any | None:
         """The latest picture of the configured camera ``index`` (from 0) while the
@@ -266,7 +268,8 @@ class Devices:
     def reload_cameras(self) -> None:
         """A calibration was saved: the cameras start again, each with its file as it is
         now (and checked against the board again)."""
-        if self._cameras is not None:
+        idle = self.active == "" and self._source in ("camera", "auto")  # none calibrated yet
+        if self._cameras is not None or idle:
             log.info("cameras: starting again with the calibrations as saved")
             self.switch(self._source)
 

@@ -54,7 +54,7 @@ def test_a_camera_knocked_is_fitted_to_the_board_again(seed, turn) -> None:
     assert drift_mm(now, r.calibration) < 0.6  # the refit is as good as clicking again
 
 
-@pytest.mark.parametrize("roll", [20.0, 30.0, 34.0])
+@pytest.mark.parametrize("roll", [20.0, 30.0, 34.0, 36.0, 72.0])
 def test_a_camera_rolled_far_must_be_calibrated_again_never_fitted_36_degrees_off(roll) -> None:
     # The rings repeat every 36 degrees: rolled 30, they line up as well 6 degrees
     # from before; the numbers (or the size of the turn) tell it is not a knock.
@@ -123,7 +123,7 @@ def test_a_check_that_fails_keeps_the_camera_scoring(tmp_path: Path, monkeypatch
     def broken(frame: np.ndarray, cal: object) -> None:
         raise np.linalg.LinAlgError("singular matrix")  # e.g. a degenerate ellipse fit
 
-    monkeypatch.setattr("kiosk.adapters.camera.scorer.recheck", broken)
+    monkeypatch.setattr("kiosk.adapters.camera.recheck.recheck", broken)
     steps = [Step("still", 4), Step("throw", tip=(0.0, 60.0)), Step("still", 6)]
     events = _score(tmp_path, render_turn(11, steps, off_axis=20.0))
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]  # type: ignore[attr-defined]
@@ -134,7 +134,7 @@ def test_a_check_that_could_not_tell_is_tried_again_once_the_picture_is_still(
 ) -> None:
     # A camera warming up gives black pictures first; it was turned since its
     # calibration: the check on the first picture cannot tell, the next one fits it.
-    monkeypatch.setattr("kiosk.adapters.camera.scorer.RECHECK_EVERY_S", 0.3)
+    monkeypatch.setattr("kiosk.adapters.camera.recheck.RECHECK_EVERY_S", 0.3)
     tip = centre_of(Dart.parse("T20"))
     steps = [Step("still", 45), Step("throw", tip=tip), Step("still", 6)]
     video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.8))

@@ -129,8 +129,8 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
     homography moved by the picture's shift since, or steps 1-3 with the turn nearest
     the old homography that the numbers confirm. The numbers must not disagree, and a
     board that seems turned by more than ``MAX_REFIT_TURN_DEG`` about its centre must
-    be confirmed by them (the rings repeat every 36 degrees: a camera rolled by 34-38
-    degrees whose numbers cannot be read is the case this cannot tell). Refuses when the
+    be confirmed by them (the rings repeat every 36 degrees: a camera rolled by about
+    36 or 72 degrees whose numbers cannot be read is the case this cannot tell). Refuses when the
     rings do not line up (a person in front of the board, a camera turned away from
     it). ``confidence``: the fit's correlation."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
@@ -166,7 +166,7 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
     # well. The numbers, where they can be read, must agree; a board that seems turned
     # more than a knock turns a camera must be confirmed by them.
     turned = _turn_between(homography, H, (w, h))
-    j, margin = _turn_from_numbers(lab[:, :, 0], H, 0.0) if abs(turned) > 0.5 else (0, 1.0)
+    j, margin = _turn_from_numbers(lab[:, :, 0], H, 0.0)
     read = margin >= MIN_DIGIT_MARGIN
     if (read and j != 0) or (not read and abs(turned) > MAX_REFIT_TURN_DEG):
         why = f"the board looks turned by {turned:.0f} degrees, not confirmed by the numbers"

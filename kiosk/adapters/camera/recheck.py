@@ -25,6 +25,9 @@ calibration is kept, as before this check, and the scorer tries again later.
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,3 +73,60 @@ def drift_mm(old: Calibration, new: Calibration) -> float:
     """How far (mm, at worst over the known points in view) the board point ``old``
     gives for an image point is from the one ``new`` gives."""
     return autocal.homography_drift(old.homography, new.homography, old.image_size)
+
+
+RECHECK_EVERY_S = 10.0  # a check that could not tell (a person in front) is tried again
+RECHECK_TRIES = 6  # ... this many times after it is asked for, while nothing moves
+
+
+class Checks:
+    """When one camera's calibration is checked: asked for when it connects (then on
+    its first still picture, on the camera's own thread: it scores nothing until it
+    is checked) and when it was moved (then off its thread: a check takes 0.2-1.5 s,
+    and the camera's frames go on meanwhile). A check that could not tell is tried
+    again every ``RECHECK_EVERY_S`` while the picture is still, ``RECHECK_TRIES``
+    times, off the camera's thread (it may be scoring darts by then)."""
+
+    def __init__(self, pool: Executor) -> None:
+        self._pool = pool
+        self._due: float | None = None
+        self._tries = 0
+        self._running: Future[Recheck] | None = None
+        self.first = False  # a check the camera waits for (it just connected) is due
+
+    def ask(self, *, wait: bool) -> None:
+        """Check it as soon as the picture is still; ``wait``: on the camera's thread."""
+        self._due, self._tries, self.first = 0.0, RECHECK_TRIES, wait
+
+    def poll(self, frame: np.ndarray, cal: Calibration, still: bool) -> Recheck | None:
+        """A finished check's result (once); else None, and a check is started on
+        ``frame`` when one is due and the picture is ``still``."""
+        if self._running is not None:
+            if not self._running.done():
+                return None
+            done, self._running = self._running, None
+            return self._outcome(done.result)
+        if self._due is None or not still or time.monotonic() < self._due:
+            return None
+        self._due = None
+        if self.first:
+            self.first = False
+            return self._outcome(lambda: recheck(frame, cal))
+        self._running = self._pool.submit(recheck, frame.copy(), cal)
+        return None
+
+    def _outcome(self, get: Callable[[], Recheck]) -> Recheck:
+        try:
+            r = get()
+        except Exception as e:  # a bug in the check must not cost the camera
+            r = Recheck("unknown", math.nan, detail=f"the check failed: {e!r}")
+        if r.verdict == "unknown":
+            self._tries -= 1
+            if self._tries > 0:
+                self._due = time.monotonic() + RECHECK_EVERY_S
+        return r
+
+    @property
+    def again(self) -> bool:
+        """Whether a check that could not tell will be tried again."""
+        return self._due is not None

@@ -27,6 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,7 +44,7 @@ from kiosk.adapters.camera.detector import (
     Takeout,
 )
 from kiosk.adapters.camera.fusion import fuse
-from kiosk.adapters.camera.recheck import recheck
+from kiosk.adapters.camera.recheck import Checks, Recheck
 from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.domain.darts import Dart
 
@@ -51,8 +52,6 @@ log = logging.getLogger("kiosk.camera")
 LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
 WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
-RECHECK_EVERY_S = 10.0  # a check that could not tell (a person in front) is tried again
-RECHECK_TRIES = 6  # ... this many times after it connected, while nothing moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +111,11 @@ class CameraScorer:
         self._live = [False] * len(sources)
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
-        # When the calibration is to be checked against the board next (None: done),
-        # and how many more tries a check that could not tell gets.
-        self._check_at: list[float | None] = [0.0] * len(sources)
-        self._checks_left = [RECHECK_TRIES] * len(sources)
+        # The calibration checked against the board (``recheck``), on a thread of its own.
+        self._check_pool = ThreadPoolExecutor(1, thread_name_prefix="camera-check")
+        self._checks = [Checks(self._check_pool) for _ in sources]
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
-        self._latest: list[np.ndarray | None] = [None] * len(sources)
+        self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -143,13 +141,15 @@ class CameraScorer:
 
         def on_frame(frame: np.ndarray, index: int, t: float) -> None:
             nonlocal told
-            self._latest[i] = frame
+            self._latest[i] = (frame, time.monotonic())
             h, w = frame.shape[:2]
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
-            due = self._check_at[i]
-            if due is not None and time.monotonic() >= due and det.phase != Phase.MOVING:
-                self._recheck(i, frame)
+            checks = self._checks[i]
+            scoring = not (det.moved_away or self._stale[i])
+            still = det.phase != Phase.MOVING or not scoring  # (the detector is not fed then)
+            if (r := checks.poll(frame, det.cal, still)) is not None:
+                self._checked(i, r)
             if det.moved_away or self._stale[i]:
                 return
             for obs in det.feed(frame, index):
@@ -159,6 +159,7 @@ class CameraScorer:
                 log.error("camera %d was moved (%.0f px): its darts would be placed wrong; "
                           "fix its mount and calibrate it again", i, det.moved_away)  # fmt: skip
                 self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
+                checks.ask(wait=False)  # further than frames are lined up: a fit may do
                 return
             if math.dist(det.shift, told) >= LOG_SHIFT_PX:
                 told = det.shift
@@ -189,20 +190,16 @@ class CameraScorer:
                     i, size[0], size[1], w0, h0)  # fmt: skip
         return True
 
-    def _recheck(self, i: int, frame: np.ndarray) -> None:
-        """Is camera ``i`` where it was calibrated? Checked on its first picture since it
-        connected, and again every ``RECHECK_EVERY_S`` while nothing moves when the
-        check could not tell (``recheck``: moved a little, it is fitted again; further,
-        it gives no darts until it is calibrated again)."""
-        self._check_at[i] = None
+    def _checked(self, i: int, r: Recheck) -> None:
+        """What camera ``i``'s calibration check said (``recheck``): moved a little, it
+        is fitted again; further, it gives no darts until it is calibrated again; in
+        place (or fitted again) after it was reported moved, it scores again."""
         det = self.detectors[i]
-        try:
-            r = recheck(frame, det.cal)
-        except Exception:  # a bug in the check must not cost the camera
-            log.exception("camera %d: checking its calibration failed; kept as it is", i)
-            return
+        down = bool(det.moved_away) or self._stale[i]
         if r.verdict == "same":
             log.info("camera %d is where it was calibrated (within %.1f mm)", i, r.drift_mm)
+            if det.moved_away:
+                det.use(det.cal)  # put back where it was
         elif r.verdict == "refitted" and r.calibration is not None:
             log.warning("camera %d had moved %.1f mm since it was calibrated: its calibration is "
                         "fitted to the board's rings again (%s); calibrate it again to be sure",
@@ -216,18 +213,20 @@ class CameraScorer:
             self._live[i] = False
             why = "moved since it was calibrated: calibrate it again"
             self._emit(CameraStatus(i, "lost", why, calibrate=True))
+            return
         else:
-            self._checks_left[i] -= 1
-            again = self._checks_left[i] > 0
-            if again:
-                self._check_at[i] = time.monotonic() + RECHECK_EVERY_S
             log.info("camera %d: could not check its calibration against the board (%s)%s",
-                     i, r.detail, "; trying again" if again else "")  # fmt: skip
+                     i, r.detail, "; trying again" if self._checks[i].again else "")  # fmt: skip
+            return
+        if down:  # it scores again
+            self._stale[i] = False
+            self._live[i] = True
+            self._emit(CameraStatus(i, "connected", "in place (fitted to the board again)"))
 
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
             if state == "connected":  # it may have been moved while it was away
-                self._check_at[i], self._checks_left[i] = 0.0, RECHECK_TRIES
+                self._checks[i].ask(wait=True)
                 self._stale[i] = False
             self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
@@ -239,11 +238,15 @@ class CameraScorer:
 
         return on_status
 
-    def picture(self, i: int) -> np.ndarray | None:
-        """Camera ``i``'s latest picture, also when it gives no darts (moved): the
-        calibration screen's picture while this scorer holds the camera (a V4L2 camera
-        streams to one reader at a time)."""
-        return self._latest[i]
+    def picture(self, i: int, max_age_s: float = 2.0) -> np.ndarray | None:
+        """Camera ``i``'s latest picture, also when it gives no darts (moved), unless it
+        is older than ``max_age_s`` (the camera stopped): the calibration screen's
+        picture while this scorer holds the camera (a V4L2 camera streams to one reader
+        at a time)."""
+        got = self._latest[i]
+        if got is None or time.monotonic() - got[1] > max_age_s:
+            return None
+        return got[0]
 
     def start(self) -> None:
         if self._thread is not None:
@@ -257,6 +260,7 @@ class CameraScorer:
         for r in self.readers:
             r.stop()
         self._q.put(None)
+        self._check_pool.shutdown(wait=False, cancel_futures=True)
         if self._thread is not None:
             self._thread.join(timeout=3.0)
 
