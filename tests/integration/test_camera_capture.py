@@ -217,3 +217,21 @@ def test_a_camera_knocked_far_is_reported_then_fitted_to_the_board_and_scores_ag
     assert states[1] == ("lost", "moved: calibrate it again")
     assert states[2] == ("connected", "in place (fitted to the board again)")
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
+
+
+def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice(tmp_path):
+    # Two cameras, the second half a second slower than the fusion waits (a long tip
+    # search on a slow machine): its view of the dart comes after the dart was scored.
+    paths = []
+    for k, (seed, before) in enumerate(((11, 20), (11, 36))):
+        steps = [Step("still", before), Step("throw", tip=(0.0, 60.0)), Step("still", 10)]
+        video = render_turn(seed, steps, off_axis=20.0)
+        _write_video(tmp_path / f"cam{k}.avi", video.frames)
+        paths.append(str(tmp_path / f"cam{k}.avi"))
+    events = []
+    s = CameraScorer(paths, [video.calibration] * 2, events.append, realtime=True,
+                     retry_interval=60)  # fmt: skip
+    s.start()
+    _wait(lambda: sum(type(e).__name__ == "Hit" for e in events) > 1, 4.0)
+    s.stop()
+    assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]

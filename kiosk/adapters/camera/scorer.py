@@ -52,6 +52,7 @@ log = logging.getLogger("kiosk.camera")
 LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
 WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
+LATE_S = 1.0  # views from only other cameras this soon after a dart: the same dart, late
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,7 @@ class CameraScorer:
         self._checks = [Checks(self._check_pool) for _ in sources]
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
         self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
+        self._last_dart: tuple[float, frozenset[int]] = (-math.inf, frozenset())  # when, seen by
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -309,6 +311,14 @@ class CameraScorer:
 
     def _decide(self, obs: list[Observation]) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
+        cams = frozenset(o.camera for o in seen)
+        when, before = self._last_dart
+        if seen and not cams & before and time.monotonic() - when < LATE_S:
+            # A camera slower than the window (a long tip search) saw the dart the others
+            # placed: every camera sees a new dart, those included.
+            log.info("camera(s) %s saw the last dart %.2f s after the others: not counted "
+                     "again", sorted(cams), time.monotonic() - when)  # fmt: skip
+            return
         if seen:
             fused = fuse([o.estimate for o in seen if o.estimate is not None])
             if fused is None:
@@ -320,6 +330,7 @@ class CameraScorer:
             log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,
                      *fused.board, fused.used, fused.spread_mm)  # fmt: skip
             self._emit(Hit(fused.dart))
+            self._last_dart = (time.monotonic(), cams)
             if fused.doubt is not None:
                 self.stats.doubts += 1
                 log.info("dart %s could be %s (%.2f mm sigma): asking the player to check",
