@@ -198,10 +198,10 @@ def whole_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
 def jumped(before: np.ndarray, after: np.ndarray) -> float:
     """How far (pixels) the whole picture jumped, when it surely moved further than
     can be lined up (the same scene, shifted more than ``MAX_SHIFT_PX``: the camera
-    was moved, and its calibration must be fitted again, ``recheck``); else 0. A person in front of the board
-    changes as much of the picture, but it is not the same scene shifted: the phase
-    correlation's peak is then weak (rendered: a camera moved 60-120 px peaks at
-    0.93-0.99, a person-sized blob at 0.06-0.16)."""
+    was moved, and its calibration must be fitted again, ``recheck``); else 0. A
+    person in front of the board changes as much of the picture, but it is not the
+    same scene shifted: the phase correlation's peak is then weak (rendered: a camera
+    moved 60-120 px peaks at 0.93-0.99, a person-sized blob at 0.06-0.16)."""
     got = _phase(before, after)
     if got is None:
         return 0.0
