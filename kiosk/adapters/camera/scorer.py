@@ -152,14 +152,16 @@ class CameraScorer:
             still = det.phase != Phase.MOVING or not scoring  # (the detector is not fed then)
             if (r := checks.poll(frame, det.cal, still)) is not None:
                 self._checked(i, r)
+                told = det.shift  # (a calibration fitted again starts from where it is)
             if det.moved_away or self._stale[i]:
                 return
             for obs in det.feed(frame, index):
                 self._q.put((t, obs))
             if det.moved_away:
                 self._live[i] = False
-                log.error("camera %d was moved (%.0f px): its darts would be placed wrong; "
-                          "fix its mount and calibrate it again", i, det.moved_away)  # fmt: skip
+                log.error("camera %d was moved (%.0f px): no darts from it until its "
+                          "calibration is fitted to the board again, or it is calibrated "
+                          "again", i, det.moved_away)  # fmt: skip
                 self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
                 checks.ask(wait=False)  # further than frames are lined up: a fit may do
                 return
