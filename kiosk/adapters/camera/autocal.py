@@ -24,6 +24,9 @@ point pairs, so it is saved like a hand-made calibration. Tuned on rendered boar
 (``synthetic.py``): real boards (worn colours, a spider with thick wires, odd number
 fonts, lens distortion) can be worse; the screen shows the overlay for a person to
 accept, and the confidence is only the fit's own opinion.
+
+``refit`` finds the board again from a calibration made before with the same steps
+(``board_turns``, ``refine``, ``turn_from_numbers``, ``point_pairs``).
 """
 
 from __future__ import annotations
@@ -42,8 +45,6 @@ R_INNER = board.TREBLE_INNER
 TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
 TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
 MIN_ECC = 0.55  # a correlation below this is not a board we can trust
-GOOD_ECC = 0.8  # ``refit``: a fit this good from the old homography needs no other start
-MAX_REFIT_TURN_DEG = 2.0  # ``refit``: a board turned further must be confirmed by the numbers
 MIN_PATTERN = 0.45  # normalised red/green pattern correlation
 MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong picks
 # measured on rendered boards had margins <= 0.12
@@ -60,8 +61,9 @@ class AutoResult:
     confidence: float
     reason: str
     homography: np.ndarray | None = None  # image px -> board mm
-    # How 20 was told: "numbers", "hint", "refit" (kept from before); "unconfirmed": a
-    # ``refit`` that lines the rings up (``homography``) but may be 36 degrees off.
+    # How 20 was told: "numbers", "hint", "refit" (kept from before, ``refit.refit``);
+    # "unconfirmed": a refit that lines the rings up (``homography``) but may be 36
+    # degrees off.
     twenty_from: str = ""
 
     @property
@@ -69,7 +71,7 @@ class AutoResult:
         return self.calibration is not None
 
 
-class _Refused(Exception):
+class Refused(Exception):
     def __init__(self, reason: str, confidence: float = 0.0) -> None:
         super().__init__(reason)
         self.reason = reason
@@ -83,7 +85,7 @@ def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = 
         return AutoResult(None, 0.0, "not a colour picture")
     try:
         return _calibrate(np.ascontiguousarray(image, np.uint8), twenty_hint)
-    except _Refused as r:
+    except Refused as r:
         return AutoResult(None, r.confidence, r.reason)
 
 
@@ -92,172 +94,43 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
     a_star = lab[:, :, 1] - 128.0
     grey = lab[:, :, 0]
-    outer, inner = _ring_ellipses(img)
-    H0 = _rectify(_conic(outer), _conic(inner))
-    phase, pattern = _rotation_phase(a_star, H0)
-    if pattern < MIN_PATTERN:
-        raise _Refused(
-            f"the red/green segments do not match a board (pattern {pattern:.2f})", pattern
-        )
+    H0, phase, pattern, _ = board_turns(img, a_star)
     if hint is not None:
         turn = _turn_from_hint(H0, phase, hint)
         margin, how = 1.0, "hint"
     else:
-        turn, margin = _turn_from_numbers(grey, H0, phase)
+        turn, margin = turn_from_numbers(grey, H0, phase)
         how = "numbers"
         if margin < MIN_DIGIT_MARGIN:
-            raise _Refused("cannot tell which segment is 20 from the numbers; mark the 20 by hand",
+            raise Refused("cannot tell which segment is 20 from the numbers; mark the 20 by hand",
                            0.5 * margin)  # fmt: skip
     H = _rotate(phase + 36.0 * turn) @ H0
-    H, ecc = _refine(a_star, H)
+    H, ecc = refine(a_star, H)
     if ecc < MIN_ECC:
-        raise _Refused(f"the rings do not line up with a board (fit {ecc:.2f})", ecc)
-    pts = _point_pairs(H, (w, h))
+        raise Refused(f"the rings do not line up with a board (fit {ecc:.2f})", ecc)
+    pts = point_pairs(H, (w, h))
     try:
         cal = Calibration.from_points((w, h), pts)
     except CalibrationError as e:
-        raise _Refused(f"the fitted board gives no calibration: {e}", 0.0) from e
+        raise Refused(f"the fitted board gives no calibration: {e}", 0.0) from e
     confidence = float(min(1.0, ecc, 0.5 + pattern / 2, 0.5 + margin))
     return AutoResult(cal, confidence, f"board found (fit {ecc:.2f}, 20 from the {how})",
                       cal.homography, how)  # fmt: skip
 
 
-def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
-    """The board as it lines up in ``image`` now, from a homography that lined it up
-    before (image px -> board mm: a calibration of the same camera, since knocked or
-    turned). Step 4 from the old homography; when that does not fit well, from the old
-    homography moved by the picture's shift since, or steps 1-3 with the turn nearest
-    the old homography that the numbers confirm. The numbers must not disagree, and a
-    board that seems turned by more than ``MAX_REFIT_TURN_DEG`` about its centre must
-    be confirmed by them (the rings repeat every 36 degrees: a camera rolled by about
-    36 or 72 degrees whose numbers cannot be read is the case this cannot tell). Refuses when the
-    rings do not line up (a person in front of the board, a camera turned away from
-    it). ``confidence``: the fit's correlation."""
-    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-        return AutoResult(None, 0.0, "not a colour picture")
-    img = np.ascontiguousarray(image, np.uint8)
-    h, w = img.shape[:2]
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
-    a_star = lab[:, :, 1] - 128.0
-    fits: list[tuple[float, np.ndarray]] = []
-    why = ""
-    grey = lab[:, :, 0]
-
-    def start(k: int) -> np.ndarray:  # worked out only when the one before fits badly
-        if k == 0:
-            return homography
-        return _shifted(a_star, homography) if k == 1 else _near(img, a_star, grey, homography)
-
-    for k in range(3):
-        try:
-            H, ecc = _refine(a_star, start(k))
-        except _Refused as r:
-            why = r.reason
-            continue
-        fits.append((ecc, H))
-        if ecc >= GOOD_ECC:
-            break
-    if not fits:
-        return AutoResult(None, 0.0, why)
-    ecc, H = max(fits, key=lambda f: f[0])
-    if ecc < MIN_ECC:
-        return AutoResult(None, ecc, f"the rings do not line up with a board (fit {ecc:.2f})")
-    # The rings repeat every 36 degrees: a fit turned 36 degrees off lines them up as
-    # well. The numbers, where they can be read, must agree; a board that seems turned
-    # more than a knock turns a camera must be confirmed by them.
-    turned = _turn_between(homography, H, (w, h))
-    j, margin = _turn_from_numbers(lab[:, :, 0], H, 0.0)
-    read = margin >= MIN_DIGIT_MARGIN
-    if (read and j != 0) or (not read and abs(turned) > MAX_REFIT_TURN_DEG):
-        why = f"the board looks turned by {turned:.0f} degrees, not confirmed by the numbers"
-        return AutoResult(None, ecc, why, H, "unconfirmed")  # the board moved, but how?
-    try:
-        cal = Calibration.from_points((w, h), _point_pairs(H, (w, h)))
-    except CalibrationError as e:
-        return AutoResult(None, 0.0, f"the fitted board gives no calibration: {e}")
-    return AutoResult(cal, ecc, f"board found again (fit {ecc:.2f})", cal.homography, "refit")
-
-
-def _shifted(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
-    """The old homography moved by the picture's shift since (phase correlation of the
-    rings' colours as the old homography expects them with the picture's): a camera
-    panned or tilted a few degrees, the board perhaps no longer whole in the picture."""
-    h, w = a_star.shape
-    B = _template_to_board(TEMPLATE_PPM, TEMPLATE_HALF)
-    to_image = np.linalg.inv(old) @ B
-    expected = cv2.warpPerspective(ring_model(), to_image, (w, h), flags=cv2.INTER_LINEAR)
-    win = cv2.createHanningWindow((w, h), cv2.CV_32F)
-    (dx, dy), peak = cv2.phaseCorrelate(expected.astype(np.float32),
-                                        np.asarray(a_star / 64.0, np.float32), win)  # fmt: skip
-    if peak < 0.05:
-        raise _Refused(f"the rings are not found shifted in the picture (peak {peak:.2f})")
-    shift = np.array([[1.0, 0, -dx], [0, 1.0, -dy], [0, 0, 1.0]])
-    return np.asarray(old @ shift)
-
-
-def _near(img: np.ndarray, a_star: np.ndarray, grey: np.ndarray, old: np.ndarray) -> np.ndarray:
-    """Steps 1-3 with the turn nearest the old homography ``old``: of the ten turns the
-    red/green pattern allows, the one that moves the known points least, when the
-    numbers agree."""
-    H0, phase, turns = _turns(img, a_star)
-    size = (img.shape[1], img.shape[0])
-    best = int(np.argmin([homography_drift(old, H, size) for H in turns]))
-    by_numbers, margin = _turn_from_numbers(grey, H0, phase)
-    if margin < MIN_DIGIT_MARGIN or by_numbers != best:
-        raise _Refused("the numbers do not confirm where 20 is: calibrate it again")
-    return turns[best]
-
-
-def _turns(img: np.ndarray, a_star: np.ndarray) -> tuple[np.ndarray, float, list[np.ndarray]]:
-    """Steps 1-2 and the ten turns the red/green pattern allows (image -> board each)."""
+def board_turns(
+    img: np.ndarray, a_star: np.ndarray
+) -> tuple[np.ndarray, float, float, list[np.ndarray]]:
+    """Steps 1-2: the rings' rectification ``H0``, the turn (mod 36 degrees) that lines
+    the red/green pattern up and how well, and the ten turns it allows (image -> board
+    each)."""
     H0 = _rectify(*map(_conic, _ring_ellipses(img)))
     phase, pattern = _rotation_phase(a_star, H0)
     if pattern < MIN_PATTERN:
-        raise _Refused(f"the red/green segments do not match a board (pattern {pattern:.2f})")
-    return H0, phase, [_rotate(phase + 36.0 * j) @ H0 for j in range(10)]
-
-
-def least_drift(image: np.ndarray, homography: np.ndarray) -> float | None:
-    """At least how far (mm) the board in ``image`` is from where ``homography`` (image
-    -> board) puts it, whichever segment is 20 (steps 1-2 only, a few mm coarse); None
-    when no board is found."""
-    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-        return None
-    img = np.ascontiguousarray(image, np.uint8)
-    a_star = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[:, :, 1] - 128.0
-    try:
-        _, _, turns = _turns(img, a_star)
-    except _Refused:
-        return None
-    size = (img.shape[1], img.shape[0])
-    return min(homography_drift(homography, H, size) for H in turns)
-
-
-def _turn_between(old: np.ndarray, new: np.ndarray, size: tuple[int, int]) -> float:
-    """How far (degrees) the board seems turned about its centre from homography
-    ``old`` to ``new`` (image -> board), over the double ring's points in the picture."""
-    pts = np.array(known_points()[1::2])  # the double ring's wire crossings
-    img = _apply(np.linalg.inv(old), np.vstack([[0.0, 0.0], pts]))
-    w, h = size
-    now = _apply(new, img)
-    seen = (img[1:, 0] >= 0) & (img[1:, 0] <= w - 1) & (img[1:, 1] >= 0) & (img[1:, 1] <= h - 1)
-    if not seen.any():
-        return 0.0
-    v = now[1:][seen] - now[0]
-    d = np.degrees(np.arctan2(v[:, 0], v[:, 1]) - np.arctan2(pts[seen, 0], pts[seen, 1]))
-    return float(np.median((d + 180.0) % 360.0 - 180.0))
-
-
-def homography_drift(old: np.ndarray, new: np.ndarray, size: tuple[int, int]) -> float:
-    """How far apart (mm, at worst over the known points ``old`` puts in the picture)
-    two image -> board homographies put the same image points."""
-    pts = np.array(known_points())
-    img = _apply(np.linalg.inv(old), pts)
-    w, h = size
-    seen = (img[:, 0] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] >= 0) & (img[:, 1] <= h - 1)
-    if not seen.any():
-        return math.inf
-    return float(np.linalg.norm(_apply(new, img[seen]) - pts[seen], axis=1).max())
+        raise Refused(
+            f"the red/green segments do not match a board (pattern {pattern:.2f})", pattern
+        )
+    return H0, phase, pattern, [_rotate(phase + 36.0 * j) @ H0 for j in range(10)]
 
 
 # -- 1. the rings --------------------------------------------------------------------------
@@ -282,12 +155,12 @@ def _ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
     red, green = colour_masks(img)
     mask = cv2.bitwise_or(red, green)
     if cv2.countNonZero(mask) < 0.002 * w * h:
-        raise _Refused("no red and green board rings in the picture")
+        raise Refused("no red and green board rings in the picture")
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
     contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hier is None:
-        raise _Refused("no red and green board rings in the picture")
+        raise Refused("no red and green board rings in the picture")
     hier = hier[0]
     outers = [i for i in range(len(contours)) if hier[i][3] < 0]
     outers.sort(key=lambda i: -cv2.contourArea(contours[i]))
@@ -295,7 +168,7 @@ def _ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
         found = _double_and_treble(list(contours), hier, i, mask.shape)
         if found is not None:
             return found
-    raise _Refused("no double and treble rings found (is the whole board in the picture?)")
+    raise Refused("no double and treble rings found (is the whole board in the picture?)")
 
 
 def _children(hier: np.ndarray, i: int) -> list[int]:
@@ -319,7 +192,7 @@ def _double_and_treble(
     h, w = shape[:2]
     x, y, bw, bh = cv2.boundingRect(c)
     if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
-        raise _Refused("the board is cut off by the edge of the picture")
+        raise Refused("the board is cut off by the edge of the picture")
     outer = _fit_ellipse(c)
     if _ellipse_misfit(c, outer) > 0.02:
         return None
@@ -386,7 +259,7 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     the 170 mm and 99 mm circles."""
     vals, vecs = np.linalg.eig(np.linalg.solve(c_out, c_in))
     if np.abs(vals.imag).max() > 1e-6 * np.abs(vals).max():
-        raise _Refused("the rings are not the images of two concentric circles")
+        raise Refused("the rings are not the images of two concentric circles")
     vals, vecs = vals.real, vecs.real
     # The odd one out is the centre; the other two are equal (up to noise).
     d = [abs(vals[(k + 1) % 3] - vals[(k + 2) % 3]) for k in range(3)]
@@ -395,7 +268,7 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     ratio = vals[k] / mu
     want = (R_INNER / R_OUTER) ** 2
     if not 0.7 * want < ratio < 1.3 * want:
-        raise _Refused(f"the rings found are not the double and treble rings "
+        raise Refused(f"the rings found are not the double and treble rings "
                        f"(radius ratio {math.sqrt(max(ratio, 0)):.2f})")  # fmt: skip
     centre = vecs[:, k] / vecs[2, k]
     D = c_in - mu * c_out
@@ -404,7 +277,7 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     T = np.array([[1.0, 0, -centre[0]], [0, 1.0, -centre[1]], [0, 0, 1.0]])
     lt = np.linalg.inv(T).T @ line
     if abs(lt[2]) < 1e-12:
-        raise _Refused("the view is too oblique")
+        raise Refused("the view is too oblique")
     lt = lt / lt[2]
     P = np.array([[1.0, 0, 0], [0, 1.0, 0], [lt[0], lt[1], 1.0]])
     PT = P @ T
@@ -413,7 +286,7 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     M = Q[:2, :2] / -Q[2, 2]
     ew, ev2 = np.linalg.eigh((M + M.T) / 2)
     if ew.min() <= 0:
-        raise _Refused("the outer ring does not rectify to a circle")
+        raise Refused("the outer ring does not rectify to a circle")
     S = ev2 @ np.diag(np.sqrt(ew)) @ ev2.T  # x^T M x = |S x|^2
     A = np.eye(3)
     A[:2, :2] = R_OUTER * S
@@ -425,11 +298,11 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
 
 
 def _jacobian_det(H: np.ndarray, p: np.ndarray) -> float:
-    q = _apply(H, np.array([p, p + np.array([1.0, 0.0]), p + np.array([0.0, 1.0])]))
+    q = apply(H, np.array([p, p + np.array([1.0, 0.0]), p + np.array([0.0, 1.0])]))
     return float(np.linalg.det(np.column_stack([q[1] - q[0], q[2] - q[0]])))
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
     return np.asarray(q[:, :2] / q[:, 2:3])
 
@@ -443,7 +316,7 @@ def _rotate(deg: float) -> np.ndarray:
 
 def _sample(channel: np.ndarray, H: np.ndarray, board_pts: np.ndarray) -> np.ndarray:
     """``channel`` at the image points of board points (NaN outside the picture)."""
-    img = _apply(np.linalg.inv(H), board_pts.reshape(-1, 2)).astype(np.float32)
+    img = apply(np.linalg.inv(H), board_pts.reshape(-1, 2)).astype(np.float32)
     h, w = channel.shape[:2]
     mx, my = img[:, 0].reshape(1, -1), img[:, 1].reshape(1, -1)
     out = cv2.remap(channel, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
@@ -486,7 +359,7 @@ def _rotation_phase(a_star: np.ndarray, H0: np.ndarray) -> tuple[float, float]:
     return (k + frac) * STEP, float(y1 / norm)
 
 
-def _turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[int, float]:
+def turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[int, float]:
     """Which of the ten 36-degree turns puts 20 at the top, from the ink of the numbers;
     and the margin of the best over the second best correlation."""
     H = _rotate(phase) @ H0
@@ -515,7 +388,7 @@ def _turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[
 
 
 def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> int:
-    bx, by = _apply(_rotate(phase) @ H0, np.array([hint], float))[0]
+    bx, by = apply(_rotate(phase) @ H0, np.array([hint], float))[0]
     a = board.angle_of(float(bx), float(by))
     return int(np.argmin([abs((a + 36.0 * j + 180.0) % 360.0 - 180.0) for j in range(10)]))
 
@@ -553,12 +426,12 @@ def ring_model(ppm: float = TEMPLATE_PPM, half: float = TEMPLATE_HALF) -> np.nda
     return np.asarray(cv2.GaussianBlur(out, (0, 0), 0.6 * ppm))
 
 
-def _template_to_board(ppm: float, half: float) -> np.ndarray:
+def template_to_board(ppm: float, half: float) -> np.ndarray:
     c = (round(2 * half * ppm) - 1) / 2
     return np.array([[1 / ppm, 0, -c / ppm], [0, -1 / ppm, c / ppm], [0, 0, 1.0]])
 
 
-def _refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
+def refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     """ECC fit of the ring model; returns the refined image->board homography and the
     correlation coefficient (1 = perfect)."""
     tmpl = ring_model()
@@ -566,7 +439,7 @@ def _refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     c = (n - 1) / 2
     yy, xx = np.mgrid[0:n, 0:n]
     tmask = np.hypot(xx - c, yy - c) <= (board.DOUBLE_OUTER + 4.0) * TEMPLATE_PPM
-    B = _template_to_board(TEMPLATE_PPM, TEMPLATE_HALF)
+    B = template_to_board(TEMPLATE_PPM, TEMPLATE_HALF)
     W = np.linalg.inv(H) @ B
     W = (W / W[2, 2]).astype(np.float32)
     src = np.asarray(a_star / 64.0, np.float32)
@@ -576,7 +449,7 @@ def _refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
         cc, W = cv2.findTransformECCWithMask(tmpl, src, tmask.astype(np.uint8) * 255, imask, W,
                                              cv2.MOTION_HOMOGRAPHY, criteria, 5)  # fmt: skip
     except cv2.error as e:
-        raise _Refused(f"the fine fit did not converge ({str(e).splitlines()[-1][:60]})") from e
+        raise Refused(f"the fine fit did not converge ({str(e).splitlines()[-1][:60]})") from e
     Hb2i = W.astype(np.float64) @ np.linalg.inv(B)
     Hi2b = np.linalg.inv(Hb2i)
     return Hi2b / Hi2b[2, 2], float(cc)
@@ -595,10 +468,10 @@ def known_points() -> list[tuple[float, float]]:
     return pts
 
 
-def _point_pairs(H: np.ndarray, size: tuple[int, int]) -> list[PointPair]:
+def point_pairs(H: np.ndarray, size: tuple[int, int]) -> list[PointPair]:
     w, h = size
     brd = np.array(known_points())
-    img = _apply(np.linalg.inv(H), brd)
+    img = apply(np.linalg.inv(H), brd)
     return [
         PointPair(
             (round(float(u), 2), round(float(v), 2)), (round(float(x), 3), round(float(y), 3))

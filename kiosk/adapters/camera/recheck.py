@@ -4,7 +4,7 @@ stool) would otherwise place every dart as far off as it moved, without a word: 
 detector lines up moves between frames, but only from its first frame on.
 
 The board's red and green rings are fitted again, starting from the calibration
-(``autocal.refit``), and the calibration's known points (the bull, the wire crossings
+(``refit.refit``), and the calibration's known points (the bull, the wire crossings
 of the double and treble rings) are compared with the fit, in board mm. When the
 rings line up well (``SURE_FIT``):
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiosk.adapters.camera import autocal
+from kiosk.adapters.camera import refit
 from kiosk.adapters.camera.calibration import Calibration
 
 SAME_MM = 2.0  # the calibration this close to the board's rings now: not moved
@@ -52,7 +52,7 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     """Whether ``cal`` still fits the board in ``frame`` (see the module's doc)."""
     if frame.ndim != 3 or (frame.shape[1], frame.shape[0]) != cal.image_size:
         return Recheck("unknown", math.nan, detail="not a colour picture of the calibrated size")
-    fit = autocal.refit(frame, cal.homography)
+    fit = refit.refit(frame, cal.homography)
     if fit.ok and fit.calibration is not None and fit.confidence >= SURE_FIT:
         drift = drift_mm(cal, fit.calibration)
         if drift < SAME_MM:
@@ -61,9 +61,9 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     if fit.twenty_from == "unconfirmed" and fit.homography is not None:
         # The rings line up turned: by a real turn, or one 36 degrees off it; either
         # way the board is not where the calibration puts it.
-        drift = autocal.homography_drift(cal.homography, fit.homography, cal.image_size)
+        drift = refit.homography_drift(cal.homography, fit.homography, cal.image_size)
         return Recheck("moved", drift, detail=fit.reason)
-    least = autocal.least_drift(frame, cal.homography)
+    least = refit.least_drift(frame, cal.homography)
     if least is not None and least >= MOVED_MM:
         return Recheck("moved", least, detail=f"{fit.reason}; the board is found elsewhere")
     return Recheck("unknown", math.nan, detail=fit.reason)
@@ -72,7 +72,7 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
 def drift_mm(old: Calibration, new: Calibration) -> float:
     """How far (mm, at worst over the known points in view) the board point ``old``
     gives for an image point is from the one ``new`` gives."""
-    return autocal.homography_drift(old.homography, new.homography, old.image_size)
+    return refit.homography_drift(old.homography, new.homography, old.image_size)
 
 
 RECHECK_EVERY_S = 10.0  # a check that could not tell (a person in front) is tried again
