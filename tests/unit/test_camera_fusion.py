@@ -1,4 +1,5 @@
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -54,6 +55,40 @@ def test_the_shadows_line_fixes_the_tip_along_a_cameras_line():
     assert f is not None and f.lines == 2
     assert f.board == pytest.approx((0.0, 103.0), abs=0.1)
     assert f.dart == Dart.parse("T20")
+
+
+def test_one_camera_whose_tip_point_and_shadow_disagree_asks_the_player():
+    # Alone, nothing says whether the point (S20) or the shadow (T20) is the blunder:
+    # the shadow's crossing is scored and the point's dart named for the player.
+    line = _line_through(0.0, 103.0, 90.0)
+    shadow = _line_through(0.0, 103.0, 30.0)
+    f = fuse([Estimate(0, (0.0, 80.0), 1.0, line, 100.0, shadow=shadow, shadow_weight=100.0)])
+    assert f is not None and f.dart == Dart.parse("T20")
+    assert f.doubt == Dart.parse("S20")
+
+
+def test_a_blunder_the_other_cameras_outvote_raises_no_doubt():
+    # Camera 0's point is 23 mm down its line (S20); cameras 1 and 2 agree on T20.
+    ests = [
+        Estimate(0, (0.0, 80.0), 1.0, _line_through(0.0, 103.0, 90.0), 100.0),
+        Estimate(1, (0.0, 103.0), 1.0, _line_through(0.0, 103.0, 30.0), 100.0),
+        Estimate(2, (0.0, 103.0), 1.0, _line_through(0.0, 103.0, 150.0), 100.0),
+    ]
+    f = fuse(ests)
+    assert f is not None and f.dart == Dart.parse("T20")
+    assert f.doubt is None
+
+
+def test_one_camera_whose_other_reading_scores_another_dart_asks_the_player():
+    # A vane seen edge-on may be the barrel: alone, the camera cannot tell.
+    vane = Estimate(0, (30.0, 130.0), 1.0, _line_through(30.0, 130.0, 60.0), 100.0)
+    same = Estimate(0, (0.4, 131.0), 1.0, _line_through(0.4, 131.0, 80.0), 100.0)
+    first = Estimate(0, (0.0, 130.0), 1.0, _line_through(0.0, 130.0, 90.0), 100.0)
+    sure = fuse([replace(first, alternatives=(same,))])
+    doubtful = fuse([replace(first, alternatives=(same, vane))])
+    assert sure is not None and sure.dart == Dart.parse("S20") and sure.doubt is None
+    assert doubtful is not None and doubtful.dart == Dart.parse("S20")
+    assert doubtful.doubt == Dart.parse("S1")
 
 
 def test_a_shadow_line_parallel_to_the_cameras_line_still_gives_a_flagged_dart():
