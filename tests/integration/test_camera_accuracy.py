@@ -87,6 +87,38 @@ def test_one_camera_alone_scores_at_least_78_of_90_views_to_the_exact_segment(sc
     assert exact >= 78, f"{exact}/90 exact"
 
 
+def test_one_camera_alone_asks_the_player_rather_than_score_wrong(scored):
+    # Alone, a camera cannot outvote its own blunders (a shadow, a vane, the wrong end
+    # of a dart seen face-on); when its readings disagree it asks.
+    views = [(th, f) for th, alone, _ in scored for f in alone if f is not None]
+    silent = sum(f.doubt is None and f.dart != th.truth for th, f in views)
+    flagged = sum(f.doubt is not None for _, f in views)
+    assert silent <= 1, f"{silent}/{len(views)} wrong without a flag"
+    assert flagged <= 30, f"{flagged}/{len(views)} flagged"
+
+
+# Seen within 10 degrees of face-on, the tip's end of the dart is a guess (a dart
+# leaning any way can point anywhere in the image); these were guessed wrong, the tip
+# put 35-45 mm away at the flight's end, and the other first axes missed it too
+# (found on tuning seeds).
+FACE_ON_WRONG_END = ((300579, 0, False), (300630, 0, True), (300360, 2, True))
+
+
+@pytest.mark.parametrize(("seed", "camera", "near_wire"), FACE_ON_WRONG_END)
+def test_seen_face_on_the_dart_the_other_way_round_is_one_of_the_readings(seed, camera, near_wire):
+    th = render_throw(seed, 3, near_wire=near_wire, off_axis=(0.0, 15.0))
+    cal = th.calibrations[camera]
+    f = find_tip(th.before[camera], th.after[camera], cal)
+    assert f is not None
+
+    def off_mm(reading):
+        ((x, y),) = cal.image_to_board(np.array(reading.image, np.float64))
+        return float(np.hypot(x - th.dart.tip[0], y - th.dart.tip[1]))
+
+    assert off_mm(f) > 20.0, f"seed {seed}: the first reading is right now"
+    assert min(off_mm(a) for a in f.alternatives) < 1.5
+
+
 def test_a_pair_of_identical_frames_has_no_dart(scored):
     th = scored[0][0]
     assert find_tip(th.before[0], th.before[0], th.calibrations[0]) is None

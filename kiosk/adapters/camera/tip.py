@@ -73,6 +73,7 @@ class TipParams:
     tip_sigma_px: float = 1.5  # how far the tip along the axis is trusted
     tip_bias_px: float = 0.7  # the half-level end lies this far beyond the true tip
     alternatives: int = 2  # other first axes followed (see ``TipFinding.alternatives``)
+    flipped: bool = True  # also the first axis turned round, when which end is the tip is a guess
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,15 @@ def find_tip(
     for axis0, centre0 in axes:
         cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params)
         if cand is not None and (not found or cand.fit is not None):
+            f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
+            if f is not None:
+                found.append(f)
+    if found and params.flipped:
+        # Seen nearly face-on, which end is the tip was a guess (the end with less
+        # change): the first axis the other way round is one more reading.
+        axis0, centre0 = axes[0]
+        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params, flip=True)
+        if cand is not None and cand.fit is not None:
             f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
             if f is not None:
                 found.append(f)
@@ -275,13 +285,21 @@ def _follow(
     cal: Calibration,
     pose: CameraPose,
     params: TipParams,
+    flip: bool = False,
 ) -> _Candidate | None:
-    """From a first axis: which end is the tip, then the axis refined on sections."""
+    """From a first axis: which end is the tip, then the axis refined on sections.
+    ``flip``: the other end, when which end it is was a guess (else None)."""
     up = cal.up_direction((float(centre[0]), float(centre[1])), pose)
     if flight is not None and abs(float((flight - centre) @ axis)) > 3.0:
+        if flip:
+            return None
         axis = axis if float((flight - centre) @ axis) > 0 else -axis
     else:
-        axis = _orient(pts, axis, centre, up, _up_is_sure(cal, pose, centre))
+        up_sure = _up_is_sure(cal, pose, centre)
+        if flip and up_sure:
+            return None
+        axis = _orient(pts, axis, centre, up, up_sure)
+        axis = -axis if flip else axis
     score = ch.score
     images = (ch.diff, score) if ch.shadow.any() else (ch.diff,)
     rel = pts - centre
