@@ -105,6 +105,24 @@ def test_a_person_s_shadow_falling_on_the_board_is_no_dart():
     assert not any(isinstance(o, DartSeen) for o in seen)
 
 
+@pytest.mark.parametrize("size", [(30, 40), (60, 90), (120, 60)])
+def test_a_small_shadow_that_stays_is_never_scored_as_a_dart(size):
+    """A shadow the size of a dart that stays (a glass put down under the lamp, or a
+    dart hidden behind another whose shadow alone is seen): its straight rim is no
+    dart's barrel. At most the player is asked to type a dart (``DartSeen`` without
+    an estimate); none is scored."""
+    video = render_turn(7, [Step("still", 4)], off_axis=20.0)
+    still = video.frames[0]
+    shade = still.copy()
+    h, w = shade.shape[:2]
+    part = (slice(h // 2, h // 2 + size[0]), slice(w // 2, w // 2 + size[1]))
+    shade[part] = (shade[part] * 0.6).astype(np.uint8)
+    det = Detector(video.calibration)
+    frames = [still] * 4 + [shade] * 10
+    seen = [o for i, f in enumerate(frames) for o in det.feed(f, i)]
+    assert all(isinstance(o, DartSeen) and o.estimate is None for o in seen)
+
+
 def test_darts_are_placed_in_the_calibration_s_pixels_after_the_camera_was_knocked():
     # The first dart knocks the camera by a pixel and a bit, the hand pulling the
     # darts by two more: without lining the frames up, the later darts' change would

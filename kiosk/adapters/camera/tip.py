@@ -121,36 +121,9 @@ def find_tip(
     h, w = ch.mask.shape
     if int(ch.mask.sum()) > params.max_area_frac * h * w:
         return None
-    solid = ch.solid
-    # The dart is all the solid (non-shadow) change: with one new dart since the last
-    # still frame it may be in pieces (a black shaft over a black segment, a barrel
-    # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
-    # shadow (its rim, where JPEG blurs the shadow's edge, fails the colour test):
-    # most of what borders them is shadow. A dart touches its shadow at the tip only.
-    n, labels = cv2.connectedComponents(solid.astype(np.uint8), connectivity=8)
-    if n <= 1:
+    dart = _dart_pieces(ch, params, known)
+    if dart is None:
         return None
-    size = np.bincount(labels.ravel(), minlength=n)
-    grown = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-    ring = (grown > 0) & (labels == 0)
-    ring_all = np.bincount(grown[ring], minlength=n)
-    ring_shadow = np.bincount(grown[ring & ch.shadow], minlength=n)
-    size[0] = 0
-    # (A piece thicker than a rim, with area several times its border, is the dart
-    # beside its own shadow: a light near the camera casts the shadow alongside.)
-    sliver = size < RIM_THICK * np.maximum(ring_all, 1)
-    big = (size >= params.min_piece) & ~(sliver & (2 * ring_shadow > ring_all))
-    if known is not None and known.shape == labels.shape:
-        inside = np.bincount(labels[known], minlength=n)
-        big &= 10 * inside < 7 * np.maximum(size, 1)
-        size = np.where(10 * inside < 7 * np.maximum(size, 1), size, 0)
-    if not size[1:].any():
-        return None
-    big[int(np.argmax(size))] = True
-    big[0] = False
-    if int(size[big].sum()) < params.min_area:
-        return None
-    dart = big[labels]
     ys, xs = np.nonzero(dart)
     pts = np.column_stack([xs, ys]).astype(np.float32)
     pose = pose or cal.pose()
@@ -184,6 +157,43 @@ def find_tip(
     shadow = find_shadow(before, after, found[0].image, dart, cal)
     found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
+
+
+def _dart_pieces(
+    ch: Change, params: TipParams = TipParams(), known: np.ndarray | None = None
+) -> np.ndarray | None:
+    """Where the new dart is in ``ch`` (bool, frame-sized), or None when no solid
+    change is left that could be one (specks, a shadow's rim, pieces of darts
+    already in the board: ``known``)."""
+    solid = ch.solid
+    # The dart is all the solid (non-shadow) change: with one new dart since the last
+    # still frame it may be in pieces (a black shaft over a black segment, a barrel
+    # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
+    # shadow (its rim, where JPEG blurs the shadow's edge, fails the colour test):
+    # most of what borders them is shadow. A dart touches its shadow at the tip only.
+    n, labels = cv2.connectedComponents(solid.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return None
+    size = np.bincount(labels.ravel(), minlength=n)
+    grown = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+    ring = (grown > 0) & (labels == 0)
+    ring_all = np.bincount(grown[ring], minlength=n)
+    ring_shadow = np.bincount(grown[ring & ch.shadow], minlength=n)
+    size[0] = 0
+    # (A piece thicker than a rim, with area several times its border, is the dart
+    # beside its own shadow: a light near the camera casts the shadow alongside.)
+    sliver = size < RIM_THICK * np.maximum(ring_all, 1)
+    big = (size >= params.min_piece) & ~(sliver & (2 * ring_shadow > ring_all))
+    if known is not None and known.shape == labels.shape:
+        inside = np.bincount(labels[known], minlength=n)
+        big &= 10 * inside < 7 * np.maximum(size, 1)
+        size = np.where(10 * inside < 7 * np.maximum(size, 1), size, 0)
+    if not size[1:].any():
+        return None
+    big[0] = False
+    if int(size[big].sum()) < params.min_area:
+        return None
+    return np.asarray(big[labels])
 
 
 def _finding(
