@@ -51,6 +51,17 @@ class Change:
     motion: np.ndarray | None = field(default=None, compare=False, repr=False)
     # When it moved: the after frame moved back onto the before frame.
     after: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # The box (x0, y0, x1, y1) outside which nothing changed (None: nothing did).
+    box: tuple[int, int, int, int] | None = None
+
+    def where(self, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``np.nonzero`` of a frame-sized mask that is empty outside ``box`` (rows,
+        columns), looked for in the box only."""
+        if self.box is None:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        x0, y0, x1, y1 = self.box
+        ys, xs = np.nonzero(m[y0:y1, x0:x1])
+        return ys + y0, xs + x0
 
     @property
     def shift(self) -> tuple[float, float]:
@@ -105,7 +116,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr, motion, moved_after)
+    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1))
 
 
 def _lined_up(

@@ -289,22 +289,24 @@ def fuse(estimates: list[Estimate] | tuple[Estimate, ...]) -> Fused | None:
         pix, board_to_image = e.view
         if len(pix) and np.isfinite(pix).all():
             views[e.camera] = _DistanceMap(pix, board_to_image)  # the same for every reading
-    first, first_cost = _fuse_one(estimates, views)
-    if len(estimates) == 1 and first is not None and first.doubt is None:
-        return _other_reading(first, estimates[0], views)
-    if len(estimates) < 2 or not any(e.alternatives for e in estimates):
-        return first
-    if first is not None and _lines_agree(first, estimates):
-        return first  # every camera's first reading has a line, and it agrees
-    best: tuple[float, Fused | None] = (first_cost, first)
+    first = _fit(estimates, views)
+    if len(estimates) == 1 and first is not None:
+        fused = _fused(first)
+        return _other_reading(fused, estimates[0], views) if fused.doubt is None else fused
+    others = len(estimates) > 1 and any(e.alternatives for e in estimates)
+    if first is not None and (not others or _lines_agree(first.x, estimates)):
+        return _fused(first)  # (every camera's first reading has a line, and it agrees)
+    if not others:
+        return None
+    best = (math.inf if first is None else first.cost, first)
     for combo in itertools.product(*[(e, *e.alternatives) for e in estimates]):
-        fu, cost = _fuse_one(combo, views)
-        if fu is None:
+        fit = _fit(combo, views)
+        if fit is None:
             continue
-        cost += ALT_COST * sum(c is not e for c, e in zip(combo, estimates, strict=True))
+        cost = fit.cost + ALT_COST * sum(c is not e for c, e in zip(combo, estimates, strict=True))
         if cost < best[0]:
-            best = (cost, fu)
-    return best[1]
+            best = (cost, fit)
+    return None if best[1] is None else _fused(best[1])
 
 
 def _other_reading(first: Fused, estimate: Estimate, views: dict[int, _DistanceMap]) -> Fused:
@@ -313,16 +315,16 @@ def _other_reading(first: Fused, estimate: Estimate, views: dict[int, _DistanceM
     reading is the dart, and the first is wrong often enough (a vane taken for the
     barrel) that the player should check."""
     for alt in estimate.alternatives:
-        other, _ = _fuse_one((alt,), views)
-        if other is not None and other.dart != first.dart:
-            return replace(first, doubt=other.dart)
+        other = _fit((alt,), views)
+        if other is not None and (dart := dart_at(*map(float, other.x))) != first.dart:
+            return replace(first, doubt=dart)
     return first
 
 
-def _lines_agree(fused: Fused, estimates: list[Estimate] | tuple[Estimate, ...]) -> bool:
-    """Whether every camera's axis line passes within ``REJECT_SIGMA`` of the point (a
+def _lines_agree(point: np.ndarray, estimates: list[Estimate] | tuple[Estimate, ...]) -> bool:
+    """Whether every camera's axis line passes within ``REJECT_SIGMA`` of ``point`` (a
     camera with only a tip point, or a vague one, agrees with almost anything)."""
-    x, y = fused.board
+    x, y = float(point[0]), float(point[1])
     for e in estimates:
         if e.line is None or not e.line_weight > 0:
             return False
@@ -332,12 +334,24 @@ def _lines_agree(fused: Fused, estimates: list[Estimate] | tuple[Estimate, ...])
     return True
 
 
-def _fuse_one(
+@dataclass(frozen=True, slots=True, eq=False)
+class _Fit:
+    """One combination of readings fitted: the point, what it used, its robust cost."""
+
+    obs: list[_Obs]
+    seen: list[_DistanceMap]
+    cands: list[np.ndarray]
+    x: np.ndarray
+    used: list[_Obs]
+    cost: float
+
+
+def _fit(
     estimates: list[Estimate] | tuple[Estimate, ...], views: dict[int, _DistanceMap]
-) -> tuple[Fused | None, float]:
+) -> _Fit | None:
     obs = _observations(estimates)
     if not obs:
-        return None, math.inf
+        return None
     # Robust start: the candidate that the most observations agree with (a least
     # squares start would be dragged by a flight taken for the tip).
     seen = [views[c] for c in sorted({e.camera for e in estimates}) if c in views]
@@ -346,10 +360,16 @@ def _fuse_one(
     if x is None:
         x = _solve(obs)
     if x is None:
-        return None, math.inf
+        return None
     x, used = _settle(obs, x)
     if not used:
-        return None, math.inf
+        return None
+    return _Fit(obs, seen, cands, x, used, float(_costs(obs, x, seen)[0]))
+
+
+def _fused(fit: _Fit) -> Fused:
+    """The dart of a fit, how sure it is, and the other dart it could be."""
+    x, used = fit.x, fit.used
     px, py = float(x[0]), float(x[1])
     spread = max(float(np.linalg.norm(o.rows @ x - o.rhs)) for o in used)
     cov = _covariance(_one_shadow(used, x), x)
@@ -357,10 +377,9 @@ def _fuse_one(
     fused = Fused((px, py), dart, tuple(sorted({o.camera for o in used})), spread,
                   sum(o.is_line for o in used), math.sqrt(float(np.linalg.eigvalsh(cov)[-1])),
                   _doubt(x, cov, dart))  # fmt: skip
-    cost = float(_costs(obs, x, seen)[0])
     if fused.doubt is None:
-        fused = replace(fused, doubt=_rival(obs, seen, cands, fused, cost))
-    return fused, cost
+        fused = replace(fused, doubt=_rival(fit.obs, fit.seen, fit.cands, fused, fit.cost))
+    return fused
 
 
 def _settle(obs: list[_Obs], x: np.ndarray) -> tuple[np.ndarray, list[_Obs]]:

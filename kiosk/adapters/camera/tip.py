@@ -124,7 +124,7 @@ def find_tip(
     dart = _dart_pieces(ch, params, known)
     if dart is None:
         return None
-    ys, xs = np.nonzero(dart)
+    ys, xs = ch.where(dart)
     pts = np.column_stack([xs, ys]).astype(np.float32)
     pose = pose or cal.pose()
     thin, flight = split_flight(dart, xs, ys, cal)
@@ -166,26 +166,34 @@ def _dart_pieces(
     change is left that could be one (specks, a shadow's rim, pieces of darts
     already in the board: ``known``)."""
     solid = ch.solid
+    # (Worked on the box around the change, a pixel wider for the pieces' borders.)
+    ys, xs = ch.where(solid)
+    if not len(ys):
+        return None
+    h, w = solid.shape
+    y0, y1 = max(0, int(ys.min()) - 1), min(h, int(ys.max()) + 2)
+    x0, x1 = max(0, int(xs.min()) - 1), min(w, int(xs.max()) + 2)
+    box = (slice(y0, y1), slice(x0, x1))
     # The dart is all the solid (non-shadow) change: with one new dart since the last
     # still frame it may be in pieces (a black shaft over a black segment, a barrel
     # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
     # shadow (its rim, where JPEG blurs the shadow's edge, fails the colour test):
     # most of what borders them is shadow. A dart touches its shadow at the tip only.
-    n, labels = cv2.connectedComponents(solid.astype(np.uint8), connectivity=8)
+    n, labels = cv2.connectedComponents(solid[box].astype(np.uint8), connectivity=8)
     if n <= 1:
         return None
     size = np.bincount(labels.ravel(), minlength=n)
     grown = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
     ring = (grown > 0) & (labels == 0)
     ring_all = np.bincount(grown[ring], minlength=n)
-    ring_shadow = np.bincount(grown[ring & ch.shadow], minlength=n)
+    ring_shadow = np.bincount(grown[ring & ch.shadow[box]], minlength=n)
     size[0] = 0
     # (A piece thicker than a rim, with area several times its border, is the dart
     # beside its own shadow: a light near the camera casts the shadow alongside.)
     sliver = size < RIM_THICK * np.maximum(ring_all, 1)
     big = (size >= params.min_piece) & ~(sliver & (2 * ring_shadow > ring_all))
-    if known is not None and known.shape == labels.shape:
-        inside = np.bincount(labels[known], minlength=n)
+    if known is not None and known.shape == solid.shape:
+        inside = np.bincount(labels[known[box]], minlength=n)
         big &= 10 * inside < 7 * np.maximum(size, 1)
         size = np.where(10 * inside < 7 * np.maximum(size, 1), size, 0)
     if not size[1:].any():
@@ -193,7 +201,9 @@ def _dart_pieces(
     big[0] = False
     if int(size[big].sum()) < params.min_area:
         return None
-    return np.asarray(big[labels])
+    dart = np.zeros_like(solid)
+    dart[box] = big[labels]
+    return dart
 
 
 def _finding(

@@ -105,7 +105,5 @@ def apply(lut: np.ndarray, after: np.ndarray, before: np.ndarray) -> np.ndarray:
     ``after`` is clipped, no darker than ``before`` there."""
     table = np.ascontiguousarray(lut.T.reshape(1, 256, lut.shape[0]))
     out = np.asarray(cv2.LUT(after, table))
-    clipped = np.nonzero(after >= CLIPPED)
-    if len(clipped[0]):
-        out[clipped] = np.maximum(out[clipped], before[clipped])
+    np.maximum(out, before, out=out, where=after >= CLIPPED)
     return out
