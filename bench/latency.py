@@ -35,9 +35,6 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-# Not bench/ itself on the path: a bench script named like a module (serial.py) would
-# shadow the real one.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 from kiosk.adapters.serial_board.virtual import VirtualBoard  # noqa: E402

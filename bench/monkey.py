@@ -25,8 +25,6 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
-# Not bench/ itself on the path: bench/serial.py would shadow pyserial.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from test_monkey import Tally, monkey_run  # noqa: E402

@@ -1,6 +1,6 @@
 """Unplug and replug, again and again: every hit sent while connected arrives once.
 
-20 rounds here; ``bench/serial.py`` does 100+ and prints the reconnect times."""
+20 rounds here; ``bench/serial_board.py`` does 100+ and prints the reconnect times."""
 
 from __future__ import annotations
 

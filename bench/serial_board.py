@@ -1,7 +1,7 @@
 """Serial board figures: reconnect time over 100+ USB replugs (virtual board, pty),
 and the throughput of the reader through a megabyte of random bytes.
 
-    .venv/bin/python bench/serial.py [--rounds 120]
+    .venv/bin/python bench/serial_board.py [--rounds 120]
 """
 
 from __future__ import annotations
@@ -16,14 +16,10 @@ import threading
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder is sys.path[0] and this file would shadow
-# pyserial's ``serial`` package: drop the folder before kiosk imports pyserial.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
-
-from kiosk.adapters.serial_board.protocol import Button, Hit  # noqa: E402
-from kiosk.adapters.serial_board.reader import BoardReader, Status  # noqa: E402
-from kiosk.adapters.serial_board.virtual import VirtualBoard  # noqa: E402
-from kiosk.domain.darts import Dart, all_darts  # noqa: E402
+from kiosk.adapters.serial_board.protocol import Button, Hit
+from kiosk.adapters.serial_board.reader import BoardReader, Status
+from kiosk.adapters.serial_board.virtual import VirtualBoard
+from kiosk.domain.darts import Dart, all_darts
 
 
 class Waiter:
