@@ -179,15 +179,25 @@ def _dart_pieces(
     # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
     # shadow (its rim, where JPEG blurs the shadow's edge, fails the colour test):
     # most of what borders them is shadow. A dart touches its shadow at the tip only.
-    n, labels = cv2.connectedComponents(solid[box].astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        solid[box].astype(np.uint8), connectivity=8)  # fmt: skip
     if n <= 1:
         return None
-    size = np.bincount(labels.ravel(), minlength=n)
-    grown = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-    ring = (grown > 0) & (labels == 0)
-    ring_all = np.bincount(grown[ring], minlength=n)
-    ring_shadow = np.bincount(grown[ring & ch.shadow[box]], minlength=n)
+    size = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
     size[0] = 0
+    # Each piece's border (the pixels around it that are not another piece), and how
+    # much of it is shadow; pieces too small to matter are not looked at.
+    ring_all = np.zeros(n, np.int64)
+    ring_shadow = np.zeros(n, np.int64)
+    shadow = ch.shadow[box]
+    kernel = np.ones((3, 3), np.uint8)
+    for k in np.nonzero(size >= params.min_piece)[0]:
+        x, y, bw, bh = stats[k, :4]
+        sl = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+        ring = cv2.dilate((labels[sl] == k).astype(np.uint8), kernel).astype(bool)
+        ring &= labels[sl] == 0
+        ring_all[k] = int(np.count_nonzero(ring))
+        ring_shadow[k] = int(np.count_nonzero(ring & shadow[sl]))
     # (A piece thicker than a rim, with area several times its border, is the dart
     # beside its own shadow: a light near the camera casts the shadow alongside.)
     sliver = size < RIM_THICK * np.maximum(ring_all, 1)
@@ -196,9 +206,12 @@ def _dart_pieces(
         inside = np.bincount(labels[known[box]], minlength=n)
         big &= 10 * inside < 7 * np.maximum(size, 1)
         size = np.where(10 * inside < 7 * np.maximum(size, 1), size, 0)
-    if not size[1:].any():
-        return None
     big[0] = False
+    if not big.any():  # specks and a shadow's rim, nothing else: no dart
+        return None
+    # The largest piece is the dart's even if it passed for a rim (a thin point or
+    # shaft along its own shadow); a shadow's rim alone is no dart.
+    big[int(np.argmax(size))] = True
     if int(size[big].sum()) < params.min_area:
         return None
     dart = np.zeros_like(solid)
