@@ -82,7 +82,7 @@ def test_a_dart_with_a_shadow_as_large_as_a_hand_is_still_a_dart(seed):
     video = render_turn(seed, [Step("still", 5), Step("throw", tip=tip), Step("still", 12)],
                         off_axis=float(rng.uniform(0, 50)))  # fmt: skip
     det, seen = _run(video)
-    assert det._peak > det.params.hand_frac  # as much change as a hand
+    assert det.peak > det.params.hand_frac  # as much change as a hand
     assert [type(o) for _, o in seen] == [DartSeen]
     e = seen[0][1].estimate
     assert e is not None and e.line is not None

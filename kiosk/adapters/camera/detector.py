@@ -116,6 +116,12 @@ class Detector:
         self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
     @property
+    def peak(self) -> float:
+        """The largest change (fraction of the small frame) while the last motion
+        lasted: how big what moved was (a dart, a hand)."""
+        return self._peak
+
+    @property
     def shift(self) -> tuple[float, float]:
         """How far the middle of the picture has moved since the first frame (px)."""
         w, h = self.cal.image_size
