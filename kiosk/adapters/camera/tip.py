@@ -136,19 +136,15 @@ def find_tip(
         if len(grey_thin) >= params.min_area:
             thin = grey_thin
     axes = first_axes(thin if len(thin) >= params.min_area else pts, 1 + params.alternatives)
+    # Seen nearly face-on, which end is the tip was a guess (the end with less
+    # change): the first axis the other way round is one more reading.
+    tries = [(a, c, False) for a, c in axes] + ([(*axes[0], True)] if params.flipped else [])
     found: list[TipFinding] = []
-    for axis0, centre0 in axes:
-        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params)
+    for axis0, centre0, flip in tries:
+        if flip and not found:
+            break
+        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params, flip)
         if cand is not None and (not found or cand.fit is not None):
-            f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
-            if f is not None:
-                found.append(f)
-    if found and params.flipped:
-        # Seen nearly face-on, which end is the tip was a guess (the end with less
-        # change): the first axis the other way round is one more reading.
-        axis0, centre0 = axes[0]
-        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params, flip=True)
-        if cand is not None and cand.fit is not None:
             f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
             if f is not None:
                 found.append(f)
@@ -159,21 +155,17 @@ def find_tip(
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
 
 
-def _dart_pieces(
-    ch: Change, params: TipParams = TipParams(), known: np.ndarray | None = None
-) -> np.ndarray | None:
+def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.ndarray | None:
     """Where the new dart is in ``ch`` (bool, frame-sized), or None when no solid
     change is left that could be one (specks, a shadow's rim, pieces of darts
     already in the board: ``known``)."""
-    solid = ch.solid
-    # (Worked on the box around the change, a pixel wider for the pieces' borders.)
-    ys, xs = ch.where(solid)
-    if not len(ys):
+    if ch.box is None:
         return None
+    solid = ch.solid
+    # (Worked in the change's box, a pixel wider for the pieces' borders.)
     h, w = solid.shape
-    y0, y1 = max(0, int(ys.min()) - 1), min(h, int(ys.max()) + 2)
-    x0, x1 = max(0, int(xs.min()) - 1), min(w, int(xs.max()) + 2)
-    box = (slice(y0, y1), slice(x0, x1))
+    x0, y0, x1, y1 = ch.box
+    box = (slice(max(0, y0 - 1), min(h, y1 + 1)), slice(max(0, x0 - 1), min(w, x1 + 1)))
     # The dart is all the solid (non-shadow) change: with one new dart since the last
     # still frame it may be in pieces (a black shaft over a black segment, a barrel
     # cut by a wire). Specks of noise are left out, and so are pieces that lie in a
