@@ -1,4 +1,5 @@
 import math
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -265,7 +266,9 @@ _line_spec = st.none() | st.tuples(
 )
 def test_any_finite_estimates_fuse_to_a_point_or_nothing_never_an_error(specs):
     ests = [_estimate(k, *spec) for k, spec in enumerate(specs)]
-    f = fuse(ests)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division by zero or overflow on the way
+        f = fuse(ests)
     assert f is None or all(map(math.isfinite, f.board))
 
 

@@ -217,7 +217,9 @@ def _candidates(obs: list[_Obs]) -> list[np.ndarray]:
     for i, a in enumerate(lines):
         for b in lines[i + 1 :]:
             M = np.vstack([a.rows, b.rows])
-            if abs(float(np.linalg.det(M))) > 0.05:  # more than ~3 degrees apart
+            # (The sine of the angle between them, by hand: np.linalg.det factorises
+            # and warned of a division by zero for some pairs of random lines.)
+            if abs(float(M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0])) > 0.05:  # > ~3 degrees
                 out.append(np.linalg.solve(M, np.concatenate([a.rhs, b.rhs])))
         for p in obs:
             if not p.is_line and p.camera == a.camera:
