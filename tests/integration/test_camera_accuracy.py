@@ -119,6 +119,23 @@ def test_seen_face_on_the_dart_the_other_way_round_is_one_of_the_readings(seed, 
     assert min(off_mm(a) for a in f.alternatives) < 1.5
 
 
+@pytest.mark.parametrize(
+    ("seed", "off_axis", "camera"),
+    [(310661, (0.0, 15.0), 0), (300074, (30.0, 50.0), 2), (300095, (30.0, 50.0), 1),
+     (300350, (30.0, 50.0), 1)],
+)  # fmt: skip
+def test_a_steel_point_cut_off_from_the_barrel_is_followed_to_its_end(seed, off_axis, camera):
+    # Tuning throws where the steel point, a thin piece of its own beside its shadow,
+    # was left out of the dart as a shadow's rim, and the tip was put at the barrel's
+    # end 7 to 23 mm short.
+    th = render_throw(seed, 3, off_axis=off_axis)
+    cal = th.calibrations[camera]
+    f = find_tip(th.before[camera], th.after[camera], cal)
+    assert f is not None
+    ((x, y),) = cal.image_to_board(np.array(f.image, np.float64))
+    assert float(np.hypot(x - th.dart.tip[0], y - th.dart.tip[1])) < 1.0
+
+
 def test_a_pair_of_identical_frames_has_no_dart(scored):
     th = scored[0][0]
     assert find_tip(th.before[0], th.before[0], th.calibrations[0]) is None

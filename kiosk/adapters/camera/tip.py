@@ -409,7 +409,10 @@ def _walk(
     a barrel's end that passes for shadow). Change that passes for shadow counts as
     the dart where it is a thin line centred on the axis (a steel point over a cream
     segment, its colour smeared by JPEG); a shadow leaves the axis at the tip (unless
-    the light is right behind the camera)."""
+    the light is right behind the camera). So does solid change left out of the dart
+    where it lies across the axis, centred on it, with less shadow than itself beside
+    it: the steel point, a thin piece of its own beside its shadow, taken for the
+    shadow's rim (``_dart_pieces``)."""
     solid, shadow = dart, ch.shadow
     h, w = solid.shape
     ss = np.arange(s_from, s_to, -0.5)
@@ -430,10 +433,16 @@ def _walk(
     mass = d * on
     centroid = (mass * offs).sum(axis=1) / np.maximum(mass.sum(axis=1), 1e-6)
     thin_line = on[:, core].any(axis=1) & (np.abs(centroid) <= 1.0) & (on.sum(axis=1) <= 13)
+    loose = ch.mask[yi, xi] & ~shadow[yi, xi] & ~solid[yi, xi] & inside
+    n_loose = loose.sum(axis=1)
+    loose_mid = (loose * offs).sum(axis=1) / np.maximum(n_loose, 1)
+    n_shadow = (shadow[yi, xi] & inside).sum(axis=1)
+    point = (loose[:, core].all(axis=1) & (np.abs(loose_mid) <= 1.0) & (n_loose <= 15)
+             & (n_shadow < n_loose))  # fmt: skip
     last = ss[0]
     gap = 0.0
-    for s, so, sh, tl in zip(ss, has_solid, has_shadow, thin_line, strict=True):
-        if so or (sh and tl):
+    for s, so, sh, tl, pt in zip(ss, has_solid, has_shadow, thin_line, point, strict=True):
+        if so or (sh and tl) or pt:
             last, gap = s, 0.0
         else:
             gap += 0.5
