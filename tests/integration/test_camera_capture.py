@@ -235,3 +235,32 @@ def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice(tmp_path):
     _wait(lambda: sum(type(e).__name__ == "Hit" for e in events) > 1, 4.0)
     s.stop()
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
+    assert s.stats.late == 1
+
+
+def test_a_camera_slow_to_find_the_tip_is_waited_for_and_fused(tmp_path, caplog):
+    # Two cameras see the dart land at the same frame; the second takes 0.6 s to find
+    # its tip (a slow machine), longer than the window for views of one dart. It is
+    # still working on that frame, so it is waited for: both views are fused.
+    steps = [Step("still", 20), Step("throw", tip=(0.0, 60.0)), Step("still", 60)]
+    video = render_turn(11, steps, off_axis=20.0)
+    _write_video(tmp_path / "cam.avi", video.frames)
+    events = []
+    s = CameraScorer([str(tmp_path / "cam.avi")] * 2, [video.calibration] * 2, events.append,
+                     realtime=True, retry_interval=60)  # fmt: skip
+    det = s.detectors[1]
+    judge = det._judge
+
+    def slow_judge(*args):
+        time.sleep(0.6)
+        return judge(*args)
+
+    det._judge = slow_judge
+    caplog.set_level("INFO", logger="kiosk.camera")
+    s.start()
+    _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 6.0)
+    time.sleep(0.8)  # (a late view would come now)
+    s.stop()
+    assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
+    assert s.stats.late == 0
+    assert any("(cameras (0, 1)," in r.getMessage() for r in caplog.records)

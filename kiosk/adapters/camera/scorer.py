@@ -53,6 +53,9 @@ LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
 WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
 LATE_S = 1.0  # views from only other cameras this soon after a dart: the same dart, late
+# After WINDOW_S, a camera still working on a frame (a long tip search on a slow
+# machine) is waited for until LATE_S: its view is fused, not dropped as late.
+POLL_S = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,7 @@ class ScorerStats:
     takeouts: int = 0
     unreadable: int = 0
     doubts: int = 0
+    late: int = 0  # views that came after their dart was scored (not fused)
 
 
 class CameraScorer:
@@ -110,6 +114,7 @@ class CameraScorer:
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
         self._live = [False] * len(sources)
+        self._busy = [False] * len(sources)  # on a frame that may end a motion (a tip search)
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
         # The calibration checked against the board (``recheck``), on a thread of its own.
@@ -155,8 +160,12 @@ class CameraScorer:
                 told = det.shift  # (a calibration fitted again starts from where it is)
             if det.moved_away or self._stale[i]:
                 return
-            for obs in det.feed(frame, index):
-                self._q.put((t, obs))
+            self._busy[i] = det.phase is Phase.MOVING  # this frame may end it: a tip search
+            try:
+                for obs in det.feed(frame, index):
+                    self._q.put((t, obs))
+            finally:
+                self._busy[i] = False
             if det.moved_away:
                 self._live[i] = False
                 log.error("camera %d was moved (%.0f px): no darts from it until its "
@@ -279,7 +288,10 @@ class CameraScorer:
         opened = 0.0
         last_takeout = -1e9
         while True:
-            timeout = max(0.0, opened + WINDOW_S - time.monotonic()) if pending else None
+            timeout = None
+            if pending:
+                waited = time.monotonic() - opened
+                timeout = max(0.0, WINDOW_S - waited) if waited < WINDOW_S else POLL_S
             try:
                 item = self._q.get(timeout=timeout)
             except queue.Empty:
@@ -300,7 +312,7 @@ class CameraScorer:
                     pending.append(obs)
             live = sum(self._live) or 1
             cams = {o.camera for o in pending}
-            if pending and (stop or len(cams) >= live or time.monotonic() - opened >= WINDOW_S):
+            if pending and (stop or len(cams) >= live or self._waited_enough(opened, cams)):
                 try:
                     self._decide(pending)
                 except Exception:  # a bug must cost one dart (typed in), not the cameras
@@ -311,6 +323,18 @@ class CameraScorer:
             if stop:
                 return
 
+    def _waited_enough(self, opened: float, cams: set[int]) -> bool:
+        """Whether a dart first seen at ``opened`` has waited long enough for the
+        cameras that have not reported it (``cams`` have): ``WINDOW_S``, and up to
+        ``LATE_S`` for one still on the frame that ended its motion (a long tip search
+        on a slow machine), not for one that saw nothing (a dart hidden from it)."""
+        waited = time.monotonic() - opened
+        if waited < WINDOW_S:
+            return False
+        working = any(self._live[i] and self._busy[i] and i not in cams
+                      for i in range(len(self._busy)))  # fmt: skip
+        return not working or waited >= LATE_S
+
     def _decide(self, obs: list[Observation]) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
         cams = frozenset(o.camera for o in seen)
@@ -320,6 +344,7 @@ class CameraScorer:
             # placed: every camera sees a new dart, those included.
             log.info("camera(s) %s saw the last dart %.2f s after the others: not counted "
                      "again", sorted(cams), time.monotonic() - when)  # fmt: skip
+            self.stats.late += len(cams)
             return
         if seen:
             fused = fuse([o.estimate for o in seen if o.estimate is not None])
