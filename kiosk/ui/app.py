@@ -29,7 +29,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
-from kiosk.ui.screen import Click, DartInput, Notice
+from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice
 
 log = logging.getLogger("kiosk.ui")
 
@@ -69,8 +69,7 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
         return Notice("A dart was not read: type it on the keypad")
     if kind == "CameraDoubt":
         # The dart has counted already (its Hit came first); the player checks it.
-        return Notice("Cameras unsure: {} or {}? If wrong: - (undo), then type it",
-                      (str(ev.dart), str(ev.other)))  # fmt: skip
+        return DartDoubt(ev.dart, ev.other)
     if kind == "Hello":
         log.info("board says hello: %s %s", ev.name, ev.version)
         return None

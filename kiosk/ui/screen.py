@@ -43,6 +43,16 @@ class Notice:
     args: tuple[str, ...] = ()  # put into the translated text's {} fields
 
 
+@dataclass(frozen=True, slots=True)
+class DartDoubt:
+    """The cameras scored ``dart`` (its ``DartInput`` came first) but it could as well
+    be ``other`` (a wire within the point's error): the game screen asks the player and
+    puts ``other`` in its place on one key."""
+
+    dart: Dart
+    other: Dart
+
+
 class Screen:
     name = "screen"
 

@@ -162,10 +162,56 @@ def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: P
         running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
         d.settle()
         assert d.game().game.marks("Anna", 20) == 3  # the likelier dart counts
-        assert "Cameras unsure: T20 or S20? If wrong: - (undo), then type it" in d.texts
+        assert "Cameras unsure: T20 or S20? Press * for S20, - to undo" in d.texts
         d.press("-20\n")  # it was the single: undo, type it
         assert d.game().game.marks("Anna", 20) == 1
         assert d.game().game.stats("Anna").darts == 1
+
+
+def test_one_key_puts_the_other_dart_of_a_doubt_in_place(tmp_path: Path) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    t20, s20, s19 = Dart.parse("T20"), Dart.parse("S20"), Dart.parse("S19")
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        for dart in (s19, s19, t20):  # the turn's third dart is the doubtful one
+            running.inbox.put(DeviceEvent(Hit(dart), source="camera"))
+        running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        d.settle()
+        assert d.game().game.marks("Anna", 20) == 3
+        d.press("*")  # it was the single
+        game = d.game().game
+        assert (game.marks("Anna", 20), game.marks("Anna", 19)) == (1, 2)
+        assert game.stats("Anna").darts == 3
+        assert str(game.current_player) == "Boris"  # still the end of Anna's turn
+        d.press("*20\n")  # once only: then * starts an entry again (*20 is S20)
+        game = d.game().game
+        assert (game.marks("Anna", 20), game.marks("Boris", 20)) == (1, 1)
+
+
+def test_a_doubt_is_not_taken_once_another_dart_has_come(tmp_path: Path) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    t20, s20, s19 = Dart.parse("T20"), Dart.parse("S20"), Dart.parse("S19")
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
+        running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(s19), source="camera"))
+        d.settle()
+        d.press("*")  # the doubtful dart is no longer the last: nothing is swapped
+        d.settle()
+        game = d.game().game
+        assert (game.marks("Anna", 20), game.marks("Anna", 19)) == (3, 1)
+        assert game.stats("Anna").darts == 2
 
 
 def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path: Path) -> None:

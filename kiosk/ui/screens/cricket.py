@@ -1,7 +1,8 @@
 """The Cricket scoreboard screen: inputs in, session changes, picture out.
 
 Inputs: board hits and buttons, the keypad (manual entry ``3*20`` Enter, ``+`` next
-player, ``-`` undo, ``/`` pause menu), and with the virtual board the mouse (a click
+player, ``-`` undo, ``/`` pause menu, ``*`` alone: the other dart the cameras were
+unsure of, ``DartDoubt``), and with the virtual board the mouse (a click
 on the board is a dart there; buttons for next / undo / menu). A keypad that sends
 its navigation keys with NumLock off types the digits they sit on (the arrows are
 8 2 4 6, Home 7 and so on: see ``kiosk.adapters.keypad``). The drawing is in
@@ -10,6 +11,7 @@ its navigation keys with NumLock off types the digits they sit on (the arrows ar
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -17,11 +19,12 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
-from kiosk.ui.screen import Click, DartInput, Notice, Screen
+from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen
 from kiosk.ui.session import CricketSession, Feedback
 from kiosk.ui.vboard import VirtualBoard
 from kiosk.ui.widgets import Button
 
+log = logging.getLogger("kiosk.ui")
 FINISH_DELAY = 1.5  # s the final dart stays on the scoreboard before the results
 MESSAGE_TIME = 3.0  # s
 NOTICE_TIME = 6.0  # s: a device's message (a dart to check or to type) stays longer
@@ -40,6 +43,9 @@ class CricketScreen(Screen):
         self.message = ""
         self.message_until: float | None = None
         self.finish_at: float | None = None
+        # The other dart the cameras could have meant for the last dart, while that
+        # dart is still the last change (the session's revision then): ``*`` takes it.
+        self.doubt: tuple[Dart, int] | None = None
         self.board = VirtualBoard()
         # Board points (mm) of clicks: waiting for their dart to come back through the
         # virtual board's pty, and those of the darts of the turn on screen.
@@ -65,12 +71,28 @@ class CricketScreen(Screen):
         elif isinstance(event, Click):
             self.click(event.pos)
         elif isinstance(event, Notice):
-            text = self.t(event.text)
-            try:
-                text = text.format(*event.args)
-            except (IndexError, KeyError, ValueError):  # a translation with other fields
-                text = event.text.format(*event.args)
-            self.say(text, NOTICE_TIME)
+            self.notice(event)
+        elif isinstance(event, DartDoubt):
+            self.doubted(event)
+
+    def notice(self, event: Notice) -> None:
+        text = self.t(event.text)
+        try:
+            text = text.format(*event.args)
+        except (IndexError, KeyError, ValueError):  # a translation with other fields
+            text = event.text.format(*event.args)
+        self.say(text, NOTICE_TIME)
+
+    def doubted(self, event: DartDoubt) -> None:
+        """The cameras' last dart could be another: it counts, the player is asked,
+        and ``*`` puts the other in its place while it is still the last dart."""
+        history = self.session.game.history
+        if not history or history[-1] != event.dart:  # refused, or already undone
+            return
+        self.doubt = (event.other, self.session.revision)
+        dart, other = str(event.dart), str(event.other)
+        self.notice(Notice("Cameras unsure: {} or {}? Press * for {}, - to undo",
+                           (dart, other, other)))  # fmt: skip
 
     def dart(self, dart: Dart, source: str) -> None:
         turn_start = not self.session.shown_darts or self.session.hold is not None
@@ -100,6 +122,9 @@ class CricketScreen(Screen):
         name = event.name
         if name in PAD_ARROWS and event.pad and event.char.isdigit():
             name = "digit"  # a keypad with NumLock off: the arrow is the digit it sits on
+        if name == "times" and not self.typed and self.take_doubt():
+            self.dirty = True
+            return
         if name in ("digit", "char", "times") and event.char.upper() in ENTRY_CHARS:
             if len(self.typed) < MAX_TYPED:
                 self.typed += "*" if name == "times" else event.char.upper()
@@ -137,6 +162,23 @@ class CricketScreen(Screen):
             return
         self.typed = ""
         self.dart(dart, "keypad")
+
+    def take_doubt(self) -> bool:
+        """The other dart of the cameras' doubt in place of the last dart, if that is
+        still the last change to the game (else nothing: ``*`` starts an entry)."""
+        doubt, self.doubt = self.doubt, None
+        if doubt is None or doubt[1] != self.session.revision:
+            return False
+        other = doubt[0]
+        fb = self.session.undo()
+        if not fb.accepted:
+            self.feedback(fb)
+            return True
+        self.clicks = self.clicks[:-1]
+        self.finish_at = None
+        log.info("the cameras' doubt taken: %s instead", other)
+        self.dart(other, "keypad")
+        return True
 
     def next_player(self) -> None:
         self.clicks = []
