@@ -9,8 +9,11 @@ from __future__ import annotations
 import shots
 from shots import Shots
 
+from kiosk.adapters.camera.scorer import CameraDoubt
+from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.reader import Status
 from kiosk.devices import CamerasDown
+from kiosk.domain.darts import Dart
 from kiosk.ui.driver import ANNA_WINS, Driver
 from kiosk.ui.screens.cricket_menu import start_cricket
 from kiosk.ui.session import CricketSetup
@@ -70,6 +73,12 @@ def all_screens(shot: Shots) -> None:
         d.settle()
         shot.take(d, "cricket-cameras-down")
         d.running.inbox.put(CamerasDown(), source="camera")
+        # A dart at the treble's wire: it counts, the player is asked, * swaps it.
+        t20, s20 = Dart.parse("T20"), Dart.parse("S20")
+        d.running.inbox.put(Hit(t20), source="camera")
+        d.running.inbox.put(CameraDoubt(t20, s20), source="camera")
+        d.settle()
+        shot.take(d, "cricket-camera-doubt")
         teams = CricketSetup(names=("Anna", "Boris", "Chen", "Dana"), teams=True)
         new_game(d, teams)
         d.throw("T20", "S19", "S19", "T18", "S15", "D17", "S20", "S20")
