@@ -170,12 +170,10 @@ class CricketScreen(Screen):
         if doubt is None or doubt[1] != self.session.revision:
             return False
         other = doubt[0]
-        fb = self.session.undo()
+        fb = self._undo_last()
         if not fb.accepted:
             self.feedback(fb)
             return True
-        self.clicks = self.clicks[:-1]
-        self.finish_at = None
         log.info("the cameras' doubt taken: %s instead", other)
         self.dart(other, "keypad")
         return True
@@ -185,11 +183,15 @@ class CricketScreen(Screen):
         self.feedback(self.session.next_player())
 
     def undo(self) -> None:
+        self.feedback(self._undo_last())
+
+    def _undo_last(self) -> Feedback:
+        """The last input taken back, and with it its click mark and a finish due."""
         fb = self.session.undo()
         if fb.accepted:
             self.clicks = self.clicks[:-1]
             self.finish_at = None
-        self.feedback(fb)
+        return fb
 
     def click(self, pos: tuple[int, int]) -> None:
         for button in self.buttons:
