@@ -427,18 +427,18 @@ def _walk(
     in_band = np.abs(offs) <= band
     core = np.abs(offs) <= 1.0
     has_solid = (solid[yi[:, in_band], xi[:, in_band]] & inside[:, in_band]).any(axis=1)
-    has_shadow = (shadow[yi[:, core], xi[:, core]] & inside[:, core]).any(axis=1) & ~has_solid
+    at_shadow = shadow[yi, xi] & inside
+    has_shadow = at_shadow[:, core].any(axis=1) & ~has_solid
     d = np.where(inside, ch.diff[yi, xi], 0.0)
     on = d > ch.threshold
     mass = d * on
     centroid = (mass * offs).sum(axis=1) / np.maximum(mass.sum(axis=1), 1e-6)
     thin_line = on[:, core].any(axis=1) & (np.abs(centroid) <= 1.0) & (on.sum(axis=1) <= 13)
-    loose = ch.mask[yi, xi] & ~shadow[yi, xi] & ~solid[yi, xi] & inside
+    loose = ch.mask[yi, xi] & ~at_shadow & ~solid[yi, xi] & inside
     n_loose = loose.sum(axis=1)
     loose_mid = (loose * offs).sum(axis=1) / np.maximum(n_loose, 1)
-    n_shadow = (shadow[yi, xi] & inside).sum(axis=1)
     point = (loose[:, core].all(axis=1) & (np.abs(loose_mid) <= 1.0) & (n_loose <= 15)
-             & (n_shadow < n_loose))  # fmt: skip
+             & (at_shadow.sum(axis=1) < n_loose))  # fmt: skip
     last = ss[0]
     gap = 0.0
     for s, so, sh, tl, pt in zip(ss, has_solid, has_shadow, thin_line, point, strict=True):
