@@ -114,7 +114,7 @@ class CameraScorer:
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
         self._live = [False] * len(sources)
-        self._busy = [False] * len(sources)  # on a frame that may end a motion (a tip search)
+        self._handed = [0] * len(sources)  # each detector's ``ends`` whose views are queued
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
         # The calibration checked against the board (``recheck``), on a thread of its own.
@@ -160,12 +160,11 @@ class CameraScorer:
                 told = det.shift  # (a calibration fitted again starts from where it is)
             if det.moved_away or self._stale[i]:
                 return
-            self._busy[i] = det.phase is Phase.MOVING  # this frame may end it: a tip search
             try:
                 for obs in det.feed(frame, index):
                     self._q.put((t, obs))
             finally:
-                self._busy[i] = False
+                self._handed[i] = det.ends
             if det.moved_away:
                 self._live[i] = False
                 log.error("camera %d was moved (%.0f px): no darts from it until its "
@@ -331,8 +330,8 @@ class CameraScorer:
         waited = time.monotonic() - opened
         if waited < WINDOW_S:
             return False
-        working = any(self._live[i] and self._busy[i] and i not in cams
-                      for i in range(len(self._busy)))  # fmt: skip
+        working = any(self._live[i] and d.ends > self._handed[i] and i not in cams
+                      for i, d in enumerate(self.detectors))  # fmt: skip
         return not working or waited >= LATE_S
 
     def _decide(self, obs: list[Observation]) -> None:
