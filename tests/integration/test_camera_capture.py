@@ -228,7 +228,7 @@ class _OneClock:
     arrive, not about that."""
 
     def __init__(self, scorer, frames, fps=30.0):
-        self.scorer, self.frames, self.period = scorer, frames, 1.0 / fps
+        self.frames, self.period = frames, 1.0 / fps
         self.readers = scorer.readers
         self._barrier = threading.Barrier(len(frames))
         self._stopped = threading.Event()
@@ -270,8 +270,8 @@ class _Quiet:
 
 def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice():
     # Two cameras, the second sees the dart 16 frames (0.53 s) after the first: later
-    # than the fusion waits for a camera that is not busy, sooner than a new dart could
-    # come. Its view comes after the dart was scored and is not counted again.
+    # than the fusion waits for a camera that is not finding a tip, sooner than a new
+    # dart could come. Its view comes after the dart was scored and is not counted again.
     frames, video = [], None
     for before, after in ((20, 46), (36, 30)):
         steps = [Step("still", before), Step("throw", tip=(0.0, 60.0)), Step("still", after)]
