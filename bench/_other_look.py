@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,17 @@ HALF_MM = 230.0  # the painting's half width
 POINT_CONE_MM = 3.5  # the steel point's sharpened end
 
 
+def _segment(clockwise_deg: np.ndarray) -> np.ndarray:
+    """Index into ``ORDER`` of the segment at each angle clockwise from the top."""
+    return np.asarray(((clockwise_deg + 9.0) % 360.0) // 18.0).astype(int)
+
+
+def _wire_deg(k: int) -> float:
+    """Angle (counter-clockwise from x) of the wire between ``ORDER[k - 1]`` and
+    ``ORDER[k]``."""
+    return 90.0 - (k * 18 - 9)
+
+
 def truth(x: float, y: float) -> str:
     """The dart at board mm (x right, y up, 20 at the top), as the kiosk prints one."""
     r = math.hypot(x, y)
@@ -43,7 +55,7 @@ def truth(x: float, y: float) -> str:
     if r <= outer:
         return "SB"
     clockwise = (90.0 - math.degrees(math.atan2(y, x))) % 360.0
-    n = ORDER[int(((clockwise + 9.0) % 360.0) // 18.0)]
+    n = ORDER[int(_segment(np.array(clockwise)))]
     if t_in <= r <= t_out:
         return f"T{n}"
     return f"D{n}" if r >= d_in else f"S{n}"
@@ -101,7 +113,7 @@ def painted(k: int) -> np.ndarray:
     y = HALF_MM - ys / PX_PER_MM
     r = np.hypot(x, y)
     clockwise = (90.0 - np.degrees(np.arctan2(y, x))) % 360.0
-    even = (((clockwise + 9.0) % 360.0) // 18.0).astype(int) % 2 == 0  # 20 is dark
+    even = _segment(clockwise) % 2 == 0  # 20 is dark
     img = np.empty((n, n, 3), np.uint8)
     img[:] = look.wall
     img[r <= 225.0] = (18, 18, 18)  # the surround
@@ -119,7 +131,7 @@ def painted(k: int) -> np.ndarray:
     for radius in RINGS:
         wire |= np.abs(r - radius) < half
     for k in range(20):
-        th = math.radians(90.0 - (k * 18 - 9))
+        th = math.radians(_wire_deg(k))
         across = np.abs(-math.sin(th) * x + math.cos(th) * y)
         along = math.cos(th) * x + math.sin(th) * y
         wire |= (across < half) & (along > outer) & (along < d_out)
@@ -138,8 +150,8 @@ def painted(k: int) -> np.ndarray:
 
 
 class Camera:
-    """A pinhole camera ``off_deg`` off the board's axis, ``dist`` mm from the bull,
-    aimed near it, rolled, focal length ``f`` px, centre in the middle."""
+    """A pinhole camera ``off_deg`` off the board's axis, 520-720 mm from the bull,
+    aimed near it, rolled, focal length ``f`` 700-950 px, centre in the middle."""
 
     def __init__(self, rng: np.random.Generator, off_deg: float) -> None:
         az = rng.uniform(0, 2 * math.pi)
@@ -158,9 +170,8 @@ class Camera:
             math.cos(roll) * right + math.sin(roll) * down,
             -math.sin(roll) * right + math.cos(roll) * down,
         )
-        self.rot = np.stack([right, down, forward])  # world -> camera (rows)
-        if np.linalg.det(self.rot) < 0:
-            self.rot[0] *= -1
+        # World -> camera, by rows (right x down = forward: no mirror).
+        self.rot = np.stack([right, down, forward])
         self.f = rng.uniform(700, 950)
         self.k = np.array([[self.f, 0, W / 2], [0, self.f, H / 2], [0, 0, 1]])
 
@@ -180,6 +191,19 @@ def _fixed(pts: np.ndarray) -> np.ndarray:
     return np.round(pts * 16).astype(np.int32)  # cv2's 4 fractional bits
 
 
+def _quad(
+    cam: Camera, p0: np.ndarray, p1: np.ndarray, radius: tuple[float, float], lo: float, hi: float
+) -> np.ndarray:
+    """The image polygon of a strip along a cylinder or cone from ``p0`` to ``p1``
+    (``radius`` at each end, mm), from ``lo`` to ``hi`` of its half width (-1 to 1:
+    all of it), fixed point for cv2."""
+    (a, b), (za, zb) = cam.project(np.array([p0, p1]))
+    d = b - a
+    side = np.array([-d[1], d[0]]) / max(float(np.linalg.norm(d)), 1e-6)
+    ra, rb = side * radius[0] * cam.f / za, side * radius[1] * cam.f / zb
+    return _fixed(np.array([a + ra * hi, b + rb * hi, b + rb * lo, a + ra * lo]))
+
+
 def _tube(
     img: np.ndarray,
     cam: Camera,
@@ -190,34 +214,21 @@ def _tube(
     shine: float,
 ) -> None:
     """A cylinder or cone (``radius`` at ``p0``, at ``p1``, mm) seen from ``cam``:
-    darker at its sides, a highlight along it."""
-    (a, b), (za, zb) = cam.project(np.array([p0, p1]))
-    d = b - a
-    n = float(np.linalg.norm(d))
-    if n < 1e-6:
-        cv2.circle(
-            img,
-            tuple(_fixed(a)),
-            max(1, int(radius[1] * cam.f / za * 16)),
-            colour,
-            -1,
-            cv2.LINE_AA,
-            4,
-        )
+    darker at its sides, a highlight along it (seen end-on: a disc)."""
+    (a, b), (za, _) = cam.project(np.array([p0, p1]))
+    if np.linalg.norm(b - a) < 1e-6:
+        r = max(1, int(radius[1] * cam.f / za * 16))
+        cv2.circle(img, tuple(_fixed(a)), r, colour, -1, cv2.LINE_AA, 4)
         return
-    side = np.array([-d[1], d[0]]) / n
-    ra, rb = radius[0] * cam.f / za, radius[1] * cam.f / zb
-
-    def strip(lo: float, hi: float, gain: float) -> None:
+    strips = (
+        (-1.0, 1.0, 0.6),  # round: darker at the sides
+        (-0.7, 0.7, 0.85),
+        (-0.35, 0.35, 1.0),
+        (0.15, 0.4, 1.0 + shine),  # a highlight, off the middle
+    )
+    for lo, hi, gain in strips:
         c = tuple(int(min(255, v * gain)) for v in colour)
-        poly = np.array(
-            [a + side * ra * hi, b + side * rb * hi, b + side * rb * lo, a + side * ra * lo]
-        )
-        cv2.fillPoly(img, [_fixed(poly)], c, cv2.LINE_AA, 4)
-
-    for frac, gain in ((1.0, 0.6), (0.7, 0.85), (0.35, 1.0)):  # round: darker at the sides
-        strip(-frac, frac, gain)
-    strip(0.15, 0.4, 1.0 + shine)  # a highlight, off the middle
+        cv2.fillPoly(img, [_quad(cam, p0, p1, radius, lo, hi)], c, cv2.LINE_AA, 4)
 
 
 @dataclass(frozen=True)
@@ -324,24 +335,23 @@ def _shadow(img: np.ndarray, cam: Camera, dart: Dart, lamp: np.ndarray, strength
 
 def _draw(img: np.ndarray, cam: Camera, dart: Dart) -> None:
     """The dart, furthest parts from the camera first."""
-    parts: list[tuple[float, Any]] = []
+    parts: list[tuple[float, Callable[[], object]]] = []  # (-depth, draw it)
     for tube in dart.tubes():
-        parts.append((-float(cam.project(np.array(tube[:2]))[1].mean()), tube))
+        depth = float(cam.project(np.array(tube[:2]))[1].mean())
+        parts.append((-depth, functools.partial(_tube, img, cam, *tube)))
     for k, vane in enumerate(dart.vanes()):
         shade = tuple(int(v * (0.8 if k >= 2 else 1.0)) for v in dart.flight)
-        parts.append((-float(cam.project(vane)[1].mean()), (vane, shade)))
-    for _, part in sorted(parts, key=lambda p: p[0]):
-        if len(part) == 5:
-            _tube(img, cam, *part)
-        else:
-            uv, _ = cam.project(part[0])
-            cv2.fillPoly(img, [_fixed(uv)], part[1], cv2.LINE_AA, 4)
+        uv, z = cam.project(vane)
+        fill = functools.partial(cv2.fillPoly, img, [_fixed(uv)], shade, cv2.LINE_AA, 4)
+        parts.append((-float(z.mean()), fill))
+    for _, draw in sorted(parts, key=lambda p: p[0]):
+        draw()
 
 
 def _calibration(cam: Camera, rng: np.random.Generator) -> dict[str, Any]:
     pts = [(0.0, 0.0)]
     for k in range(20):
-        th = math.radians(90.0 - (k * 18 - 9))
+        th = math.radians(_wire_deg(k))
         pts.append((RINGS[-1] * math.cos(th), RINGS[-1] * math.sin(th)))
     uv, _ = cam.project(np.array([[x, y, 0.0] for x, y in pts]))
     uv = uv + rng.normal(0, 0.33, uv.shape)

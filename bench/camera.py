@@ -50,7 +50,9 @@ def band_name(band: tuple[float, float]) -> str:
     return f"{band[0]:.0f}-{band[1]:.0f} deg"
 
 
-def one_throw(args: tuple[int, tuple[float, float], bool]) -> tuple[list[Row], list[float]]:
+def one_throw(
+    args: tuple[int, tuple[float, float], bool],
+) -> tuple[list[Row], list[float], float]:
     """Score one rendered throw with each camera alone and with all fused."""
     seed, band, near = args
     cv2.setNumThreads(1)
@@ -104,6 +106,9 @@ class Tally:
             self.none += 1
         else:
             self.err.append(err)
+
+    HEAD = (f"{'':<34} {'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8}"
+            f" {'max mm':>8} {'check %':>8} {'silent %':>8}")  # fmt: skip
 
     def row(self, name: str) -> str:
         e = self.err or [float("nan")]
@@ -175,9 +180,7 @@ def main() -> int:
     print(f"\ncamera scoring on {n} rendered throws x {N_CAMERAS} cameras (1280x720)")
     print(f"seeds {args.seed}..{args.seed + n - 1} (held out from tuning when >= 1000000)")
     print("rendered images: an upper bound of real accuracy; machine shared (2 cores)\n")
-    head = (f"{'n':>6} {'exact %':>8} {'none':>6} {'mean mm':>8} {'med mm':>8} {'max mm':>8}"
-            f" {'check %':>8} {'silent %':>8}")  # fmt: skip
-    print(f"{'':<34} {head}")
+    print(Tally.HEAD)
     for key in sorted(tallies):
         print(tallies[key].row(key))
     tip = statistics.median(tip_ms)

@@ -8,13 +8,13 @@ detector was not tuned on.
 Each throw: one dart, uniform over the board (and a little off it), three cameras in
 one angle band (0-15, 15-30, 30-50 degrees off the board's axis, in turn), each scored
 alone and the three fused, as ``camera-score`` does. Prints exact segments, darts
-flagged for the player to check, darts wrong without a flag, and the error in mm.
+flagged for the player to check, darts wrong without a flag, and the error in mm
+(the columns of ``bench/camera.py``).
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -24,22 +24,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _other_look
 import _rendered
 import cv2
+from camera import BANDS, Tally, band_name
 
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.camera.fusion import Estimate, estimate_from, fuse
 from kiosk.adapters.camera.tip import find_tip
 
-BANDS = ((0.0, 15.0), (15.0, 30.0), (30.0, 50.0))
 CAMERAS = 3
 
-# cameras, band, exact, error mm (inf: none), flagged
-Row = tuple[int, str, bool, float, bool]
+# cameras, band, exact, error mm (None: no point), flagged
+Row = tuple[str, str, bool, float | None, bool]
 
 
-def _row(cams: int, band: str, throw: _other_look.Throw, ests: list[Estimate]) -> Row:
+def _row(cams: str, band: str, throw: _other_look.Throw, ests: list[Estimate]) -> Row:
     fused = fuse(ests)
-    if fused is None:
-        return cams, band, throw.truth == "MISS", math.inf, True
+    if fused is None:  # nothing found: right for a dart off the board, else typed
+        return cams, band, throw.truth == "MISS", None, True
     err = math.dist(fused.board, throw.tip)
     return cams, band, str(fused.dart) == throw.truth, err, fused.doubt is not None
 
@@ -48,46 +48,36 @@ def one(args: tuple[int, tuple[float, float]]) -> list[Row]:
     seed, band = args
     cv2.setNumThreads(1)
     throw = _other_look.render(seed, CAMERAS, band)
-    name = f"{band[0]:.0f}-{band[1]:.0f} deg"
     ests = []
     rows = []
     for i in range(CAMERAS):
         cal = Calibration.from_dict(throw.calibrations[i])
         found = find_tip(throw.before[i], throw.after[i], cal)
         one_cam = [] if found is None else [estimate_from(found, cal, i)]
-        rows.append(_row(1, name, throw, one_cam))
+        rows.append(_row("1 cam", band_name(band), throw, one_cam))
         ests += one_cam
-    rows.append(_row(CAMERAS, name, throw, ests))
+    rows.append(_row(f"{CAMERAS} cams", band_name(band), throw, ests))
     return rows
 
 
 def main() -> None:
     ns = _rendered.options(__doc__ or "", 150, 9_000_000)
     work = [(ns.seed + i, BANDS[i % len(BANDS)]) for i in range(ns.n)]
+    mounted = band_name((BANDS[1][0], BANDS[-1][1]))  # as the README says: 15 deg or more
+    tallies: dict[str, Tally] = {}
     with ProcessPoolExecutor(ns.jobs) as pool:
-        rows = [r for rs in pool.map(one, work, chunksize=2) for r in rs]
+        for rows in pool.map(one, work, chunksize=2):
+            for cams, band, ok, err, flagged in rows:
+                keys = [f"{cams:<6} {band}", f"{cams:<6} all angles"]
+                if band != band_name(BANDS[0]):
+                    keys.append(f"{cams:<6} {mounted}")
+                for k in keys:
+                    tallies.setdefault(k, Tally()).add(ok, err, flagged)
     print(f"\ncamera scoring on {ns.n} throws from a second renderer (bench/_other_look.py), "
-          f"seeds {ns.seed}..{ns.seed + ns.n - 1}")  # fmt: skip
-    print(
-        f"{'':22}{'n':>6} {'exact %':>8} {'check %':>8} {'silent %':>9} {'med mm':>7} {'max mm':>8}"
-    )
-    for cams in (1, CAMERAS):
-        names = [f"{b[0]:.0f}-{b[1]:.0f} deg" for b in BANDS]
-        for name in [*names, "15-50 deg", "all angles"]:
-            want = {"15-50 deg": names[1:], "all angles": names}.get(name, [name])
-            sel = [r for r in rows if r[0] == cams and r[1] in want]
-            if not sel:
-                continue
-            n = len(sel)
-            exact = sum(r[2] for r in sel)
-            flagged = sum(r[4] for r in sel)
-            silent = sum(not r[2] and not r[4] for r in sel)
-            errs = [r[3] for r in sel if math.isfinite(r[3])]
-            med = statistics.median(errs) if errs else math.nan
-            top = max(errs) if errs else math.nan
-            label = f"{cams} cam{'s' if cams > 1 else ''}  {name}"
-            print(f"{label:22}{n:6d} {100 * exact / n:8.1f} {100 * flagged / n:8.1f} "
-                  f"{100 * silent / n:9.2f} {med:7.2f} {top:8.1f}")  # fmt: skip
+          f"seeds {ns.seed}..{ns.seed + ns.n - 1}\n")  # fmt: skip
+    print(Tally.HEAD)
+    for key in sorted(tallies):
+        print(tallies[key].row(key))
     print("check %: scored and flagged for the player to check; silent %: wrong, not flagged")
 
 
