@@ -318,14 +318,8 @@ def _shadow(img: np.ndarray, cam: Camera, dart: Dart, lamp: np.ndarray, strength
 
     mask = np.zeros(img.shape[:2], np.uint8)
     for p0, p1, radius, _, _ in dart.tubes():
-        (a, b), (za, _) = cam.project(flat(np.array([p0, p1])))
-        d = b - a
-        n = max(float(np.linalg.norm(d)), 1e-6)
-        side = np.array([-d[1], d[0]]) / n * cam.f / za
-        sa, sb = side * radius[0], side * radius[1]
-        cv2.fillPoly(
-            mask, [_fixed(np.array([a + sa, b + sb, b - sb, a - sa]))], 255, cv2.LINE_AA, 4
-        )
+        f0, f1 = flat(np.array([p0, p1]))
+        cv2.fillPoly(mask, [_quad(cam, f0, f1, radius, -1.0, 1.0)], 255, cv2.LINE_AA, 4)
     for vane in dart.vanes():
         uv, _ = cam.project(flat(vane))
         cv2.fillPoly(mask, [_fixed(uv)], 255, cv2.LINE_AA, 4)
