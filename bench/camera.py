@@ -167,6 +167,8 @@ def main() -> int:
             for cams, bn, kind, ok, err, flagged in rows:
                 keys = [f"{cams:<6} {bn:<10} all tips", f"{cams:<6} all angles {kind}",
                         f"{cams:<6} all angles all tips"]  # fmt: skip
+                if cams == "3 cams":  # where the misses are: which band, which tips
+                    keys.append(f"{cams:<6} {bn:<10} {kind}")
                 if bn != band_name(BANDS[0]):  # mounted as the README says: 15 deg or more
                     keys.append(f"{cams:<6} {band_name((BANDS[1][0], BANDS[-1][1])):<10} all tips")
                 for k in keys:

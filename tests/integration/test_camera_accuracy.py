@@ -63,9 +63,9 @@ def test_three_cameras_flag_their_doubtful_darts_and_leave_almost_none_wrong_unf
 
 
 # Throws within a millimetre of a wire that the cameras score wrong but flag (found by
-# scanning seeds 7,000,030..7,000,829: 3 of 800 are wrong, all flagged; if the detector
-# gets these right, pick others).
-WRONG_BUT_FLAGGED = (7_000_153, 7_000_315, 7_000_693)
+# scanning seeds 7,000,030..7,000,829: 6 of 800 are wrong, 5 of them flagged with the
+# right dart as the other; if the detector gets these right, pick others).
+WRONG_BUT_FLAGGED = (7_000_153, 7_000_315, 7_000_342)
 
 
 def test_a_flagged_dart_that_is_wrong_names_the_right_one_as_the_other():
@@ -101,7 +101,7 @@ def test_one_camera_alone_asks_the_player_rather_than_score_wrong(scored):
 # leaning any way can point anywhere in the image); these were guessed wrong, the tip
 # put 35-45 mm away at the flight's end, and the other first axes missed it too
 # (found on tuning seeds).
-FACE_ON_WRONG_END = ((300579, 0, False), (300630, 0, True), (300360, 2, True))
+FACE_ON_WRONG_END = ((300559, 0, False), (300630, 0, True), (300360, 2, True))
 
 
 @pytest.mark.parametrize(("seed", "camera", "near_wire"), FACE_ON_WRONG_END)

@@ -34,7 +34,7 @@ CLIP_LEVEL = 245.0  # a channel this bright (after a 3x3 mean) may have been cli
 class ChangeParams:
     min_diff: float = 14.0  # grey levels (after a 3x3 mean) that count as changed
     noise_factor: float = 5.0  # ... or this many times the frame's typical difference
-    shadow_k: float = 0.86  # darker than this factor, colour kept: a shadow
+    shadow_k: float = 0.95  # darker than this factor, colour kept: a shadow (see _shadows)
     rim_factor: float = 2.0  # weaker change than this x threshold next to a shadow: its rim
     rim_steps: int = 2  # pixels the rim reaches
     shadow_min_k: float = 0.4  # darker than this: not a shadow (a dark barrel; lit boards
@@ -204,6 +204,11 @@ def _shadows(
     dev = np.where(clip & ~(none_fit[:, None]), np.minimum(dev, 0.0), dev)
     res = np.abs(dev).max(axis=1)
     tol = 3.0 + 0.012 * pb.max(axis=1)
+    # Even a faint darkening is a shadow when it keeps the colour: a thin steel point's
+    # shadow is only 5-14 % dark, and taken for the dart it leads the tip search along
+    # it to the flight's shadow, a point every camera agrees on (a confident error of
+    # tens of mm). Measured on 3000 + 1200 held-out throws of two renderers: 0.95
+    # against 0.86 scored 17 more darts exactly, the largest error 77 -> 29 mm.
     sh = (k < params.shadow_k) & (k > params.shadow_min_k) & (res < tol)
     shadow[ys[sh], xs[sh]] = True
     # The rim of a shadow (weak change next to shadow, where the blur and JPEG mix

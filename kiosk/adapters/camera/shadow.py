@@ -45,6 +45,10 @@ MIN_DARKENING = 0.12  # 1 - after / before: less is noise, not a shadow
 HALF_WIDTH_PX = 14.0  # cross-sections are searched this far each side of the line
 MIN_SECTIONS = 12
 MAX_SCATTER_PX = 1.0  # midpoints scattered more than this: not a clean shadow
+# A shadow within this of the dart's own axis is no second line: its board line is the
+# axis's, and it is most often the dart's own edge, a faint darkening that kept the
+# board's colour, taken for a shadow (seen on throws rendered with no lamp at all).
+SAME_LINE_DEG = 2.0
 # Error of the line at the tip, px: the fit's own x ``INFLATION`` (the shadow's soft
 # edge, JPEG, the dart's own pixels near it), with a floor.
 INFLATION = 3.0
@@ -68,9 +72,11 @@ def find_shadow(
     tip: tuple[float, float],
     dart: np.ndarray,
     cal: Calibration,
+    dart_axis: tuple[float, float] | None = None,
 ) -> ShadowLine | None:
     """The centre line of the shadow that starts at ``tip`` (pixels), or None.
-    ``dart``: bool, frame-sized, the dart's own pixels."""
+    ``dart``: bool, frame-sized, the dart's own pixels; ``dart_axis``: its direction
+    in the image (unit), when known: a shadow along it is None (``SAME_LINE_DEG``)."""
     t = np.array(tip, np.float64)
     if not np.isfinite(t).all():
         return None
@@ -100,6 +106,10 @@ def find_shadow(
         local, axis = fit[0], fit[1]
     assert fit is not None
     p, d, sigma_px = fit
+    if dart_axis is not None:
+        sin_apart = abs(d[0] * dart_axis[1] - d[1] * dart_axis[0])
+        if sin_apart < math.sin(math.radians(SAME_LINE_DEG)):
+            return None
     return ShadowLine((float(p[0] + x0), float(p[1] + y0)), (float(d[0]), float(d[1])), sigma_px)
 
 

@@ -150,7 +150,7 @@ def find_tip(
                 found.append(f)
     if not found:
         return None
-    shadow = find_shadow(before, after, found[0].image, dart, cal)
+    shadow = find_shadow(before, after, found[0].image, dart, cal, found[0].axis)
     found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
 
