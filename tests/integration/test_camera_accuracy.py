@@ -63,8 +63,8 @@ def test_three_cameras_flag_their_doubtful_darts_and_leave_almost_none_wrong_unf
 
 
 # Throws within a millimetre of a wire that the cameras score wrong but flag (found by
-# scanning seeds 7,000,030..7,000,829: 6 of 800 are wrong, 5 of them flagged with the
-# right dart as the other; if the detector gets these right, pick others).
+# scanning seeds 7,000,030..7,000,829: 5 of 800 are wrong, all flagged with the right
+# dart as the other; if the detector gets these right, pick others).
 WRONG_BUT_FLAGGED = (7_000_153, 7_000_315, 7_000_342)
 
 

@@ -157,6 +157,25 @@ def test_a_cameras_second_reading_is_taken_when_only_it_agrees_with_the_others()
     assert f.used == (0, 1, 2)
 
 
+def test_a_reading_without_a_line_does_not_win_by_having_nothing_to_disagree_with():
+    # The tip is at (0, 103), T20. Camera 0's first reading puts it there, with a sharp
+    # line through it; its other reading is a tip point alone at (0, 95), S20, where
+    # camera 1's reading (a blunder: point and line) is too. Camera 2's line (x = 0)
+    # passes both. Taking camera 0's other reading would drop its line from the cost,
+    # and so the one thing that says the dart is not at (0, 95).
+    lineless = Estimate(0, (0.0, 95.0), 1.0)
+    ests = [
+        Estimate(0, (0.0, 103.0), 1.0, _line_through(0.0, 103.0, 0.0), 100.0,
+                 alternatives=(lineless,)),
+        Estimate(1, (0.0, 95.0), 1.0, _line_through(0.0, 95.0, 45.0), 100.0),
+        Estimate(2, (0.0, 103.0), 1.0, _line_through(0.0, 103.0, 90.0), 100.0),
+    ]  # fmt: skip
+    f = fuse(ests)
+    assert f is not None
+    assert f.dart == Dart.parse("T20")
+    assert f.board == pytest.approx((0.0, 103.0), abs=0.2)
+
+
 def test_a_camera_with_only_a_vague_point_does_not_stop_its_other_reading_being_tried():
     # Cameras 1 and 2 look from the same side: their lines are one line (x = 0) and
     # their tip points, 7 mm short (in the dart's shadow, off the dart they see), say
