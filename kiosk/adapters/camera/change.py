@@ -53,6 +53,9 @@ class Change:
     after: np.ndarray | None = field(default=None, compare=False, repr=False)
     # The box (x0, y0, x1, y1) outside which nothing changed (None: nothing did).
     box: tuple[int, int, int, int] | None = None
+    # The before frame (BGR) the change was worked out against: what the board looked
+    # like under the change.
+    before: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def where(self, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``np.nonzero`` of a frame-sized mask that is empty outside ``box`` (rows,
@@ -116,7 +119,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1))
+    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before)
 
 
 def _lined_up(

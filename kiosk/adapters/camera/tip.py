@@ -60,6 +60,9 @@ DART_MAX_MM = 160.0  # no dart is longer, flight included
 MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
 RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
+# A board this bright (mean of B, G, R before the dart) or brighter can be darker under
+# a grey steel point; a black segment cannot: a darker line over it is a shadow.
+LIGHT_BOARD = 100.0
 
 
 @dataclass(frozen=True)
@@ -407,9 +410,11 @@ def _walk(
     dart (``dart``: its pieces of solid change) in the strip, crossing gaps of up to
     ``MAX_GAP_PX`` where it is not (a wire, a number or a board of the point's colour;
     a barrel's end that passes for shadow). Change that passes for shadow counts as
-    the dart where it is a thin line centred on the axis (a steel point over a cream
-    segment, its colour smeared by JPEG); a shadow leaves the axis at the tip (unless
-    the light is right behind the camera). So does solid change left out of the dart
+    the dart where it is a thin line centred on the axis over a light board (a steel
+    point over a cream segment, its colour smeared by JPEG; over a black segment the
+    point is lighter than the board, and a darker line is the dart's shadow in line
+    with it, ``LIGHT_BOARD``); a shadow leaves the axis at the tip (unless the light
+    is right behind the camera). So does solid change left out of the dart
     where it lies across the axis, centred on it, with less shadow than itself beside
     it: the steel point, a thin piece of its own beside its shadow, taken for the
     shadow's rim (``_dart_pieces``)."""
@@ -434,6 +439,9 @@ def _walk(
     mass = d * on
     centroid = (mass * offs).sum(axis=1) / np.maximum(mass.sum(axis=1), 1e-6)
     thin_line = on[:, core].any(axis=1) & (np.abs(centroid) <= 1.0) & (on.sum(axis=1) <= 13)
+    if ch.before is not None:
+        board = ch.before[yi[:, core], xi[:, core]].astype(np.float32).mean(axis=2)
+        thin_line &= (board >= LIGHT_BOARD).any(axis=1)
     loose = ch.mask[yi, xi] & ~at_shadow & ~solid[yi, xi] & inside
     n_loose = loose.sum(axis=1)
     loose_mid = (loose * offs).sum(axis=1) / np.maximum(n_loose, 1)
