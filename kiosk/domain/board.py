@@ -5,7 +5,9 @@ the distance from the centre to the *outer* edge of a ring's wire, except the tr
 and double rings which give both edges. A point exactly on a boundary belongs to the
 inner region (the ring closer to the centre), and a point exactly on a segment wire
 belongs to the segment clockwise of it; real wires have a width, so neither choice
-is more "right", but this one is stable and tested.
+is more "right", but this one is stable and tested. "Exactly" allows for floating
+point: an angle or a radius within ``SNAP`` of a wire or an edge is on it, so a point
+built as ``point_at(9.0, 162.0)`` is on the wire and on the edge it was built on.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ TREBLE_OUTER = 107.0
 DOUBLE_INNER = 162.0
 DOUBLE_OUTER = 170.0
 SEGMENT_DEGREES = 18.0
+SNAP = 1e-9  # degrees or mm: closer than this to a wire or an edge is on it
 
 # Clockwise from the top; 20 is centred at 12 o'clock.
 SEGMENTS: tuple[int, ...] = (20, 1, 18, 4, 13, 6, 10, 15, 2, 17, 3, 19, 7, 16, 8, 11, 14, 9, 12, 5)
@@ -34,6 +37,9 @@ def angle_of(x_mm: float, y_mm: float) -> float:
 def segment_at(x_mm: float, y_mm: float) -> int:
     """The number (1-20) of the segment that contains the direction of (x, y)."""
     a = (angle_of(x_mm, y_mm) + SEGMENT_DEGREES / 2) % 360.0
+    k = round(a / SEGMENT_DEGREES)
+    if abs(a - k * SEGMENT_DEGREES) <= SNAP:  # on a wire: the segment clockwise of it
+        return SEGMENTS[k % 20]
     return SEGMENTS[int(a // SEGMENT_DEGREES) % 20]
 
 
@@ -52,7 +58,7 @@ def dart_at(x_mm: float, y_mm: float) -> Dart:
     """The dart that a tip at (x, y) mm scores; outside the double ring is a miss."""
     if not (math.isfinite(x_mm) and math.isfinite(y_mm)):
         return Dart.MISS
-    r = math.hypot(x_mm, y_mm)
+    r = _snapped(math.hypot(x_mm, y_mm))
     if r <= INNER_BULL:
         return Dart(BULL, 2)
     if r <= OUTER_BULL:
@@ -61,6 +67,14 @@ def dart_at(x_mm: float, y_mm: float) -> Dart:
     if m == 0:
         return Dart.MISS
     return Dart(segment_at(x_mm, y_mm), m)
+
+
+def _snapped(r_mm: float) -> float:
+    """``r_mm``, or the ring edge it lies within ``SNAP`` of."""
+    for edge in (INNER_BULL, OUTER_BULL, TREBLE_INNER, TREBLE_OUTER, DOUBLE_INNER, DOUBLE_OUTER):
+        if abs(r_mm - edge) <= SNAP:
+            return edge
+    return r_mm
 
 
 def segment_centre_angle(number: int) -> float:

@@ -170,3 +170,32 @@ def test_no_tip_closer_than_the_wire_distance_scores_differently(
     d = board.wire_distance(x, y) * fraction
     qx, qy = board.point_at(angle, d)
     assert board.dart_at(x + qx, y + qy) == board.dart_at(x, y)
+
+
+@pytest.mark.parametrize("k", range(20))
+@pytest.mark.parametrize("radius", [30.0, 103.0, 130.0, 166.0])
+def test_a_tip_on_any_wire_computed_in_floats_goes_clockwise(k: int, radius: float) -> None:
+    # The wire between CLOCKWISE[k] and CLOCKWISE[k + 1], reached through sin and
+    # cos: the float point lands a hair either side, and must still count as on it.
+    clockwise = CLOCKWISE[(k + 1) % 20]
+    assert at(9.0 + 18.0 * k, radius).number == clockwise
+
+
+@pytest.mark.parametrize("k", range(40))
+@pytest.mark.parametrize(
+    ("radius", "ring"),
+    [
+        (INNER_BULL, "DB"),
+        (OUTER_BULL, "SB"),
+        (TREBLE[0], "S"),
+        (TREBLE[1], "T"),
+        (DOUBLE[0], "S"),
+        (DOUBLE[1], "D"),
+    ],
+)
+def test_a_tip_on_any_ring_edge_computed_in_floats_belongs_to_the_inner_ring(
+    k: int, radius: float, ring: str
+) -> None:
+    angle = 4.5 + 9.0 * k  # halfway between a wire and a segment's middle, all round
+    dart = at(angle, radius)
+    assert str(dart).startswith(ring) and (ring in ("DB", "SB") or not dart.is_miss)
