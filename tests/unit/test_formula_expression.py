@@ -31,7 +31,6 @@ from kiosk.domain.formula import FormulaError, evaluate
         ("1000", 1000, 1000),
         ("1*0+0+0", 1000, 0),
         ("pow(1,0)*1*1", 1011, 1),
-        ("pow(9,-pow(9,9))*1", 9991, 0),  # underflows to 0, as in PHP
     ],
 )
 def test_accepted_formulas_give_their_whole_result(formula: str, digits: int, result: int) -> None:
@@ -163,6 +162,35 @@ def test_pow_is_guarded_before_computing() -> None:
     with pytest.raises(FormulaError) as err:
         evaluate("pow(9,9)*pow(9,9)", 9999)
     assert err.value.code == "too_large"
+
+
+@pytest.mark.parametrize(
+    ("formula", "digits"),
+    [
+        ("pow(9,-pow(9,9))*1", 9991),  # 0 in floating point (and in PHP)
+        ("pow(2,-pow(3,8))*9", 2389),  # exactly 9 / 2**6561: not whole
+        ("9+pow(9,-pow(9,9))", 9999),  # not 9
+        ("sqrt(pow(2,-pow(3,8)))*9", 2389),
+        ("pow(sqrt(2),-pow(9,9))*7", 2997),
+        ("9/pow(9,-pow(9,9))", 9999),  # not a division by zero
+    ],
+)
+def test_a_power_too_close_to_0_to_compute_is_refused_not_taken_for_0(
+    formula: str, digits: int
+) -> None:
+    start = time.perf_counter()
+    with pytest.raises(FormulaError) as err:
+        evaluate(formula, digits)
+    assert err.value.code == "too_small"
+    assert err.value.message == "number too close to 0"
+    assert time.perf_counter() - start < 0.05
+
+
+def test_a_tiny_power_that_can_be_computed_is_exact() -> None:
+    with pytest.raises(FormulaError) as err:
+        evaluate("pow(2,-pow(3,4))*8", 2348)  # 8 / 2**81
+    assert err.value.code == "not_whole"
+    assert evaluate("pow(1/2,-9)*9", 1299) == 4608
 
 
 def test_a_ten_thousand_character_formula_is_refused_as_too_long() -> None:

@@ -65,6 +65,7 @@ def test_grammar_formulas_give_an_int_or_a_formula_error(case: tuple[str, int]) 
             "negative_root",
             "zero_power",
             "too_large",
+            "too_small",
             "not_whole",
             "too_deep",
             "too_long",

@@ -40,5 +40,6 @@ CODES: dict[str, str] = {
     "negative_root": "root of a negative number",
     "zero_power": "0 to a negative power",
     "too_large": "number too large",
+    "too_small": "number too close to 0",
     "not_whole": "not a whole number",
 }

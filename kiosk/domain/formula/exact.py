@@ -16,7 +16,10 @@ How the two kinds of number mix (the rules ask for "exact where rational"):
 
 Every bound is checked before the work is done: values stay within 10**15 in size, and
 ``pow`` estimates the size of its result with a logarithm first, so ``pow(9, pow(9, 9))``
-is refused without computing anything large.
+is refused without computing anything large. Its mirror, ``pow(9, -pow(9, 9))``, is
+refused too ("too close to 0"): its exact value has 370 million digits, and in floating
+point it would be 0, so ``pow(2, -pow(3, 8)) * 9`` would pass for the whole number 0
+when it is 9 / 2**6561. No value but 0 is smaller than 10**-300 in size.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ Value = Fraction | float
 
 LIMIT = 10**15
 LOG_LIMIT = 15.0
+SMALL_LOG_LIMIT = -300.0  # floats reach 1e-308; nothing whole is built from less
+SMALL = 10**300
 # An exact power is computed only when its numerator and denominator stay this small
 # (in decimal digits): enough for anything four digits can write directly (pow(9, -999)
 # has 954). Beyond it (an exponent that is itself a power) the value is computed in
@@ -49,12 +54,20 @@ def _too_large() -> Refusal:
     return Refusal("too_large", "number too large")
 
 
+def _too_small() -> Refusal:
+    return Refusal("too_small", "number too close to 0")
+
+
 def check(value: Value) -> Value:
     if isinstance(value, float):
         if not math.isfinite(value) or abs(value) > LIMIT:
             raise _too_large()
+        if 0.0 < abs(value) < 10.0**SMALL_LOG_LIMIT:
+            raise _too_small()
     elif abs(value.numerator) > LIMIT * value.denominator:
         raise _too_large()
+    elif value and abs(value.numerator) * SMALL < value.denominator:
+        raise _too_small()
     return value
 
 
@@ -132,8 +145,11 @@ def power(x: Value, y: Value) -> Value:
     whole_y = y.denominator == 1 if isinstance(y, Fraction) else float(y).is_integer()
     if x < 0 and not whole_y:
         raise Refusal("negative_root", "a negative number to a fractional power")
-    if float(y) * _log10_abs(x) > LOG_LIMIT + 0.5:
+    size = float(y) * _log10_abs(x)
+    if size > LOG_LIMIT + 0.5:
         raise _too_large()
+    if size < SMALL_LOG_LIMIT - 0.5:
+        raise _too_small()
     if isinstance(x, Fraction) and isinstance(y, Fraction):
         return check(_exact_power(x, y))
     if whole_y:
