@@ -34,6 +34,26 @@ from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice
 log = logging.getLogger("kiosk.ui")
 
 BUTTON_ACTIONS = {"NEXT": "next", "UNDO": "undo", "MENU": "menu"}
+# A line from the board that is not the protocol shows on the game screen at most this
+# often: a firmware that speaks a dialect would otherwise cover the game with it. The
+# reader logs them all (rate-limited) and counts them.
+UNKNOWN_NOTICE_S = 60.0
+UNKNOWN_SHOWN = 24  # characters of the line on screen
+
+
+class UnknownLines:
+    """When the last line the board sent that is not the protocol was shown."""
+
+    def __init__(self, every_s: float = UNKNOWN_NOTICE_S) -> None:
+        self.every_s = every_s
+        self.shown_at: float | None = None
+
+    def notice(self, text: str, now: float) -> Notice | None:
+        if self.shown_at is not None and now - self.shown_at < self.every_s:
+            return None
+        self.shown_at = now
+        shown = text if len(text) <= UNKNOWN_SHOWN else text[: UNKNOWN_SHOWN - 3] + "..."
+        return Notice("The board sent a line the kiosk does not know: '{}'", (shown,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +66,12 @@ class Frame:
     screen: str
 
 
-def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
-    """A device thread's event -> a screen input (None: handled here or ignored)."""
+def translate_device(
+    item: DeviceEvent, kiosk: Kiosk, unknown: UnknownLines | None = None
+) -> Any | None:
+    """A device thread's event -> a screen input (None: handled here or ignored).
+    ``unknown``: a line that is not the protocol is shown as a notice (the reader has
+    logged and counted it), at most as often as it says."""
     ev = item.event
     kind = type(ev).__name__
     if kind == "Hit":
@@ -73,9 +97,11 @@ def translate_device(item: DeviceEvent, kiosk: Kiosk) -> Any | None:
     if kind == "Hello":
         log.info("board says hello: %s %s", ev.name, ev.version)
         return None
+    if kind == "Unknown" and unknown is not None:
+        return unknown.notice(str(ev.text), item.t)
     if isinstance(ev, DartInput | KeyAction | Click | Notice):
         return ev
-    return None  # Ping, Raw, Unknown: the reader counts and logs them
+    return None  # Ping, Raw: the reader counts and logs them
 
 
 class App:
@@ -112,6 +138,7 @@ class App:
         self._fonts: theme.Fonts | None = None
         self._next_pump = 0.0
         self._pending_darts: list[float] = []
+        self._unknown = UnknownLines()
         self._banner_seen = -1
         self._force = True
 
@@ -210,7 +237,7 @@ class App:
             self._next_pump = now + self.pump_interval
             inputs += self._sdl_inputs()
         for item in items:
-            inp = translate_device(item, self.kiosk)
+            inp = translate_device(item, self.kiosk, self._unknown)
             if inp is not None:
                 inputs.append(inp)
         for inp in inputs:

@@ -140,6 +140,24 @@ def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        board.write(b"\xff\xfeT2O\n")
+        shown = "The board sent a line the kiosk does not know: '\\xff\\xfeT2O'"
+        d.wait_for(lambda: shown in d.texts, what="the notice")
+        # More of it within the minute: counted and logged, not shown again.
+        board.write(b"ZZZ\n")
+        send(d, board, ["S19"])
+        d.settle()
+        assert not any("ZZZ" in t for t in d.texts)
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
 def test_a_newcomer_plays_a_whole_game_with_the_mouse(tmp_path: Path) -> None:
     with kiosk_on_virtual_board(tmp_path) as d:
         d.click((10, 10))  # attract: any click
