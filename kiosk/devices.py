@@ -30,6 +30,16 @@ PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 
 
 @dataclass(frozen=True, slots=True)
+class BoardMapBroken:
+    """The board map in the config (``input.board_map``) did not load: the board is read
+    without it, so contacts it would have named come as RAW and score nothing. The
+    banner says so (the file's name; why is in the log) until the kiosk starts with a
+    map that loads."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class CamerasDown:
     """The configured cameras that are not scoring, numbered from 1 as in the config,
     each with why: "no pictures" (unplugged, failing) or "calibrate" (moved, pictures
@@ -151,7 +161,13 @@ class Devices:
         if self.config.input.board_map:
             from kiosk.adapters.serial_board import board_map as maps
 
-            board_map = maps.load(self.config.input.board_map)
+            try:
+                board_map = maps.load(self.config.input.board_map)
+            except maps.BoardMapError as e:
+                log.error("board map %s not loaded, reading without it: %s",
+                          self.config.input.board_map, e)  # fmt: skip
+                name = Path(self.config.input.board_map).name
+                self.inbox.put(BoardMapBroken(name), source="board")
         log.info("reading the board on %s", url)
         self._reader = BoardReader(
             url,

@@ -1,6 +1,6 @@
 """The banners drawn over whatever screen is up: the board is lost; some of the
-cameras are not scoring (the others are); results are not being saved (no database,
-or the last input could not be committed)."""
+cameras are not scoring (the others are); the board map did not load; results are not
+being saved (no database, or the last input could not be committed)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
         top -= h
     elif kiosk.cameras_down:
         _strip(p, top, h, _cameras_down(kiosk), theme.ACCENT_DARK)
+        top -= h
+    if kiosk.board_map_problem:
+        text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
+        _strip(p, top, h, text.format(kiosk.board_map_problem), theme.ACCENT_DARK)
         top -= h
     reason = kiosk.not_saved_reason
     if reason:

@@ -98,6 +98,7 @@ class Kiosk:
         self.board = BoardState()
         # Cameras not scoring while others do: (number from 1, "no pictures" | "calibrate").
         self.cameras_down: tuple[tuple[int, str], ...] = ()
+        self.board_map_problem = ""  # the configured board map that did not load (its name)
         self.results: list[ResultLine] = []
         self.catalog = i18n.load(settings.language, locale_dir)
         self.running = True
@@ -126,6 +127,11 @@ class Kiosk:
     def set_cameras_down(self, cameras: tuple[tuple[int, str], ...]) -> None:
         if cameras != self.cameras_down:
             self.cameras_down = tuple(cameras)
+            self.banner_revision += 1
+
+    def set_board_map_problem(self, name: str) -> None:
+        if name != self.board_map_problem:
+            self.board_map_problem = name
             self.banner_revision += 1
 
     def set_save_problem(self, reason: str) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from kiosk_support import ANNA_WINS, kiosk_on_board, kiosk_on_virtual_board, send, start_game
 
 from kiosk.adapters import keypad as kp
+from kiosk.config import Config
 from kiosk.domain.darts import Dart
 
 
@@ -156,6 +158,28 @@ def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
         assert not any("ZZZ" in t for t in d.texts)
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_a_board_map_that_does_not_load_is_on_a_banner_and_the_board_still_scores(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "map.json").write_text("{not json")
+    base = Config()
+    config = dataclasses.replace(
+        base, input=dataclasses.replace(base.input, board_map=str(tmp_path / "map.json"))
+    )
+    with kiosk_on_board(tmp_path, config=config) as (d, board):
+        start_game(d)
+        d.wait_for(
+            lambda: (
+                "Board map map.json not loaded (see the log): learnt contacts do not score"
+                in d.texts
+            ),
+            what="the banner",
+        )
+        send(d, board, ["T20"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20"]
 
 
 def test_a_newcomer_plays_a_whole_game_with_the_mouse(tmp_path: Path) -> None:
