@@ -173,7 +173,7 @@ def build(options: Options, config: Config) -> Running:
         source = "serial"
     else:
         source = config.input.source
-    devices = Devices(config, inbox, source=source, port=options.port, windowed=not fullscreen)
+    devices = Devices(config, inbox, source=source, port=options.port)
     assets = assets_dir()
     settings = Settings(config.language, config.sound.volume, source)
     sound = Sound(assets / "sounds", config.sound.volume)

@@ -47,7 +47,8 @@ class InputConfig:
     source: str = _setting(
         "auto",
         "where darts come from: auto (serial board if one answers, else cameras if set, "
-        "else keypad only), serial, camera, virtual (a simulated board, for demos)",
+        "else the virtual board until a board is plugged in), serial, camera, "
+        "virtual (a simulated board, for demos)",
         choices=("auto", "serial", "camera", "virtual"),
     )
     port: str = _setting("", 'serial port or pyserial URL, e.g. "/dev/ttyACM0"; "" = find it')

@@ -7,8 +7,10 @@ touches pygame. Started after the first frame is up: finding a port can take sec
 (probing for a HELLO) and opening cameras too, and neither may delay the picture.
 
 ``input.source = "auto"`` takes the serial board when one is found, else the cameras
-when ``[camera] devices`` are configured, else (in a window) the virtual board; on a
-fullscreen kiosk with nothing found it keeps looking for a board and says so.
+when ``[camera] devices`` are configured, else the virtual board (on screen: click to
+throw; the keypad types darts as ever). On the virtual board it keeps looking for a
+board, and one plugged in later (``/dev/dartboard`` appearing, or a new by-id device
+that speaks the protocol) takes over from it.
 """
 
 from __future__ import annotations
@@ -50,14 +52,14 @@ class CamerasDown:
 
 
 class Devices:
-    def __init__(
-        self, config: Config, inbox: Inbox, *, source: str, port: str | None, windowed: bool
-    ) -> None:
+    def __init__(self, config: Config, inbox: Inbox, *, source: str, port: str | None) -> None:
         self.config = config
         self.inbox = inbox
         self._source = source
         self.port = port
-        self.windowed = windowed
+        # Where a board is looked for, when not the system's (tests: their own directory).
+        self.fixed: str | None = None
+        self.by_id: str | None = None
         self._virtual_board: Any = None
         self._reader: Any = None
         self._cameras: Any = None
@@ -116,12 +118,17 @@ class Devices:
         self._thread.start()
 
     def _find_and_read(self) -> None:
-        from kiosk.adapters.serial_board.ports import choose_port
+        from kiosk.adapters.serial_board.ports import BY_ID, FIXED, by_id_devices, choose_port
 
+        fixed, by_id = self.fixed or FIXED, self.by_id or BY_ID
         first = True
         while not self._stop.is_set():
+            seen = set(by_id_devices(by_id))  # what choose_port looks at now
             port = choose_port(
-                self.port or self.config.input.port or None, baudrate=self.config.input.baud
+                self.port or self.config.input.port or None,
+                fixed=fixed,
+                by_id=by_id,
+                baudrate=self.config.input.baud,
             )
             if port is not None:
                 with self._lock:
@@ -134,16 +141,34 @@ class Devices:
                     if not self._stop.is_set():
                         self._start_cameras()
                 return
-            if first and self._source == "auto" and self.windowed:
-                log.info("no board found: the virtual board is on screen (click to throw)")
+            if first and self._source == "auto":
+                log.info("no board found: the virtual board is on screen (click to throw); "
+                         "a board plugged in takes over")  # fmt: skip
                 with self._lock:
                     if not self._stop.is_set():
                         self._start_virtual()
+                self._watch_for_board(seen, fixed, by_id)
                 return
             if first:
                 self.inbox.put(_status("lost", "no board found; plug one in"))
                 first = False
             self._stop.wait(PORT_RETRY)
+
+    def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
+        """On the virtual board: a board plugged in takes over from it."""
+        from kiosk.adapters.serial_board.ports import plugged_in
+
+        while not self._stop.wait(PORT_RETRY):
+            port = plugged_in(seen, fixed=fixed, by_id=by_id, baudrate=self.config.input.baud)
+            if port is None:
+                continue
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                log.info("a board was plugged in on %s: it takes over from the virtual board", port)
+                self._close_virtual()
+                self._start_reader(port)
+            return
 
     def _start_virtual(self) -> None:
         from kiosk.adapters.serial_board.virtual import VirtualBoard
@@ -312,12 +337,19 @@ class Devices:
             if self._cameras is not None:
                 self._cameras.stop()
                 self._cameras = None
-            if self._virtual_board is not None:
-                self._virtual_board.close()
-                self._virtual_board = None
-            if self._tmp is not None:
-                self._tmp.cleanup()
-                self._tmp = None
+            self._close_virtual()
+
+    def _close_virtual(self) -> None:
+        """The virtual board and its reader gone (with ``_lock`` held)."""
+        if self._virtual_board is not None:
+            if self._reader is not None:
+                self._reader.stop()
+                self._reader = None
+            self._virtual_board.close()
+            self._virtual_board = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
 
 
 def _status(state: str, detail: str) -> Any:

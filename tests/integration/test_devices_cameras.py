@@ -37,8 +37,7 @@ def _down_events(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> lis
     base = Config()
     camera = dataclasses.replace(base.camera, devices=devices, calibrations=calibrations)
     inbox = Inbox()
-    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None,
-                  windowed=False)  # fmt: skip
+    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None)
     seen: list[CamerasDown] = []
     dev.start()
     try:

@@ -1,11 +1,19 @@
-"""choose_port: configured, /dev/dartboard, or the by-id device that speaks the protocol."""
+"""choose_port: configured, /dev/dartboard, or the by-id device that speaks the protocol;
+and, on the virtual board, a board plugged in later (real ptys)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.adapters.serial_board.ports import choose_port
+from kiosk.adapters.serial_board.ports import choose_port, plugged_in
+from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.virtual import VirtualBoard
+from kiosk.config import Config
+from kiosk.devices import Devices
+from kiosk.domain.darts import Dart
+from kiosk.ui.inbox import Inbox
 
 
 def test_a_configured_port_is_used_as_given(tmp_path: Path) -> None:
@@ -36,3 +44,58 @@ def test_no_board_anywhere_means_none(tmp_path: Path) -> None:
         (by_id / "usb-mute").symlink_to(mute.path)
         assert choose_port(None, fixed=tmp_path / "x", by_id=by_id, timeout=0.5) is None
     assert choose_port(None, fixed=tmp_path / "x", by_id=tmp_path / "missing") is None
+
+
+def test_a_device_looked_at_once_is_not_opened_again_until_it_is_replugged(
+    tmp_path: Path,
+) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    seen: set[str] = set()
+    with VirtualBoard(ping_interval=3600) as mute, VirtualBoard(ping_interval=0.2) as board:
+        (by_id / "usb-gps").symlink_to(mute.path)
+        assert plugged_in(seen, fixed=tmp_path / "x", by_id=by_id, timeout=0.5) is None
+        assert seen == {str(by_id / "usb-gps")}
+        # Looked at: not opened again (an Arduino resets on open), so no wait at all.
+        start = time.monotonic()
+        assert plugged_in(seen, fixed=tmp_path / "x", by_id=by_id, timeout=5.0) is None
+        assert time.monotonic() - start < 2.0
+        # Unplugged: forgotten, so plugged back it is looked at again.
+        (by_id / "usb-gps").unlink()
+        assert plugged_in(seen, fixed=tmp_path / "x", by_id=by_id) is None
+        assert seen == set()
+        board.start()
+        (by_id / "usb-dartboard").symlink_to(board.path)
+        found = plugged_in(seen, fixed=tmp_path / "x", by_id=by_id, timeout=2.0)
+        assert found == str(by_id / "usb-dartboard")
+
+
+def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    inbox = Inbox()
+    devices = Devices(Config(), inbox, source="auto", port=None)
+    devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+    devices.start()
+    try:
+        _wait(lambda: devices.active == "virtual", "the virtual board")
+        assert devices.virtual
+        with VirtualBoard(ping_interval=0.2) as board:
+            board.start()
+            (by_id / "usb-dartboard").symlink_to(board.path)
+            _wait(lambda: devices.active == "serial", "the board plugged in")
+            assert not devices.virtual
+            inbox.wait(0.0)  # what came before
+            board.send("T20")
+            hits: list[object] = []
+            _wait(lambda: hits.extend(i.event for i in inbox.wait(0.1)) or Hit(
+                Dart.parse("T20")) in hits, "T20 from the board")  # fmt: skip
+    finally:
+        devices.stop()
+
+
+def _wait(done: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)

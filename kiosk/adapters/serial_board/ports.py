@@ -44,13 +44,46 @@ def choose_port(
         return configured
     if os.path.exists(fixed):
         return str(fixed)
-    try:
-        candidates = sorted(str(p) for p in Path(by_id).iterdir())
-    except OSError:
-        candidates = []
+    candidates = by_id_devices(by_id)
     if not candidates:
         log.info("no board port configured, no %s, nothing in %s", fixed, by_id)
         return None
+    return _first_that_speaks(candidates, baudrate, timeout)
+
+
+def by_id_devices(by_id: str | os.PathLike[str] = BY_ID) -> list[str]:
+    """The serial devices in ``by_id``, in name order (none: an empty list)."""
+    try:
+        return sorted(str(p) for p in Path(by_id).iterdir())
+    except OSError:
+        return []
+
+
+def plugged_in(
+    seen: set[str],
+    *,
+    fixed: str | os.PathLike[str] = FIXED,
+    by_id: str | os.PathLike[str] = BY_ID,
+    baudrate: int = 115200,
+    timeout: float = PROBE_TIMEOUT,
+) -> str | None:
+    """A board plugged in since the last look: ``fixed`` when it has appeared, else a
+    by-id device not in ``seen`` that speaks the protocol. ``seen`` is updated: devices
+    looked at are added, unplugged ones dropped (plugged back, they are looked at
+    again). Devices already looked at are not opened again: opening resets an Arduino,
+    and a GPS or a modem must not be reset every few seconds."""
+    if os.path.exists(fixed):
+        return str(fixed)
+    now = by_id_devices(by_id)
+    new = [c for c in now if c not in seen]
+    seen.intersection_update(now)
+    seen.update(new)
+    return _first_that_speaks(new, baudrate, timeout) if new else None
+
+
+def _first_that_speaks(candidates: list[str], baudrate: int, timeout: float) -> str | None:
+    """The first of ``candidates`` (in their order) that says HELLO or PING, probed at
+    once on threads."""
     answers: queue.Queue[tuple[str, bool]] = queue.Queue()
     for path in candidates:
         threading.Thread(
