@@ -7,10 +7,11 @@ Script directives: ``sleep 0.5`` pauses, ``replug`` imitates pulling the USB cab
 blank lines and ``#`` comments are skipped.
 
 Listener: like a real board, whose lines are lost while nobody has the port open, the
-virtual board waits for a reader (the kiosk, ``board-monitor``) before it sends the
-first line of the script or of stdin, and again after a ``replug``; it says HELLO when
-the reader opens the port (an Arduino resets then). So ``virtual-board --script game``
-started before the monitor still shows the monitor every line. PINGs go out regardless.
+virtual board waits for a reader (the kiosk, ``board-monitor``) before it reads the
+script or stdin, and again after a ``replug`` before the next line; it says HELLO when
+the reader opens the port (an Arduino resets then), so the reader always hears it. So
+``virtual-board --script game`` started before the monitor still shows it every line.
+PINGs go out regardless.
 
 Lifetime: with ``--script`` the board keeps running (PINGs) after the script until it
 is killed (SIGTERM: exit 0; Ctrl-C: exit 130), so a kiosk started against it does not
@@ -43,7 +44,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def play(board: VirtualBoard, lines: Iterable[str]) -> None:
+    # The HELLO said on start is lost when nobody has the port open yet (a real
+    # board's too; an Arduino says it again when the opening resets it): a thread
+    # waits for the first reader and says HELLO to it, even if no line ever comes.
+    greeted = threading.Event()
+
+    def greet() -> None:
+        board.wait_for_reader()
+        greeted.set()
+
+    threading.Thread(target=greet, name="virtual-board greeter", daemon=True).start()
     listened = False  # a reader has been seen since the start or the last replug
+    replugged = False
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -57,7 +69,7 @@ def play(board: VirtualBoard, lines: Iterable[str]) -> None:
         elif line == "replug":
             try:
                 board.replug()
-                listened = False
+                listened, replugged = False, True
             except ValueError as e:
                 print(f"virtual-board: {e}", file=sys.stderr, flush=True)
         elif line == "silence":
@@ -66,12 +78,19 @@ def play(board: VirtualBoard, lines: Iterable[str]) -> None:
             board.resume_pings()
         else:
             if not listened:
-                if not board.wait_for_reader(timeout=0):
-                    print(f"virtual-board: waiting for a reader on {board.path}",
-                          file=sys.stderr, flush=True)  # fmt: skip
-                    board.wait_for_reader()
+                if replugged:
+                    if not board.wait_for_reader(timeout=0):
+                        _say_waiting(board)
+                        board.wait_for_reader()
+                elif not greeted.wait(0.5):
+                    _say_waiting(board)
+                    greeted.wait()
                 listened = True
             board.send(line)
+
+
+def _say_waiting(board: VirtualBoard) -> None:
+    print(f"virtual-board: waiting for a reader on {board.path}", file=sys.stderr, flush=True)
 
 
 class _Terminated(Exception):

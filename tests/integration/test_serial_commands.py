@@ -118,6 +118,21 @@ def test_board_monitor_shows_every_event_of_a_game_on_the_virtual_board(
     assert "ping" not in monitor.seen
 
 
+def test_a_reader_that_opens_the_virtual_board_late_still_hears_its_hello(
+    tmp_path: Path, procs: list[Proc]
+) -> None:
+    # Nothing to send yet (stdin open, empty): the HELLO said on start went to nobody,
+    # so the board says it again to the first reader, as an Arduino does on open.
+    link = tmp_path / "dartboard"
+    board = Proc("virtual-board", "--link", str(link), stdin=True)
+    procs.append(board)
+    board.next_line()
+    monitor = Proc("board-monitor", "--port", str(link), "--verbose")  # shows HELLO
+    procs.append(monitor)
+    seen = [monitor.next_line() for _ in range(4)]  # connected, then 1 PING a second
+    assert any(line.startswith("hello virtual-board ") for line in seen), seen
+
+
 def test_board_monitor_verbose_shows_pings(tmp_path: Path, procs: list[Proc]) -> None:
     link = tmp_path / "dartboard"
     board = Proc("virtual-board", "--link", str(link), stdin=True)

@@ -134,8 +134,11 @@ class VirtualBoard:
         self._pinging.set()
 
     def pending(self) -> int:
-        """Bytes written but not yet read by whoever has the port open."""
+        """Bytes written but not yet read by whoever has the port open (0 while the
+        board waits for a reader: it holds no end of its own to look through then)."""
         with self._lock:
+            if self._slave < 0:
+                return 0
             try:
                 raw = fcntl.ioctl(self._slave, termios.TIOCINQ, struct.pack("I", 0))
             except OSError:
