@@ -296,6 +296,7 @@ class FormulaSession:
         try:
             evaluate(text, self.game.digits)
         except FormulaError as e:
+            log.debug("formula %r by %s refused (%s): %s", text, self.player, e.code, e.message)
             return Feedback(False, [SOUND_REFUSED], str(e), e)
         player = self.player
         seat = self.players.index(player)

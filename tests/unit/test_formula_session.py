@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+
+import pytest
 
 from kiosk.adapters.store import Store
 from kiosk.domain.formula.game import Termination
@@ -43,6 +46,17 @@ def test_a_refused_formula_is_not_recorded_and_can_be_fixed() -> None:
     assert not fb.accepted and fb.error is not None and fb.error.code == "missing_digit"
     assert events == [] and session.phase == PLAYING
     assert session.submit("34+89", 2.0).accepted
+
+
+def test_a_refused_formula_is_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
+    session, _ = solo(3001)
+    session.begin(0.0)
+    with caplog.at_level(logging.DEBUG, logger="kiosk"):
+        session.submit("30/0*1", 1.0)
+    refused = [r for r in caplog.records if r.levelno == logging.DEBUG and "refused" in r.message]
+    assert len(refused) == 1
+    assert "'30/0*1'" in refused[0].message and "Ann" in refused[0].message
+    assert "division by zero" in refused[0].message
 
 
 def test_the_recorded_events_replay_to_the_same_game() -> None:
