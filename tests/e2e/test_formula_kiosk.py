@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from kiosk_support import kiosk_on_board, send, start_game
 
+from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
 from kiosk.ui.formula_session import FormulaSetup
@@ -34,6 +36,16 @@ def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None
         assert session.game.score("Anna") == 251
         moves = [r.moves[0].formula for r in session.game.history if r.moves]
         assert moves == ["34+89", "300*1", "1+23-1"]
+
+
+def test_the_formula_menu_says_the_starting_score_of_the_config(tmp_path: Path) -> None:
+    base = Config()
+    config = dataclasses.replace(base, formula=dataclasses.replace(base.formula, start=301))
+    with kiosk_on_board(tmp_path, config=config) as (d, _board):
+        d.press("\n")  # attract -> main menu
+        d.press("2")
+        assert d.screen.name == "formula-menu"
+        assert "Make the round's 4 digits, in order, into a formula: bring 301 to 0" in d.texts
 
 
 def test_a_refused_formula_shows_why_and_stays_editable(tmp_path: Path) -> None:

@@ -44,7 +44,12 @@ def open_side_game(kiosk: Any, cricket_screen: Any) -> None:
 class FormulaMenu(MenuScreen):
     name = "formula-menu"
     title = "Formula darts"
-    subtitle = "Make the round's 4 digits, in order, into a formula: bring 501 to 0"
+    subtitle = "Make the round's 4 digits, in order, into a formula: bring {} to 0"
+
+    @property
+    def subtitle_args(self) -> tuple[object, ...]:  # type: ignore[override]
+        """The starting score of the rules chosen (``[formula] start``, 501 by default)."""
+        return (FormulaSetup(rules=self.rules, overrides=self.overrides).make_rules().start,)
 
     def __init__(self, kiosk: Any) -> None:
         super().__init__(kiosk)

@@ -88,6 +88,7 @@ class MenuScreen(Screen):
     name = "menu"
     title = ""
     subtitle = ""
+    subtitle_args: tuple[object, ...] = ()  # put into the translated subtitle's {} fields
 
     def __init__(self, kiosk: Any) -> None:
         super().__init__(kiosk)
@@ -154,7 +155,10 @@ class MenuScreen(Screen):
         u, w = p.u, p.w
         centred(p, self.t(self.title), 8, 6, theme.ACCENT, bold=True)
         if self.subtitle:
-            centred(p, self.t(self.subtitle), 3.2, 16, theme.DIM)
+            text = self.t(self.subtitle)
+            if self.subtitle_args:
+                text = text.format(*self.subtitle_args)
+            centred(p, text, 3.2, 16, theme.DIM)
         items = self.items()
         top = 22 * u
         row = min(9.5 * u, 66 * u / max(1, len(items)))
