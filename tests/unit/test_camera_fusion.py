@@ -215,29 +215,6 @@ def test_three_views_of_the_one_shadow_are_one_line_not_a_crossing():
     assert f.dart == Dart.parse("T20")
 
 
-def test_two_cameras_seeing_one_wrong_shadow_do_not_outvote_both_their_axes():
-    # Two face-on cameras: axis lines through the tip (0, 103) 20 degrees apart, tip
-    # points on it. Both see the same shadow line, 4.5 mm off the tip (the shadow of
-    # something other than the dart's line). Where it crosses camera 0's axis is S20,
-    # 5 mm away; counted as two independent lines it would win there.
-    tip = (0.0, 103.0)
-
-    def shadow(miss):
-        a, b, c = _line_through(*tip, 20.0)
-        return (a, b, c + miss)
-
-    ests = [
-        Estimate(0, (0.1, 103.2), 1.0, _line_through(*tip, 80.0), 1 / 0.13**2,
-                 shadow=shadow(4.5), shadow_weight=1 / 0.9**2),
-        Estimate(1, (-0.1, 102.8), 1.0, _line_through(*tip, 100.0), 1 / 0.14**2,
-                 shadow=shadow(4.4), shadow_weight=1 / 0.9**2),
-    ]  # fmt: skip
-    f = fuse(ests)
-    assert f is not None
-    assert f.dart == Dart.parse("T20")
-    assert f.board == pytest.approx(tip, abs=0.3)
-
-
 def _three_lines(x, y, sigma_mm, miss_mm=(0.0, 0.0, 0.0)):
     """Three cameras' axis lines at 0, 60 and 120 degrees through (x, y), each
     ``sigma_mm`` precise, each shifted across itself by its ``miss_mm``."""

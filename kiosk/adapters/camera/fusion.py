@@ -271,16 +271,9 @@ def _costs(obs: list[_Obs], xs: np.ndarray, views: list[_DistanceMap]) -> np.nda
     cap = REJECT_SIGMA**2
     xs = np.atleast_2d(xs)
     cost = np.zeros(len(xs))
-    # The shadow seen by k cameras is one line on the board, measured k times: its
-    # cameras' pixel errors are their own, a blunder (the shadow of something other
-    # than the tip's line) is all of theirs at once. Its lines weigh 1 / sqrt(k) each,
-    # between one observation and k (else two cameras agreeing on a wrong shadow
-    # outvote both axis lines and both tip points: tuning seed 340,150).
-    n_shadow = sum(o.shadow for o in obs)
-    share = 1.0 / math.sqrt(n_shadow) if n_shadow > 1 else 1.0
     for o in obs:
         r2 = ((xs @ o.rows.T - o.rhs) ** 2).sum(axis=1) / o.sigma**2
-        cost += o.trust * (share if o.shadow else 1.0) * np.minimum(r2, cap)
+        cost += o.trust * np.minimum(r2, cap)
     for view in views:
         cost += VIEW_TRUST * np.minimum(view.squared(xs) / VIEW_SIGMA_PX**2, cap)
     return cost
