@@ -211,3 +211,29 @@ def test_a_newcomer_plays_a_whole_game_with_the_mouse(tmp_path: Path) -> None:
         d.wait_screen("results")
         assert game.outcome().winner == "Player 1"
         assert "Player 1 wins!" in d.texts
+
+
+def test_a_draw_at_the_round_limit_shares_first_place_and_says_why(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, round_limit=1)
+        send(d, board, ["T20", "BTN NEXT", "T20", "BTN NEXT"])  # one round, level
+        d.wait_screen("results")
+        assert "Draw!" in d.texts
+        assert "round limit (1) reached: a draw" in d.texts
+        assert "1. Anna" in d.texts and "1. Boris" in d.texts
+        d.kiosk.set_language("ru")
+        d.screen.dirty = True
+        d.settle()
+        assert "лимит раундов (1) исчерпан: ничья" in d.texts
+
+
+def test_a_team_wins_together_and_shares_its_place(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen", "Dana"), teams=True)
+        # A1 B1 A2 B2: Anna and Chen close everything, Boris and Dana miss.
+        send(d, board, ["T20", "T19", "T18", "MISS", "MISS", "MISS"])
+        send(d, board, ["T17", "T16", "T15", "MISS", "MISS", "MISS", "DB", "SB"])
+        d.wait_screen("results")
+        assert "Anna & Chen win!" in d.texts
+        assert any(t.startswith("Anna & Chen own every target") for t in d.texts), d.texts
+        assert {"1. Anna", "1. Chen", "2. Boris", "2. Dana"} <= set(d.texts)

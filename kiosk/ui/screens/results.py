@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pygame
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.replay import seat_results
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.screen import Click, Screen
@@ -26,6 +28,53 @@ COLUMNS: tuple[tuple[str, Callable[[Any], str]], ...] = (
 )
 
 
+# The engine's reasons (English, with names and numbers in them) -> a msgid template
+# and its fields; a team's names take the plural verb. Fields named ``how``/``why``
+# are fixed English phrases, translated themselves.
+REASONS = (
+    (r"(?P<who>.+) owns every target (?P<how>.+)",
+     "{who} owns every target {how}", "{who} own every target {how}"),
+    (r"round limit \((?P<n>\d+)\) reached: a draw",
+     "round limit ({n}) reached: a draw", "round limit ({n}) reached: a draw"),
+    (r"round limit \((?P<n>\d+)\) reached: (?P<who>.+) wins on (?P<why>.+)",
+     "round limit ({n}) reached: {who} wins on {why}",
+     "round limit ({n}) reached: {who} win on {why}"),
+)  # fmt: skip
+
+
+def reason_text(t: Callable[[str], str], reason: str) -> str:
+    """The engine's reason in the player's language (English when not translated)."""
+    for pattern, one, team in REASONS:
+        found = re.fullmatch(pattern, reason)
+        if found is None:
+            continue
+        fields = found.groupdict()
+        text = t(team if " & " in fields.get("who", "") else one)
+        for key, value in fields.items():
+            text = text.replace("{" + key + "}", t(value) if key in ("how", "why") else value)
+        return text
+    return t(reason)
+
+
+def header_lines(p: theme.Painter, text: str, px: float, width: float) -> list[str]:
+    """A column header on one line, or on two (at the space nearest its middle) when
+    one line would shrink it by more than a sixth ("Белая лошадь" in a narrow column)."""
+    if p.fit(text, px, width) >= px * 5 / 6 or " " not in text:
+        return [text]
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return [text[:cut], text[cut + 1 :]]
+
+
+def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
+    """Each player's place: a team shares its place, and so do sides level in a draw
+    (as the league records it, ``seat_results``)."""
+    try:
+        return {players[r.seat]: r.placement for r in seat_results(game, players)}
+    except (ValueError, KeyError, IndexError):
+        return {}
+
+
 class ResultsScreen(Screen):
     name = "results"
 
@@ -39,6 +88,8 @@ class ResultsScreen(Screen):
         self.winner = outcome.winner if outcome else None
         winners = getattr(outcome, "winners", ()) or ((self.winner,) if self.winner else ())
         self.winner_text = " & ".join(winners)
+        self.team_won = len(winners) > 1
+        self.places = places(game, tuple(game.players))
         self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players), "")
         kiosk.add_result(self.line)
         self.buttons = [Button("enter", "Rematch"), Button("menu", "Menu"), Button("undo", "Undo")]
@@ -68,7 +119,8 @@ class ResultsScreen(Screen):
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
         t = self.t
-        title = f"{self.winner_text} {t('wins!')}" if self.winner_text else t("Draw!")
+        wins = t("win!") if self.team_won else t("wins!")
+        title = f"{self.winner_text} {wins}" if self.winner_text else t("Draw!")
         p.text(
             title,
             12 * u,
@@ -80,7 +132,7 @@ class ResultsScreen(Screen):
         )
         if self.outcome is not None:
             p.text(
-                self.outcome.reason,
+                reason_text(t, self.outcome.reason),
                 3 * u,
                 (w / 2, 21 * u),
                 theme.DIM,
@@ -93,14 +145,12 @@ class ResultsScreen(Screen):
         x0 = w * 0.03
         y = 28 * u
         for k, (label, _) in enumerate(COLUMNS):
-            p.text(
-                t(label),
-                2.8 * u,
-                (x0 + name_w + (k + 0.5) * col_w, y),
-                theme.DIM,
-                anchor="center",
-                max_width=col_w * 0.95,
-            )
+            x = x0 + name_w + (k + 0.5) * col_w
+            lines = header_lines(p, t(label), 2.8 * u, col_w * 0.95)
+            for n, line in enumerate(lines):
+                dy = (n - (len(lines) - 1) / 2) * 3.0 * u
+                p.text(line, 2.8 * u, (x, y + dy), theme.DIM, anchor="center",
+                       max_width=col_w * 0.95)  # fmt: skip
         y += 4 * u
         placings = list(getattr(self.outcome, "placings", ()) or game.players)
         row_h = min(10 * u, 48 * u / max(1, len(placings)))
@@ -112,7 +162,7 @@ class ResultsScreen(Screen):
                 (x0, ry, w * 0.94, row_h * 0.9), theme.PANEL_HI if won else theme.PANEL, radius=u
             )
             p.text(
-                f"{r + 1}. {player}",
+                f"{self.places.get(player, r + 1)}. {player}",
                 row_h * 0.42,
                 (x0 + 1.5 * u, ry + row_h * 0.45),
                 theme.ACCENT if won else theme.TEXT,
