@@ -140,12 +140,11 @@ class LeagueMenu(StoreMenu):
 
     def items(self) -> list[Item]:
         saved = store_of(self.kiosk) is not None
-        note = "not saved"
         return [
-            Item("Start a rated Cricket game", self.play, enabled=saved, note=note),
-            Item("Tonight's standings", self.tonight, enabled=saved, note=note),
-            Item("Season standings", self.season, enabled=saved, note=note),
-            Item("Players", self.players, enabled=saved, note=note),
+            Item("Start a rated Cricket game", self.play, enabled=saved, note="not saved"),
+            Item("Tonight's standings", self.tonight, enabled=saved, note="not saved"),
+            Item("Season standings", self.season, enabled=saved, note="not saved"),
+            Item("Players", self.players, enabled=saved, note="not saved"),
         ]
 
     def play(self) -> None:
