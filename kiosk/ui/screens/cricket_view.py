@@ -235,10 +235,11 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
     if screen.message:
         p.text(
             screen.message,
-            3 * u,
-            ((x0 + x1) / 2, 96.3 * u),
+            3.6 * u,  # a question for the player (the cameras unsure), read from the oche
+            ((x0 + x1) / 2, 96.4 * u),
             theme.BAD,
             anchor="center",
+            style="bold",
             max_width=x1 - x0,
         )
     else:
