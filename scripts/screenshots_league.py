@@ -2,7 +2,8 @@
 
 Runs the real app headless with a fresh SQLite file in a temporary directory, fills it
 through the store's API (players, a season of rated Cricket games played dart by dart,
-a formula qualification or two), then walks the screens with keypad keys.
+a formula qualification or two), then walks the screens with keys (the keypad's
+where a keyboard's would type letters).
 Usage: ``python scripts/screenshots_league.py [OUTDIR] [--sizes 1920x1080,1280x720]``.
 """
 
@@ -85,24 +86,25 @@ def all_screens(shot: Shots) -> None:
             d.press("/")
             d.press("4")
             shot.take(d, "league-players")
-            d.press("1")
-            d.press("2\n33222\n2")  # "An" and the picker on N
+            # From here the keypad: the name entry takes a keyboard's digits as letters.
+            d.pad("1")
+            d.pad("2\n33222\n2")  # "An" and the picker on N
             shot.take(d, "league-name-entry")
-            d.press("/")
-            d.press("/")
-            d.press("1")  # a rated Cricket game: options, then the players
-            d.press("5")
-            d.press("1")
+            d.pad("/")
+            d.pad("/")
+            d.pad("1")  # a rated Cricket game: options, then the players
+            d.pad("5")
+            d.pad("1")
             shot.take(d, "league-seat-chooser")
-            d.press("2")
-            d.press("3")
+            d.pad("2")
+            d.pad("3")
             shot.take(d, "league-player-pick")
         with kiosk(shot, Path(tmp), language="uk") as d:
-            d.press("1")
-            d.press("3")
-            d.press("4")
-            d.press("1")
-            d.press("2\n3")  # Cyrillic first (its A), then the picker 5 letters on
+            d.pad("1")
+            d.pad("3")
+            d.pad("4")
+            d.pad("1")
+            d.pad("2\n3")  # Cyrillic first (its A), then the picker 5 letters on
             shot.take(d, "league-name-entry-ukrainian")
     with (
         tempfile.TemporaryDirectory(prefix="kiosk-shots-") as tmp,

@@ -128,6 +128,16 @@ class Painter:
         self.texts.append(text)
         return rect
 
+    def two_lines(self, text: str, px: float, width: float) -> list[str]:
+        """A column header on one line, or on two (at the space nearest its middle) when
+        one line would shrink it by more than a sixth ("Белая лошадь" in a narrow
+        column)."""
+        if self.fit(text, px, width) >= px * 5 / 6 or " " not in text:
+            return [text]
+        spaces = [i for i, c in enumerate(text) if c == " "]
+        cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+        return [text[:cut], text[cut + 1 :]]
+
     def fit(self, text: str, px: float, max_width: float, style: str = "regular") -> float:
         font = self.fonts.get(int(px), style)
         width = font.size(text)[0]

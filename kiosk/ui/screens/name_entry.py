@@ -316,7 +316,7 @@ class NameEntry(Screen):
                 ch, colour = "_", theme.GREY
             p.text(_visible(ch), box * 0.8, rect.center, colour, anchor="center", style="bold")
             if on and current is not None:
-                self._draw_wheel(p, rect, current)
+                self._draw_wheel(p, rect, current, i)
         p.text(
             f"{self.t('Name')}: {ed.preview() or '—'}",
             3.6 * u,
@@ -349,11 +349,12 @@ class NameEntry(Screen):
                 max_width=w * 0.96,
             )
 
-    def _draw_wheel(self, p: theme.Painter, rect: pygame.Rect, index: int) -> None:
+    def _draw_wheel(self, p: theme.Painter, rect: pygame.Rect, index: int, place: int) -> None:
+        """The letters either side of the one picked, cased as it is at ``place``."""
         u = p.u
         wheel = self.editor.wheel
         for off in (-2, -1, 1, 2):
-            ch = _visible(wheel[(index + off) % len(wheel)])
+            ch = _visible(self.editor._cased(wheel[(index + off) % len(wheel)], place))
             y = rect.centery + off * 7.5 * u + (2.5 * u if off > 0 else -2.5 * u)
             size = 5.5 * u if abs(off) == 1 else 4 * u
             colour = theme.DIM if abs(off) == 1 else theme.GREY

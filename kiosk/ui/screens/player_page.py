@@ -226,12 +226,15 @@ class PlayerPage(StorePage):
             pygame.draw.lines(p.surface, theme.ACCENT, False, points, max(3, int(0.6 * u)))
         for px, py in points:
             pygame.draw.circle(p.surface, theme.ACCENT, (int(px), int(py)), max(3, int(0.9 * u)))
+        # Each in its own half of the box's width: side by side, they never overlap
+        # ("Последняя игра" is long).
         p.text(
             f"{self.t('Last game')}: {values[-1]:.2f}",
             4 * u,
             (box.x, box.bottom + 1.5 * u),
             theme.ACCENT,
             style="bold",
+            max_width=box.w / 2 - u,
         )
         p.text(
             f"{self.t('Average')}: {avg:.2f}",
@@ -239,4 +242,5 @@ class PlayerPage(StorePage):
             (box.right, box.bottom + 1.5 * u),
             theme.DIM,
             anchor="topright",
+            max_width=box.w / 2 - u,
         )

@@ -56,16 +56,6 @@ def reason_text(t: Callable[[str], str], reason: str) -> str:
     return t(reason)
 
 
-def header_lines(p: theme.Painter, text: str, px: float, width: float) -> list[str]:
-    """A column header on one line, or on two (at the space nearest its middle) when
-    one line would shrink it by more than a sixth ("Белая лошадь" in a narrow column)."""
-    if p.fit(text, px, width) >= px * 5 / 6 or " " not in text:
-        return [text]
-    spaces = [i for i, c in enumerate(text) if c == " "]
-    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
-    return [text[:cut], text[cut + 1 :]]
-
-
 def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
     """Each player's place: a team shares its place, and so do sides level in a draw
     (as the league records it, ``seat_results``)."""
@@ -146,7 +136,7 @@ class ResultsScreen(Screen):
         y = 28 * u
         for k, (label, _) in enumerate(COLUMNS):
             x = x0 + name_w + (k + 0.5) * col_w
-            lines = header_lines(p, t(label), 2.8 * u, col_w * 0.95)
+            lines = p.two_lines(t(label), 2.8 * u, col_w * 0.95)
             for n, line in enumerate(lines):
                 dy = (n - (len(lines) - 1) / 2) * 3.0 * u
                 p.text(line, 2.8 * u, (x, y + dy), theme.DIM, anchor="center",
