@@ -52,8 +52,9 @@ class AttractScreen(Screen):
             p.text(self.t("Last results"), 3.6 * u, (w / 2, y), theme.DIM, anchor="center")
             y += 6 * u
             for line in results[:5]:
-                who = line.winner or self.t("Draw")
-                text = f"{self.t(line.game)}: {who}  —  {' · '.join(line.players)}  {line.detail}"
+                who = f"{self.t('winner')} {line.winner}" if line.winner else self.t("draw")
+                players = " · ".join(line.players)
+                text = f"{self.t(line.game)}: {who}  ({players})  {line.detail}".rstrip()
                 p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)
                 y += 5.5 * u
         if self.blink_on:
