@@ -261,20 +261,29 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     for move in rnd.moves:
         name = f"{move.player}: " if len(s.players) > 1 else ""
         text = t(move_text(move)) if move.formula is None else shown_formula(move_text(move))
-        if move.auto:
-            text += f"  ({t('time ran out: automatic move')})"
-        r = p.text(name + text, L.s(5.2), (x0, y + L.s(3)), theme.TEXT, anchor="midleft",
-                   style="bold", max_width=x1 - x0)  # fmt: skip
-        del r
+        p.text(name + text, L.s(5.2), (x0, y + L.s(3)), theme.TEXT, anchor="midleft",
+               style="bold", max_width=x1 - x0)  # fmt: skip
+        gain_right = x0
         if move.result is not None:
             gain = f"{move.points:+d} {t('points')} \u2192 {t('score')} {move.score}"
-            p.text(gain, L.s(4.4), (x0, y + L.s(8.5)), theme.GOOD, anchor="midleft",
-                   style="bold", max_width=x1 - x0)  # fmt: skip
+            r = p.text(gain, L.s(4.4), (x0, y + L.s(8.5)), theme.GOOD, anchor="midleft",
+                       style="bold", max_width=x1 - x0)  # fmt: skip
+            gain_right = r.right + L.s(2)
+        if move.auto:  # beside the points, so the formula keeps its size
+            note = f"({t('time ran out: automatic move')})"
+            p.text(note, L.s(3.4), (gain_right, y + L.s(8.5)), theme.DIM, anchor="midleft",
+                   max_width=max(1.0, x1 - gain_right))  # fmt: skip
         y += step
     best_y = y + L.s(1)
-    for player in s.order(rnd.number) if len(s.players) > 1 else s.players:
-        best = s.best_for(rnd.number, player)
-        who = f" ({player})" if len(s.players) > 1 else ""
+    players = list(s.order(rnd.number) if len(s.players) > 1 else s.players)
+    bests = [s.best_for(rnd.number, player) for player in players]
+    if len({(b.formula, b.points) for b in bests}) == 1:  # the same for all: said once
+        players, bests = players[:1], bests[:1]
+        named = False
+    else:
+        named = True
+    for player, best in zip(players, bests, strict=True):
+        who = f" ({player})" if named else ""
         text = f"{t('best')}{who}: {shown_formula(best.formula)} = {best.result} ({best.points:+d})"
         p.text(text, L.s(3.8), (x0, best_y), theme.ACCENT, anchor="midleft", max_width=x1 - x0)
         best_y += L.s(5)
