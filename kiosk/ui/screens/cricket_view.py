@@ -245,7 +245,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
     else:
         hint = t("+ next player   - undo   / menu   keypad 3*20 Enter = T20")
         p.text(
-            hint, 2.6 * u, ((x0 + x1) / 2, 96.5 * u), theme.DIM, anchor="center", max_width=x1 - x0
+            hint, 3.0 * u, ((x0 + x1) / 2, 96.5 * u), theme.DIM, anchor="center", max_width=x1 - x0
         )
 
 
@@ -256,7 +256,7 @@ def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) ->
     screen.board.draw(p.surface, area)
     p.text(
         screen.t("Click the board to throw, or type T20 Enter"),
-        2.6 * u,
+        3.0 * u,
         (x + w / 2, area.bottom + 2.6 * u),
         theme.DIM,
         anchor="center",
