@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ from kiosk.ui.inbox import Inbox
 log = logging.getLogger("kiosk")
 
 PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
+# On the virtual board, devices that did not answer are opened again this often (a
+# board slow to boot, or one that missed its probe); new ones at once, every PORT_RETRY.
+RELOOK_S = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,7 @@ class Devices:
         # Where a board is looked for, when not the system's (tests: their own directory).
         self.fixed: str | None = None
         self.by_id: str | None = None
+        self.relook_s = RELOOK_S
         self._virtual_board: Any = None
         self._reader: Any = None
         self._cameras: Any = None
@@ -155,10 +160,15 @@ class Devices:
             self._stop.wait(PORT_RETRY)
 
     def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
-        """On the virtual board: a board plugged in takes over from it."""
+        """On the virtual board: a board plugged in takes over from it, and so does one
+        that was there and silent (slow to boot), looked at again every ``relook_s``."""
         from kiosk.adapters.serial_board.ports import plugged_in
 
+        relook = time.monotonic() + self.relook_s
         while not self._stop.wait(PORT_RETRY):
+            if time.monotonic() >= relook:
+                seen.clear()
+                relook = time.monotonic() + self.relook_s
             port = plugged_in(seen, fixed=fixed, by_id=by_id, baudrate=self.config.input.baud)
             if port is None:
                 continue

@@ -94,6 +94,26 @@ def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> N
         devices.stop()
 
 
+def test_on_the_virtual_board_a_board_there_from_the_start_but_slow_to_speak_is_found(
+    tmp_path: Path,
+) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    with VirtualBoard(ping_interval=0.2) as board:  # plugged in, silent (still booting)
+        (by_id / "usb-dartboard").symlink_to(board.path)
+        inbox = Inbox()
+        devices = Devices(Config(), inbox, source="auto", port=None)
+        devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+        devices.relook_s = 3.0
+        devices.start()
+        try:
+            _wait(lambda: devices.active == "virtual", "the virtual board")
+            board.start()  # it speaks now: looked at again, it takes over
+            _wait(lambda: devices.active == "serial", "the board, looked at again")
+        finally:
+            devices.stop()
+
+
 def _wait(done: Callable[[], object], what: str, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while not done():

@@ -71,7 +71,8 @@ def plugged_in(
     by-id device not in ``seen`` that speaks the protocol. ``seen`` is updated: devices
     looked at are added, unplugged ones dropped (plugged back, they are looked at
     again). Devices already looked at are not opened again: opening resets an Arduino,
-    and a GPS or a modem must not be reset every few seconds."""
+    and a GPS or a modem must not be reset every few seconds (the caller empties
+    ``seen`` now and then, for a board that was slow to speak)."""
     if os.path.exists(fixed):
         return str(fixed)
     now = by_id_devices(by_id)
