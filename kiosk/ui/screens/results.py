@@ -42,18 +42,21 @@ REASONS = (
 )  # fmt: skip
 
 
-def reason_text(t: Callable[[str], str], reason: str) -> str:
-    """The engine's reason in the player's language (English when not translated)."""
-    for pattern, one, team in REASONS:
+def reason_text(t: Callable[[str], str], reason: str, team: bool = False) -> str:
+    """The engine's reason in the player's language (English when not translated);
+    ``team``: the winner is a team (the plural verb). Fields are filled in one pass, so
+    a name with braces in it is shown as it is."""
+    for pattern, one, plural in REASONS:
         found = re.fullmatch(pattern, reason)
         if found is None:
             continue
-        fields = found.groupdict()
-        text = t(team if " & " in fields.get("who", "") else one)
-        for key, value in fields.items():
-            text = text.replace("{" + key + "}", t(value) if key in ("how", "why") else value)
-        return text
+        fields = {k: t(v) if k in ("how", "why") else v for k, v in found.groupdict().items()}
+        return _fill(t(plural if team else one), fields)
     return t(reason)
+
+
+def _fill(template: str, fields: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: fields.get(m.group(1), m.group(0)), template)
 
 
 def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
@@ -122,7 +125,7 @@ class ResultsScreen(Screen):
         )
         if self.outcome is not None:
             p.text(
-                reason_text(t, self.outcome.reason),
+                reason_text(t, self.outcome.reason, self.team_won),
                 3 * u,
                 (w / 2, 21 * u),
                 theme.DIM,

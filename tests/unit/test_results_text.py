@@ -1,0 +1,44 @@
+"""The results screen's reason line: the engine's English reason, translated, with
+names put back as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.ui import i18n
+from kiosk.ui.screens.results import reason_text
+
+LOCALE = Path(__file__).resolve().parents[2] / "kiosk" / "assets" / "locale"
+
+
+def english(text: str) -> str:
+    return text
+
+
+def test_a_player_named_with_an_ampersand_is_one_player() -> None:
+    said = reason_text(english, "Tom & Jerry owns every target first")
+    assert said == "Tom & Jerry owns every target first"
+
+
+def test_a_team_takes_the_plural_verb() -> None:
+    said = reason_text(english, "Anna & Chen owns every target first", team=True)
+    assert said == "Anna & Chen own every target first"
+
+
+def test_a_name_with_braces_is_shown_as_it_is() -> None:
+    said = reason_text(english, "{how} owns every target first")
+    assert said == "{how} owns every target first"
+
+
+def test_the_reasons_are_translated_with_their_numbers_and_names() -> None:
+    ru = i18n.load("ru", LOCALE).gettext
+    assert reason_text(ru, "round limit (7) reached: a draw") == "лимит раундов (7) исчерпан: ничья"
+    said = reason_text(ru, "round limit (3) reached: Anna wins on most points")
+    assert said == "лимит раундов (3) исчерпан: Anna побеждает — больше всего очков"
+    uk = i18n.load("uk", LOCALE).gettext
+    said = reason_text(uk, "Anna & Chen owns every target first", team=True)
+    assert said == "Anna & Chen закривають всі сектори першим"
+
+
+def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:
+    assert reason_text(english, "something new") == "something new"
