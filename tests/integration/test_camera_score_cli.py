@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -116,3 +117,20 @@ def test_a_camera_that_moved_far_is_left_out_and_the_others_score(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "T20"
     assert "camera 1:" in r.stderr and "left out" in r.stderr
+
+
+def test_four_points_bunched_in_one_sector_give_a_poor_fit_but_no_crash(tmp_path):
+    # The bull and three points near 20/1: the homography holds there and is wild far
+    # from them, where a size built on it once asked OpenCV for 35 TB.
+    import json
+
+    t = render_throw(5_000_001, 1, off_axis=(20.0, 30.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    data = json.loads(Path(cal).read_text())
+    bull = [p for p in data["points"] if p["board"] == [0.0, 0.0]]
+    near_20 = [p for p in data["points"] if p["board"][1] > 90 and 0 < p["board"][0] < 80]
+    data["points"] = bull + near_20[:3]
+    (tmp_path / "bunched.json").write_text(json.dumps(data))
+    r = _cli("--calibration", str(tmp_path / "bunched.json"), b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] in {"none"} | {f"{m}{n}" for m in "SDT" for n in range(1, 21)}

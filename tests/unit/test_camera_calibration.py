@@ -111,3 +111,27 @@ def test_a_calibration_is_not_stretched_to_pictures_of_another_shape():
     cal = Calibration.from_points((1280, 720), FIVE)
     with pytest.raises(CalibrationError, match=r"640x480.*1280x720"):
         cal.for_size((640, 480))
+
+
+def test_a_mis_click_among_a_few_points_is_named_not_called_a_disagreement_of_all() -> None:
+    # Fewer than RANSAC_FROM points: every point is trusted, and one clicked 70 px off
+    # makes the fit disagree; the message names it.
+    import math
+
+    import pytest
+
+    from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+
+    H = np.array([[0.9, 0.05, -560.0], [0.02, -0.95, 340.0], [0.0, 0.0001, 1.0]])
+    board = [(0.0, 0.0)] + [(170 * math.sin(math.radians(a)), 170 * math.cos(math.radians(a)))
+                             for a in (9, 81, 153, 225, 297)]  # fmt: skip
+    inv = np.linalg.inv(H)
+    pts = []
+    for bx, by in board:
+        v = inv @ np.array([bx, by, 1.0])
+        pts.append(PointPair((float(v[0] / v[2]), float(v[1] / v[2])), (bx, by)))
+    Calibration.from_points((1280, 720), pts)  # they agree: fine
+    x, y = pts[3].image
+    pts[3] = PointPair((x + 60.0, y - 40.0), pts[3].board)
+    with pytest.raises(CalibrationError, match="the points disagree"):
+        Calibration.from_points((1280, 720), pts)

@@ -23,6 +23,7 @@ SPAN_OK_PX = 60.0  # a thin part this long in the image gives a line that can be
 COLOUR_SAT = 90  # HSV saturation (0-255) above which a pixel of the dart is coloured
 COLOUR_MIN_V = 25  # darker pixels' saturation is noise (a black shaft is not coloured)
 COLOUR_MIN_FRAC = 0.15  # this much of the dart coloured: it has a coloured flight/shaft
+MAX_PX_PER_MM = 50.0  # a board 451 mm across would be 22,000 px: no camera sees it so close
 
 
 def coloured(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -68,11 +69,14 @@ def split_flight(
 
 def px_per_mm(cal: Calibration, pt: np.ndarray) -> float:
     """Pixels per board mm at ``pt`` in the board's best-seen direction (an upper bound
-    of how long a mm of anything near the board looks)."""
+    of how long a mm of anything near the board looks), at most ``MAX_PX_PER_MM``: far
+    from the points it was fitted on, a poor homography (4 points bunched in one
+    sector) can say millions, and sizes built on it would not fit in memory."""
     x, y = float(pt[0]), float(pt[1])
     b = cal.image_to_board(np.array([[x, y], [x + 1, y], [x, y + 1]]))
     sv = np.linalg.svd(np.column_stack([b[1] - b[0], b[2] - b[0]]), compute_uv=False)
-    return 1.0 / max(float(sv[1]), 1e-9)
+    ppm = 1.0 / max(float(sv[1]), 1e-9)
+    return min(ppm, MAX_PX_PER_MM) if math.isfinite(ppm) else MAX_PX_PER_MM
 
 
 def first_axes(pts: np.ndarray, n: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:

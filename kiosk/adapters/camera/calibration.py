@@ -107,7 +107,11 @@ class Calibration:
             H, mask = cv2.findHomography(img, brd, 0)
         if H is None or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-12:
             raise CalibrationError("the points do not give a homography (degenerate layout)")
-        inl = tuple(bool(m) for m in mask.ravel()) if mask is not None else (True,) * len(pts)
+        # (Least squares trusts every point: OpenCV's mask then only says which are
+        # within 3 units, and a mis-click among few points would read "fewer than 4
+        # agree" instead of naming the point, below.)
+        ransac = len(pts) >= RANSAC_FROM and mask is not None
+        inl = tuple(bool(m) for m in mask.ravel()) if ransac else (True,) * len(pts)
         if sum(inl) < 4:
             raise CalibrationError("fewer than 4 points agree with each other")
         err = np.linalg.norm(_apply(H, img) - brd, axis=1)
