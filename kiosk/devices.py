@@ -32,7 +32,10 @@ log = logging.getLogger("kiosk")
 PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 # On the virtual board, devices that did not answer are opened again this often (a
 # board slow to boot, or one that missed its probe); new ones at once, every PORT_RETRY.
+# In the first STARTING_S after the start, every PORT_RETRY (a board powered with the
+# Pi may take some seconds to speak; a GPS reset a few times at boot does no harm).
 RELOOK_S = 30.0
+STARTING_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +164,17 @@ class Devices:
 
     def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
         """On the virtual board: a board plugged in takes over from it, and so does one
-        that was there and silent (slow to boot), looked at again every ``relook_s``."""
+        that was there and silent (slow to boot), looked at again on every pass for
+        ``STARTING_S``, then every ``relook_s``."""
         from kiosk.adapters.serial_board.ports import plugged_in
 
-        relook = time.monotonic() + self.relook_s
+        start = time.monotonic()
+        relook = start + self.relook_s
         while not self._stop.wait(PORT_RETRY):
-            if time.monotonic() >= relook:
+            now = time.monotonic()
+            if now >= relook or now - start < STARTING_S:
                 seen.clear()
-                relook = time.monotonic() + self.relook_s
+                relook = now + self.relook_s
             port = plugged_in(seen, fixed=fixed, by_id=by_id, baudrate=self.config.input.baud)
             if port is None:
                 continue

@@ -7,6 +7,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from kiosk import devices as devices_module
 from kiosk.adapters.serial_board.ports import choose_port, plugged_in
 from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.virtual import VirtualBoard
@@ -94,9 +97,15 @@ def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> N
         devices.stop()
 
 
+@pytest.mark.parametrize(
+    ("starting_s", "relook_s"),
+    [(60.0, 1000.0), (0.0, 3.0)],
+    ids=["in the first minute: every pass", "later: every relook_s"],
+)
 def test_on_the_virtual_board_a_board_there_from_the_start_but_slow_to_speak_is_found(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, starting_s: float, relook_s: float
 ) -> None:
+    monkeypatch.setattr(devices_module, "STARTING_S", starting_s)
     by_id = tmp_path / "by-id"
     by_id.mkdir()
     with VirtualBoard(ping_interval=0.2) as board:  # plugged in, silent (still booting)
@@ -104,7 +113,7 @@ def test_on_the_virtual_board_a_board_there_from_the_start_but_slow_to_speak_is_
         inbox = Inbox()
         devices = Devices(Config(), inbox, source="auto", port=None)
         devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
-        devices.relook_s = 3.0
+        devices.relook_s = relook_s
         devices.start()
         try:
             _wait(lambda: devices.active == "virtual", "the virtual board")
