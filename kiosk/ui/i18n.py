@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import gettext
 import logging
+import re
 from pathlib import Path
 
 log = logging.getLogger("kiosk.ui")
@@ -106,3 +107,14 @@ def load(language: str, locale_dir: Path) -> Catalog:
     except (OSError, PoError, UnicodeDecodeError) as e:
         log.error("translations for %r not loaded, showing English: %s", language, e)
         return Catalog({}, "en")
+
+
+def fill(template: str, **values: object) -> str:
+    """``{name}`` placeholders of a translated text filled in, in one pass (a value
+    with braces in it, a player's name, is shown as it is); a placeholder with no value,
+    or a translation that lost one, still shows."""
+    return re.sub(
+        r"\{(\w+)\}",
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
+        template,
+    )

@@ -128,15 +128,32 @@ class Painter:
         self.texts.append(text)
         return rect
 
-    def two_lines(self, text: str, px: float, width: float) -> list[str]:
-        """A column header on one line, or on two (at the space nearest its middle) when
-        one line would shrink it by more than a sixth ("Белая лошадь" in a narrow
-        column)."""
-        if self.fit(text, px, width) >= px * 5 / 6 or " " not in text:
+    def two_lines(self, text: str, px: float, width: float, style: str = "regular") -> list[str]:
+        """A label on one line, or on two (at the space nearest its middle) when one
+        line would shrink it by more than a sixth ("Белая лошадь" in a narrow column)."""
+        if self.fit(text, px, width, style) >= px * 5 / 6 or " " not in text:
             return [text]
         spaces = [i for i, c in enumerate(text) if c == " "]
         cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
         return [text[:cut], text[cut + 1 :]]
+
+    def lines(
+        self,
+        lines: list[str],
+        px: float,
+        centre: tuple[float, float],
+        colour: tuple[int, ...],
+        *,
+        max_width: float,
+        style: str = "regular",
+        leading: float = 1.0,
+    ) -> None:
+        """``lines`` centred one under the other about ``centre``, ``leading`` x ``px``
+        apart (the two of ``two_lines``)."""
+        for n, line in enumerate(lines):
+            dy = (n - (len(lines) - 1) / 2) * px * leading
+            self.text(line, px, (centre[0], centre[1] + dy), colour, anchor="center",
+                      style=style, max_width=max_width)  # fmt: skip
 
     def fit(self, text: str, px: float, max_width: float, style: str = "regular") -> float:
         font = self.fonts.get(int(px), style)

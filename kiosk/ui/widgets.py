@@ -42,19 +42,10 @@ class Button:
         p.rect(rect, theme.PANEL_HI if active else theme.PANEL, radius=p.u)
         p.rect(rect, theme.LINE, radius=p.u, width=max(1, int(0.25 * p.u)))
         # A label that would shrink much (a long translation) goes on two lines.
-        lines = p.two_lines(label, rect.h * 0.42, rect.w * 0.9)
+        lines = p.two_lines(label, rect.h * 0.42, rect.w * 0.9, "bold")
         px = rect.h * (0.42 if len(lines) == 1 else 0.32)
-        for n, line in enumerate(lines):
-            dy = (n - (len(lines) - 1) / 2) * px * 1.1
-            p.text(
-                line,
-                px,
-                (rect.centerx, rect.centery + dy),
-                theme.TEXT if active else theme.GREY,
-                anchor="center",
-                style="bold",
-                max_width=rect.w * 0.9,
-            )
+        colour = theme.TEXT if active else theme.GREY
+        p.lines(lines, px, rect.center, colour, max_width=rect.w * 0.9, style="bold", leading=1.1)
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.rect.collidepoint(pos)

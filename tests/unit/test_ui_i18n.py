@@ -238,3 +238,9 @@ def test_a_broken_translation_file_falls_back_to_english(tmp_path: Path) -> None
     catalog = i18n.load("uk", tmp_path)
     assert catalog.gettext("Undo") == "Undo"
     assert i18n.load("ru", tmp_path / "none").gettext("Undo") == "Undo"
+
+
+def test_fill_puts_values_in_once_so_a_name_with_braces_shows_as_it_is() -> None:
+    assert i18n.fill("{name} wins!", name="Tom {n}") == "Tom {n} wins!"
+    assert i18n.fill("{d} is not a digit of {n}", d=5, n=3489) == "5 is not a digit of 3489"
+    assert i18n.fill("{x} left", y=1) == "{x} left"  # a field with no value still shows

@@ -14,8 +14,9 @@ from kiosk.domain.formula.game import Termination
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.formula_session import FormulaSession, move_text
+from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Screen
-from kiosk.ui.screens.formula_view import fill, shown_formula
+from kiosk.ui.screens.formula_view import shown_formula
 
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:

@@ -22,6 +22,7 @@ from kiosk.domain.formula.errors import CODES, FormulaError
 from kiosk.domain.formula.rules import Rules
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, WARN_AT, move_text
+from kiosk.ui.i18n import fill
 
 if TYPE_CHECKING:
     from kiosk.ui.formula_session import FormulaSession
@@ -53,13 +54,6 @@ REFUSAL_TEMPLATES = (
      "digits must come in the order {order}"),
     ("not_whole", r"not a whole number: (?P<value>.+)", "not a whole number: {value}"),
 )  # fmt: skip
-
-
-def fill(template: str, **values: object) -> str:
-    """``{name}`` placeholders filled in; a translation that lost one still shows."""
-    for key, value in values.items():
-        template = template.replace("{" + key + "}", str(value))
-    return template
 
 
 def refusal_text(t: Callable[[str], str], error: FormulaError) -> str:
@@ -279,9 +273,7 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     bests = [s.best_for(rnd.number, player) for player in players]
     if len({(b.formula, b.points) for b in bests}) == 1:  # the same for all: said once
         players, bests = players[:1], bests[:1]
-        named = False
-    else:
-        named = True
+    named = len(players) > 1
     for player, best in zip(players, bests, strict=True):
         who = f" ({player})" if named else ""
         text = f"{t('best')}{who}: {shown_formula(best.formula)} = {best.result} ({best.points:+d})"

@@ -13,6 +13,7 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.replay import seat_results
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
+from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, Screen
 from kiosk.ui.widgets import Button
 
@@ -51,12 +52,8 @@ def reason_text(t: Callable[[str], str], reason: str, team: bool = False) -> str
         if found is None:
             continue
         fields = {k: t(v) if k in ("how", "why") else v for k, v in found.groupdict().items()}
-        return _fill(t(plural if team else one), fields)
+        return fill(t(plural if team else one), **fields)
     return t(reason)
-
-
-def _fill(template: str, fields: dict[str, str]) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: fields.get(m.group(1), m.group(0)), template)
 
 
 def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
@@ -140,10 +137,7 @@ class ResultsScreen(Screen):
         for k, (label, _) in enumerate(COLUMNS):
             x = x0 + name_w + (k + 0.5) * col_w
             lines = p.two_lines(t(label), 2.8 * u, col_w * 0.95)
-            for n, line in enumerate(lines):
-                dy = (n - (len(lines) - 1) / 2) * 3.0 * u
-                p.text(line, 2.8 * u, (x, y + dy), theme.DIM, anchor="center",
-                       max_width=col_w * 0.95)  # fmt: skip
+            p.lines(lines, 2.8 * u, (x, y), theme.DIM, max_width=col_w * 0.95, leading=3 / 2.8)
         y += 4 * u
         placings = list(getattr(self.outcome, "placings", ()) or game.players)
         row_h = min(10 * u, 48 * u / max(1, len(placings)))

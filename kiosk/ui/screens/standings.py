@@ -144,10 +144,7 @@ class StandingsScreen(StorePage):
         p.text(self.t("Player"), 3.4 * u, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
         for (label, _value, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
             lines = p.two_lines(self.t(label), 3.4 * u, cw * 0.95)
-            for n, line in enumerate(lines):
-                dy = (n - (len(lines) - 1) / 2) * 3.4 * u
-                p.text(line, 3.4 * u, (cx + cw / 2, header_y + dy), theme.DIM, anchor="center",
-                       max_width=cw * 0.95)  # fmt: skip
+            p.lines(lines, 3.4 * u, (cx + cw / 2, header_y), theme.DIM, max_width=cw * 0.95)
         self._rects = []
         if not self.rows:
             text = self.message or self.t(
