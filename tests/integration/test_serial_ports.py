@@ -4,7 +4,8 @@ and, on the virtual board, a board plugged in later (real ptys)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,15 +74,26 @@ def test_a_device_looked_at_once_is_not_opened_again_until_it_is_replugged(
         assert found == str(by_id / "usb-dartboard")
 
 
-def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> None:
-    by_id = tmp_path / "by-id"
-    by_id.mkdir()
+@contextmanager
+def on_the_virtual_board(by_id: Path, relook_s: float = 30.0) -> Iterator[tuple[Devices, Inbox]]:
+    """Devices looking for a board in ``by_id`` (no /dev/dartboard), once they have
+    fallen back to the virtual board."""
     inbox = Inbox()
     devices = Devices(Config(), inbox, source="auto", port=None)
-    devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+    devices.fixed, devices.by_id = str(by_id.parent / "no-dartboard"), str(by_id)
+    devices.relook_s = relook_s
     devices.start()
     try:
         _wait(lambda: devices.active == "virtual", "the virtual board")
+        yield devices, inbox
+    finally:
+        devices.stop()
+
+
+def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    with on_the_virtual_board(by_id) as (devices, inbox):
         assert devices.virtual
         with VirtualBoard(ping_interval=0.2) as board:
             board.start()
@@ -93,8 +105,6 @@ def test_on_the_virtual_board_a_board_plugged_in_takes_over(tmp_path: Path) -> N
             hits: list[object] = []
             _wait(lambda: hits.extend(i.event for i in inbox.wait(0.1)) or Hit(
                 Dart.parse("T20")) in hits, "T20 from the board")  # fmt: skip
-    finally:
-        devices.stop()
 
 
 @pytest.mark.parametrize(
@@ -110,17 +120,9 @@ def test_on_the_virtual_board_a_board_there_from_the_start_but_slow_to_speak_is_
     by_id.mkdir()
     with VirtualBoard(ping_interval=0.2) as board:  # plugged in, silent (still booting)
         (by_id / "usb-dartboard").symlink_to(board.path)
-        inbox = Inbox()
-        devices = Devices(Config(), inbox, source="auto", port=None)
-        devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
-        devices.relook_s = relook_s
-        devices.start()
-        try:
-            _wait(lambda: devices.active == "virtual", "the virtual board")
+        with on_the_virtual_board(by_id, relook_s) as (devices, _inbox):
             board.start()  # it speaks now: looked at again, it takes over
             _wait(lambda: devices.active == "serial", "the board, looked at again")
-        finally:
-            devices.stop()
 
 
 def _wait(done: Callable[[], object], what: str, timeout: float = 15.0) -> None:
