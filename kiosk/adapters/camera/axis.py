@@ -42,6 +42,22 @@ def coloured(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return np.asarray(grown[yi - y0, xi - x0] > 0)
 
 
+def solid_grey(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Per point (x, y) of the dart, whether it is grey and not a rim: grey points
+    that survive an opening with a 3 x 3 square (where a coloured vane meets the
+    board, JPEG blends a line or two of pixels of neither colour). Bool (n,)."""
+    grey = ~coloured(after, pts)
+    if not grey.any():
+        return grey
+    xi = np.round(pts[:, 0]).astype(np.int64)
+    yi = np.round(pts[:, 1]).astype(np.int64)
+    x0, y0 = int(xi.min()) - 1, int(yi.min()) - 1
+    m = np.zeros((int(yi.max()) - y0 + 2, int(xi.max()) - x0 + 2), np.uint8)
+    m[yi[grey] - y0, xi[grey] - x0] = 1
+    opened = np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    return np.asarray(opened[yi - y0, xi - x0] > 0)
+
+
 def split_flight(
     dart: np.ndarray, xs: np.ndarray, ys: np.ndarray, cal: Calibration
 ) -> tuple[np.ndarray, np.ndarray | None]:

@@ -23,7 +23,9 @@ camera), and pieces lying mostly where earlier darts are (``known``: a dart nudg
 the new one). When a good part of the dart is coloured (a flight, a coloured shaft),
 its axis is looked for on the grey part only (steel point, barrel, black shaft): a
 camera nearly face-on sees the point and barrel foreshortened, and a vane seen
-edge-on is a longer thin strip than they are (``axis.coloured``). Which end
+edge-on is a longer thin strip than they are (``axis.coloured``); the first
+reading of such a dart then follows the line from its flight's centre through its
+grey part (``_flight_to_grey``), the longest strips come after it. Which end
 is the tip: away from the flight (what an opening with a disc wider than a barrel
 leaves, ``axis.split_flight``); with no flight in view, the side the calibration's
 pose says the dart leaves the board towards, where that is sure whatever the dart's
@@ -49,6 +51,7 @@ from kiosk.adapters.camera.axis import (
     first_axes,
     image_line,
     px_per_mm,
+    solid_grey,
     split_flight,
 )
 from kiosk.adapters.camera.calibration import Calibration, CameraPose
@@ -57,12 +60,15 @@ from kiosk.adapters.camera.shadow import ShadowLine, find_shadow
 
 SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
 DART_MAX_MM = 160.0  # no dart is longer, flight included
+FLIGHT_GAP_PX = 6.0  # a flight's change has no wider gap (a wire across it is narrower)
 MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
 RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 # A board this bright (mean of B, G, R before the dart) or brighter can be darker under
 # a grey steel point; a black segment cannot: a darker line over it is a shadow.
 LIGHT_BOARD = 100.0
+GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least this big
+GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
 
 
 @dataclass(frozen=True)
@@ -131,24 +137,31 @@ def find_tip(
     pts = np.column_stack([xs, ys]).astype(np.float32)
     pose = pose or cal.pose()
     thin, flight = split_flight(dart, xs, ys, cal)
-    if coloured(after, pts).sum() >= COLOUR_MIN_FRAC * len(pts):
+    is_coloured = bool(coloured(after, pts).sum() >= COLOUR_MIN_FRAC * len(pts))
+    if is_coloured:
         # A coloured flight (or shaft): seen end-on, a vane is a thin strip longer than
         # the foreshortened point and barrel, and is taken for them. The grey part
         # (steel point, tungsten barrel, black shaft) is the dart's axis.
-        grey_thin = thin[~coloured(after, thin)]
+        grey_thin = thin[solid_grey(after, thin)]
         if len(grey_thin) >= params.min_area:
             thin = grey_thin
     axes = first_axes(thin if len(thin) >= params.min_area else pts, 1 + params.alternatives)
     # Seen nearly face-on, which end is the tip was a guess (the end with less
     # change): the first axis the other way round is one more reading.
     tries = [(a, c, False) for a, c in axes] + ([(*axes[0], True)] if params.flipped else [])
+    # A coloured dart seen nearly end-on: the flight's centre and the grey part say
+    # where its axis is better than the longest strip (the others stay readings).
+    flights = [flight] * len(tries)
+    if is_coloured and (towards := _flight_to_grey(after, pts, flight)) is not None:
+        tries = [(towards[0], towards[1], False), *tries]
+        flights = [towards[2], *flights]
     found: list[TipFinding] = []
-    for axis0, centre0, flip in tries:
+    for (axis0, centre0, flip), fl in zip(tries, flights, strict=True):
         if flip and not found:
             break
-        cand = _follow(pts, axis0, centre0, flight, ch, dart, cal, pose, params, flip)
+        cand = _follow(pts, axis0, centre0, fl, ch, dart, cal, pose, params, flip)
         if cand is not None and (not found or cand.fit is not None):
-            f = _finding(cand, ch, flight, cal, pose, params, len(pts), dart)
+            f = _finding(cand, ch, fl, cal, pose, params, len(pts), dart)
             if f is not None:
                 found.append(f)
     if not found:
@@ -156,6 +169,60 @@ def find_tip(
     shadow = find_shadow(before, after, found[0].image, dart, cal, found[0].axis)
     found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
+
+
+def _flight_to_grey(
+    after: np.ndarray, pts: np.ndarray, flight: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A first axis from the flight's centre through the middle of the dart's grey
+    part (steel point, barrel), for a dart seen nearly end-on: there its point and
+    barrel are a short blob and a coloured vane seen edge-on is the longest thin strip
+    of change, so the longest strip (``first_axes``) runs along a vane and puts the tip
+    at the vane's end. The dart's axis runs through the flight's centre (the vanes
+    cross on it) and through its barrel: (the axis from the barrel towards the flight,
+    a point on it, the flight's centre). None without enough grey (a few pixels of it
+    are the vanes' blended rims, ``solid_grey``) or colour."""
+    grey = solid_grey(after, pts)
+    if int(grey.sum()) < GREY_MIN_PX:
+        return None
+    if int((~grey).sum()) >= GREY_MIN_PX:
+        # The middle of the largest coloured piece: the flight's centre, or with vanes
+        # seen edge-on (no blob wider than a barrel, ``split_flight``) the middle of
+        # the X of strips they make.
+        colour = pts[~grey]
+        label, size = _pieces(colour)
+        flight = colour[label == int(np.argmax(size))].mean(axis=0)
+    if flight is None:
+        return None
+    # The barrel is the largest grey piece of the part of the change the flight is
+    # in (gaps of a few pixels, a wire across the dart, bridged), not board that an
+    # earlier dart, nudged, has uncovered.
+    near, _ = _pieces(pts, grow=2)
+    mine = near == near[int(np.argmin(((pts - flight) ** 2).sum(axis=1)))]
+    barrel = pts[grey & mine]
+    if len(barrel) < GREY_MIN_PX:
+        return None
+    label, size = _pieces(barrel)
+    centre = barrel[label == int(np.argmax(size))].mean(axis=0).astype(np.float64)
+    d = flight - centre
+    n = float(np.hypot(*d))
+    if n < GREY_APART_PX:
+        return None
+    return d / n, centre, flight
+
+
+def _pieces(pts: np.ndarray, grow: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected pieces among ``pts`` (x, y), pixels apart by up to ``2 *
+    grow`` counted as touching: each point's piece (0, 1, ...) and each piece's size."""
+    xi = np.round(pts[:, 0]).astype(np.int64)
+    yi = np.round(pts[:, 1]).astype(np.int64)
+    x0, y0 = int(xi.min()) - grow, int(yi.min()) - grow
+    m = np.zeros((int(yi.max()) - y0 + 1 + grow, int(xi.max()) - x0 + 1 + grow), np.uint8)
+    m[yi - y0, xi - x0] = 1
+    grown = cv2.dilate(m, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) if grow else m
+    _, labels, _, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    label = labels[yi - y0, xi - x0] - 1
+    return label, np.bincount(label)
 
 
 def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.ndarray | None:
@@ -336,12 +403,15 @@ def _follow(
     on = np.abs(across) <= 3.0
     if on.sum() < 5:
         return None
+    # The flight end; past the flight, specks in line with the dart are not the dart.
+    flight_s = None if flight is None else float((flight - centre) @ axis)
+    far = _flight_end(along[on], flight_s)
+    on &= along <= far
     length = float(along[on].max() - along[on].min()) + 1
     width = max(1.0, float(np.percentile(np.abs(across[on]), 90)) * 2)
     elongation = length / width
     if elongation < params.min_elongation:
         return None
-    far = float(along[on].max())  # the flight end
     longest = _longest_dart_px(cal, pose, centre)
     s_tip = max(_tip_end(along[on], px_per_mm(cal, centre)), far - longest)
     fit = None
@@ -362,7 +432,9 @@ def _follow(
         centre, axis = got.centre, got.axis
         # ``far`` in the refined axis' coordinates: the axis moved by a fraction of a
         # degree, so the far end's position along it barely changed.
-        far = float(((pts[on] - centre) @ axis).max())
+        if flight_s is not None:
+            flight_s = float((flight - centre) @ axis)
+        far = _flight_end((pts[on] - centre) @ axis, flight_s)
         s_tip = _walk(ch, dart, centre, axis, got.s_mid, max(got.s_mid - length - 30.0,
                       far - longest), params.band_px)  # fmt: skip
     return _Candidate(centre, axis, s_tip, fit, elongation)
@@ -383,6 +455,20 @@ def _longest_dart_px(cal: Calibration, pose: CameraPose, pt: np.ndarray) -> floa
 
 
 # -- the tip along the axis ---------------------------------------------------------------
+
+
+def _flight_end(along: np.ndarray, flight_s: float | None) -> float:
+    """The flight's end of the dart's pieces along the axis: the furthest piece, or
+    with the flight's centre known (at ``flight_s``) the end of the run of change from
+    it outward with no gap over ``FLIGHT_GAP_PX``."""
+    if flight_s is None or float(along.max()) <= flight_s:
+        return float(along.max())
+    s = np.sort(along[along >= flight_s])
+    gaps = np.diff(np.concatenate([[flight_s], s]))
+    wide = np.nonzero(gaps > FLIGHT_GAP_PX)[0]
+    if not len(wide):
+        return float(s[-1])
+    return float(s[wide[0] - 1]) if wide[0] > 0 else flight_s
 
 
 def _tip_end(along: np.ndarray, px_per_mm: float) -> float:
