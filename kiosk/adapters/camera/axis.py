@@ -49,13 +49,27 @@ def solid_grey(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
     grey = ~coloured(after, pts)
     if not grey.any():
         return grey
+    m, rows, cols = points_mask(pts, pad=1, keep=grey)
+    opened = np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    return np.asarray(opened[rows, cols] > 0)
+
+
+def points_mask(
+    pts: np.ndarray, pad: int = 0, keep: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A mask (uint8) just big enough for the points (x, y) of ``pts`` and ``pad``
+    pixels round them, with the points (those ``keep`` says, bool (n,)) set; and each
+    point's row and column in it."""
     xi = np.round(pts[:, 0]).astype(np.int64)
     yi = np.round(pts[:, 1]).astype(np.int64)
-    x0, y0 = int(xi.min()) - 1, int(yi.min()) - 1
-    m = np.zeros((int(yi.max()) - y0 + 2, int(xi.max()) - x0 + 2), np.uint8)
-    m[yi[grey] - y0, xi[grey] - x0] = 1
-    opened = np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
-    return np.asarray(opened[yi - y0, xi - x0] > 0)
+    x0, y0 = int(xi.min()) - pad, int(yi.min()) - pad
+    m = np.zeros((int(yi.max()) - y0 + 1 + pad, int(xi.max()) - x0 + 1 + pad), np.uint8)
+    rows, cols = yi - y0, xi - x0
+    if keep is None:
+        m[rows, cols] = 1
+    else:
+        m[rows[keep], cols[keep]] = 1
+    return m, rows, cols
 
 
 def split_flight(

@@ -50,6 +50,7 @@ from kiosk.adapters.camera.axis import (
     coloured,
     first_axes,
     image_line,
+    points_mask,
     px_per_mm,
     solid_grey,
     split_flight,
@@ -214,14 +215,10 @@ def _flight_to_grey(
 def _pieces(pts: np.ndarray, grow: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The 8-connected pieces among ``pts`` (x, y), pixels apart by up to ``2 *
     grow`` counted as touching: each point's piece (0, 1, ...) and each piece's size."""
-    xi = np.round(pts[:, 0]).astype(np.int64)
-    yi = np.round(pts[:, 1]).astype(np.int64)
-    x0, y0 = int(xi.min()) - grow, int(yi.min()) - grow
-    m = np.zeros((int(yi.max()) - y0 + 1 + grow, int(xi.max()) - x0 + 1 + grow), np.uint8)
-    m[yi - y0, xi - x0] = 1
+    m, rows, cols = points_mask(pts, pad=grow)
     grown = cv2.dilate(m, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) if grow else m
     _, labels, _, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-    label = labels[yi - y0, xi - x0] - 1
+    label = labels[rows, cols] - 1
     return label, np.bincount(label)
 
 
