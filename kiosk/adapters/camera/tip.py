@@ -64,6 +64,7 @@ DART_MAX_MM = 160.0  # no dart is longer, flight included
 FLIGHT_GAP_PX = 6.0  # a flight's change has no wider gap (a wire across it is narrower)
 MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
 RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
+RIM_CORE_PX = 2.5  # no point of a shadow's rim is further than this from its edge
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 # A board this bright (mean of B, G, R before the dart) or brighter can be darker under
 # a grey steel point; a black segment cannot: a darker line over it is a shadow.
@@ -260,7 +261,15 @@ def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.
     # (A piece thicker than a rim, with area several times its border, is the dart
     # beside its own shadow: a light near the camera casts the shadow alongside.)
     sliver = size < RIM_THICK * np.maximum(ring_all, 1)
-    big = (size >= params.min_piece) & ~(sliver & (2 * ring_shadow > ring_all))
+    rim = (size >= params.min_piece) & sliver & (2 * ring_shadow > ring_all)
+    # (So is a piece with a core further from its edge than a rim is thick, however
+    # ragged its edge: a grey barrel over a cream segment passes for shadow in part.)
+    for k in np.nonzero(rim)[0]:
+        x, y, bw, bh = stats[k, :4]
+        sl = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+        core = cv2.distanceTransform((labels[sl] == k).astype(np.uint8), cv2.DIST_L2, 3)
+        rim[k] = float(core.max()) <= RIM_CORE_PX
+    big = (size >= params.min_piece) & ~rim
     if known is not None and known.shape == solid.shape:
         inside = np.bincount(labels[known[box]], minlength=n)
         big &= 10 * inside < 7 * np.maximum(size, 1)
