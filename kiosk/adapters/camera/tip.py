@@ -245,30 +245,13 @@ def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.
         return None
     size = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
     size[0] = 0
-    # Each piece's border (the pixels around it that are not another piece), and how
-    # much of it is shadow; pieces too small to matter are not looked at.
-    ring_all = np.zeros(n, np.int64)
-    ring_shadow = np.zeros(n, np.int64)
+    # Pieces too small to matter are not looked at.
+    rim = np.zeros(n, bool)
     shadow = ch.shadow[box]
-    kernel = np.ones((3, 3), np.uint8)
     for k in np.nonzero(size >= params.min_piece)[0]:
         x, y, bw, bh = stats[k, :4]
         sl = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
-        ring = cv2.dilate((labels[sl] == k).astype(np.uint8), kernel).astype(bool)
-        ring &= labels[sl] == 0
-        ring_all[k] = int(np.count_nonzero(ring))
-        ring_shadow[k] = int(np.count_nonzero(ring & shadow[sl]))
-    # (A piece thicker than a rim, with area several times its border, is the dart
-    # beside its own shadow: a light near the camera casts the shadow alongside.)
-    sliver = size < RIM_THICK * np.maximum(ring_all, 1)
-    rim = (size >= params.min_piece) & sliver & (2 * ring_shadow > ring_all)
-    # (So is a piece with a core further from its edge than a rim is thick, however
-    # ragged its edge: a grey barrel over a cream segment passes for shadow in part.)
-    for k in np.nonzero(rim)[0]:
-        x, y, bw, bh = stats[k, :4]
-        sl = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
-        core = cv2.distanceTransform((labels[sl] == k).astype(np.uint8), cv2.DIST_L2, 3)
-        rim[k] = float(core.max()) <= RIM_CORE_PX
+        rim[k] = _is_rim((labels[sl] == k).astype(np.uint8), labels[sl] == 0, shadow[sl])
     big = (size >= params.min_piece) & ~rim
     if known is not None and known.shape == solid.shape:
         inside = np.bincount(labels[known[box]], minlength=n)
@@ -285,6 +268,23 @@ def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.
     dart = np.zeros_like(solid)
     dart[box] = big[labels]
     return dart
+
+
+def _is_rim(piece: np.ndarray, free: np.ndarray, shadow: np.ndarray) -> bool:
+    """Whether a piece of change (uint8 mask, in a window a pixel wider than it) is a
+    shadow's rim: most of its border (the pixels round it that are no other piece,
+    ``free``) is ``shadow``, it is thin for its border (a piece thicker than a rim,
+    with area several times its border, is the dart beside its own shadow: a light
+    near the camera casts the shadow alongside), and no point of it is further than a
+    rim is thick from its edge (however ragged the edge: a grey barrel over a cream
+    segment passes for shadow in part)."""
+    ring = cv2.dilate(piece, np.ones((3, 3), np.uint8)).astype(bool) & free
+    border = int(np.count_nonzero(ring))
+    if 2 * int(np.count_nonzero(ring & shadow)) <= border:
+        return False
+    if int(np.count_nonzero(piece)) >= RIM_THICK * max(border, 1):
+        return False
+    return float(cv2.distanceTransform(piece, cv2.DIST_L2, 3).max()) <= RIM_CORE_PX
 
 
 def _finding(
