@@ -56,6 +56,9 @@ class Change:
     # The before frame (BGR) the change was worked out against: what the board looked
     # like under the change.
     before: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # The largest channel difference without the 3x3 mean (float32, frame-sized; None
+    # when the camera moved: resampled edges are only tamed on the smoothed one).
+    sharp: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def where(self, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``np.nonzero`` of a frame-sized mask that is empty outside ``box`` (rows,
@@ -85,6 +88,17 @@ class Change:
         s[self.shadow] = 0.0
         return s
 
+    @cached_property
+    def sharp_score(self) -> np.ndarray:
+        """``score`` without the 3x3 mean, where the camera held still: the steel
+        point's end, a pixel or two wide, is not spread over its neighbours (the tip's
+        sub-pixel end, ``tip._refine``)."""
+        if self.sharp is None:
+            return self.score
+        s = self.sharp.copy()
+        s[self.shadow] = 0.0
+        return s
+
 
 def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeParams()) -> Change:
     """The change between two BGR frames of one size. The work is done at full
@@ -110,8 +124,13 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     a = np.asarray(cv2.blur(a_roi, (3, 3)))
     dd = cv2.absdiff(a, b)
     d = np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
+    sharp = None
     if motion is not None:
         d = _less_edges(d, b)
+    else:
+        ds = cv2.absdiff(np.asarray(a_roi, np.float32), b_roi.astype(np.float32))
+        sharp = np.zeros((h, w), np.float32)
+        sharp[y0:y1, x0:x1] = cv2.max(cv2.max(ds[:, :, 0], ds[:, :, 1]), ds[:, :, 2])
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
     mk = d > thr
@@ -119,7 +138,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before)
+    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before, sharp)
 
 
 def _lined_up(

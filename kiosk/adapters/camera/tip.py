@@ -65,6 +65,7 @@ FLIGHT_GAP_PX = 6.0  # a flight's change has no wider gap (a wire across it is n
 MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
 RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
 RIM_CORE_PX = 2.5  # no point of a shadow's rim is further than this from its edge
+REFINE_BEYOND_PX = 2.0  # the point's end lies at most this far past the last dart seen
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 # A board this bright (mean of B, G, R before the dart) or brighter can be darker under
 # a grey steel point; a black segment cannot: a darker line over it is a shadow.
@@ -298,7 +299,7 @@ def _finding(
     dart: np.ndarray,
 ) -> TipFinding | None:
     centre, axis, s_tip, fit = best.centre, best.axis, best.s_tip, best.fit
-    tip_s = _refine(ch.score, centre, axis, s_tip, params.band_px)
+    tip_s = _refine(ch.sharp_score, centre, axis, s_tip, params.band_px)
     tip_s += params.tip_bias_px
     tip = centre + axis * tip_s
     agree = float(axis @ cal.up_direction((float(tip[0]), float(tip[1])), pose))
@@ -570,7 +571,7 @@ def _refine(
     if level <= 0:
         return s_end
     half = level / 2
-    idx = np.nonzero(ss <= s_end + 1.0)[0][::-1]
+    idx = np.nonzero((ss <= s_end + 1.0) & (ss >= s_end - REFINE_BEYOND_PX))[0][::-1]
     prev = None
     for i in idx:
         if prof[i] < half:
