@@ -56,9 +56,10 @@ class Change:
     # The before frame (BGR) the change was worked out against: what the board looked
     # like under the change.
     before: np.ndarray | None = field(default=None, compare=False, repr=False)
-    # The largest channel difference without the 3x3 mean (float32, frame-sized; None
-    # when the camera moved: resampled edges are only tamed on the smoothed one).
-    sharp: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # The after frame in the before frame's tones over ``box`` (float32), for the
+    # difference without the 3x3 mean (``sharp_score``); None when the camera moved:
+    # resampled edges are only tamed on the smoothed difference.
+    toned: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def where(self, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``np.nonzero`` of a frame-sized mask that is empty outside ``box`` (rows,
@@ -92,10 +93,13 @@ class Change:
     def sharp_score(self) -> np.ndarray:
         """``score`` without the 3x3 mean, where the camera held still: the steel
         point's end, a pixel or two wide, is not spread over its neighbours (the tip's
-        sub-pixel end, ``tip._refine``)."""
-        if self.sharp is None:
+        sub-pixel end, ``tip._refine``). Worked out when asked for: the other callers
+        of ``change`` (is it a hand, did the camera move) do not need it."""
+        if self.toned is None or self.before is None or self.box is None:
             return self.score
-        s = self.sharp.copy()
+        x0, y0, x1, y1 = self.box
+        s = np.zeros_like(self.diff)
+        s[y0:y1, x0:x1] = _largest_channel(self.toned, self.before[y0:y1, x0:x1].astype(np.float32))
         s[self.shadow] = 0.0
         return s
 
@@ -122,15 +126,9 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     a_roi = tone.apply(lut, after[y0:y1, x0:x1], b_roi)
     b = np.asarray(cv2.blur(b_roi.astype(np.float32), (3, 3)))
     a = np.asarray(cv2.blur(a_roi, (3, 3)))
-    dd = cv2.absdiff(a, b)
-    d = np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
-    sharp = None
+    d = _largest_channel(a, b)
     if motion is not None:
         d = _less_edges(d, b)
-    else:
-        ds = cv2.absdiff(np.asarray(a_roi, np.float32), b_roi.astype(np.float32))
-        sharp = np.zeros((h, w), np.float32)
-        sharp[y0:y1, x0:x1] = cv2.max(cv2.max(ds[:, :, 0], ds[:, :, 1]), ds[:, :, 2])
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
     mk = d > thr
@@ -138,7 +136,14 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
-    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before, sharp)
+    toned = None if motion is not None else np.asarray(a_roi, np.float32)
+    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before, toned)
+
+
+def _largest_channel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest of the B, G, R differences of two float32 BGR images."""
+    dd = cv2.absdiff(a, b)
+    return np.asarray(cv2.max(cv2.max(dd[:, :, 0], dd[:, :, 1]), dd[:, :, 2]))
 
 
 def _lined_up(
