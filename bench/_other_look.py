@@ -151,9 +151,13 @@ def painted(k: int) -> np.ndarray:
 
 class Camera:
     """A pinhole camera ``off_deg`` off the board's axis, 520-720 mm from the bull,
-    aimed near it, rolled, focal length ``f`` 700-950 px, centre in the middle."""
+    aimed near it, rolled, focal length ``f`` 700-950 px at 1280 px wide (the same
+    field of view at other ``size``s), centre in the middle."""
 
-    def __init__(self, rng: np.random.Generator, off_deg: float) -> None:
+    def __init__(
+        self, rng: np.random.Generator, off_deg: float, size: tuple[int, int] = (W, H)
+    ) -> None:
+        self.size = size
         az = rng.uniform(0, 2 * math.pi)
         t = math.radians(off_deg)
         dist = rng.uniform(520, 720)
@@ -172,8 +176,9 @@ class Camera:
         )
         # World -> camera, by rows (right x down = forward: no mirror).
         self.rot = np.stack([right, down, forward])
-        self.f = rng.uniform(700, 950)
-        self.k = np.array([[self.f, 0, W / 2], [0, self.f, H / 2], [0, 0, 1]])
+        self.f = rng.uniform(700, 950) * size[0] / W
+        w, h = size
+        self.k = np.array([[self.f, 0, w / 2], [0, self.f, h / 2], [0, 0, 1]])
 
     def project(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World points (n, 3) -> image points (n, 2) and their depths."""
@@ -349,12 +354,13 @@ def _calibration(cam: Camera, rng: np.random.Generator) -> dict[str, Any]:
         pts.append((RINGS[-1] * math.cos(th), RINGS[-1] * math.sin(th)))
     uv, _ = cam.project(np.array([[x, y, 0.0] for x, y in pts]))
     uv = uv + rng.normal(0, 0.33, uv.shape)
+    w, h = cam.size
     return {
-        "image_size": [W, H],
+        "image_size": [w, h],
         "points": [
             {"image": [float(u), float(v)], "board": [x, y]}
             for (u, v), (x, y) in zip(uv, pts, strict=True)
-            if 2 < u < W - 2 and 2 < v < H - 2
+            if 2 < u < w - 2 and 2 < v < h - 2
         ],
     }
 
@@ -368,9 +374,11 @@ class Throw:
     after: list[np.ndarray]
 
 
-def render(seed: int, cameras: int, off_axis: tuple[float, float]) -> Throw:
+def render(
+    seed: int, cameras: int, off_axis: tuple[float, float], size: tuple[int, int] = (W, H)
+) -> Throw:
     """One dart, uniform over the board and a little beyond, seen by ``cameras``
-    cameras each ``off_axis`` degrees off the board's axis."""
+    cameras each ``off_axis`` degrees off the board's axis, giving ``size`` pictures."""
     rng = np.random.default_rng(seed)
     look = int(rng.integers(len(LOOKS)))
     top = painted(look)
@@ -382,11 +390,11 @@ def render(seed: int, cameras: int, off_axis: tuple[float, float]) -> Throw:
     to_top = np.array([[1 / PX_PER_MM, 0, -HALF_MM], [0, -1 / PX_PER_MM, HALF_MM], [0, 0, 1]])
     cals, befores, afters = [], [], []
     for _ in range(cameras):
-        cam = Camera(rng, rng.uniform(*off_axis))
+        cam = Camera(rng, rng.uniform(*off_axis), size)
         before = cv2.warpPerspective(
             top,
             cam.board_to_image() @ to_top,
-            (W, H),
+            size,
             flags=cv2.INTER_AREA,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=LOOKS[look].wall,

@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 
 
-def options(doc: str, n: int, seed: int) -> argparse.Namespace:
-    """``--n`` (``n``), ``--jobs`` (2), ``--seed`` (``seed``); the first line of
-    ``doc`` is the help's description."""
+def options(doc: str, n: int, seed: int, size: bool = False) -> argparse.Namespace:
+    """``--n`` (``n``), ``--jobs`` (2), ``--seed`` (``seed``), with ``size`` also
+    ``--size`` (the cameras' pictures, 1280x720); the first line of ``doc`` is the
+    help's description."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--n", type=int, default=n, help="how many")
     ap.add_argument("--jobs", type=int, default=2, help="processes")
     ap.add_argument("--seed", type=int, default=seed, help="the first seed")
+    if size:
+        ap.add_argument("--size", default="1280x720", help="the cameras' pictures, WxH")
     return ap.parse_args()

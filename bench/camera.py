@@ -1,6 +1,6 @@
 """Camera scoring figures on rendered throws (``kiosk.adapters.camera.synthetic``).
 
-    python bench/camera.py [--n 2000] [--quick] [--jobs 2] [--seed 5000000]
+    python bench/camera.py [--n 2000] [--quick] [--jobs 2] [--seed 5000000] [--size WxH]
 
 Prints exact-segment accuracy by camera angle band (every camera of a rig in the band,
 and 15-50 deg: cameras mounted as the README says)
@@ -9,9 +9,11 @@ wire's centre line: touching its 1 mm metal to half a mm off it) tips, never in 
 wire (a steel point that meets one bounces out or glances off, ``sample_tip``); mean /
 median / max error in mm (with each rate, its 95 % range: 1000 throws in a band
 cannot tell 98.5 from 98.9 %); darts flagged for the player to check (``Fused.doubt``) and
-darts wrong without a flag; ms per 1280x720 frame on one core (the
-state machine's per-frame motion check) and per dart (tip search); impact -> Dart
-time (frames the state machine waits at 30 fps, plus the tip search and the fusion).
+darts wrong without a flag; ms per frame on one core (the state machine's per-frame
+motion check) and per dart (tip search); impact -> Dart time (frames the state machine
+waits at 30 fps, plus the tip search and the fusion). Cameras give 1280x720 pictures
+unless ``--size`` says otherwise (``--size 1920x1080``: what the kiosk asks a camera
+for, ``capture.CAPTURE_SIZE``).
 
 Seeds: the detector was tuned by looking at throws with seeds below 1,000,000; the
 default ``--seed 5000000`` is a held-out range that was not looked at while tuning.
@@ -53,12 +55,12 @@ def band_name(band: tuple[float, float]) -> str:
 
 
 def one_throw(
-    args: tuple[int, tuple[float, float], bool],
+    args: tuple[int, tuple[float, float], bool, tuple[int, int]],
 ) -> tuple[list[Row], list[float], float]:
     """Score one rendered throw with each camera alone and with all fused."""
-    seed, band, near = args
+    seed, band, near, size = args
     cv2.setNumThreads(1)
-    th = synthetic.render_throw(seed, N_CAMERAS, near_wire=near, off_axis=band)
+    th = synthetic.render_throw(seed, N_CAMERAS, near_wire=near, off_axis=band, size=size)
     kind = "near wire" if near else "uniform"
     bn = band_name(band)
     rows: list[Row] = []
@@ -136,7 +138,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def timing(seed: int) -> tuple[float, int | None, int, int]:
+def timing(seed: int, size: tuple[int, int]) -> tuple[float, int | None, int, int]:
     """The state machine on a rendered turn: median ms per frame (frames that do not
     judge a dart), and the frame where the dart was reported vs its impact."""
     steps = [
@@ -144,7 +146,7 @@ def timing(seed: int) -> tuple[float, int | None, int, int]:
         synthetic.Step("throw", tip=(20.0, 70.0)),
         synthetic.Step("still", 15),
     ]
-    video = synthetic.render_turn(seed, steps, off_axis=25.0)
+    video = synthetic.render_turn(seed, steps, off_axis=25.0, size=size)
     det = Detector(video.calibration)
     times: list[float] = []
     seen_at = None
@@ -167,11 +169,14 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="150 throws")
     ap.add_argument("--seed", type=int, default=5_000_000, help="first seed (held-out range)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the accuracy part")
+    ap.add_argument("--size", default="1280x720", help="the cameras' pictures, WxH")
     args = ap.parse_args()
     n = 150 if args.quick else args.n
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    size = (w, h)
     cv2.setNumThreads(1)
     work = [
-        (args.seed + i, BANDS[i % len(BANDS)], (i // len(BANDS)) % 5 == 0)  # 1/5 near a wire
+        (args.seed + i, BANDS[i % len(BANDS)], (i // len(BANDS)) % 5 == 0, size)  # 1/5 near wire
         for i in range(n)
     ]
     tallies: dict[str, Tally] = {}
@@ -192,16 +197,16 @@ def main() -> int:
             fuse_ms.append(f_ms)
             if (i + 1) % 100 == 0:
                 print(f"... {i + 1}/{n} throws, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    frame_ms, seen_at, impact, settle = timing(args.seed)
+    frame_ms, seen_at, impact, settle = timing(args.seed, size)
 
-    print(f"\ncamera scoring on {n} rendered throws x {N_CAMERAS} cameras (1280x720)")
+    print(f"\ncamera scoring on {n} rendered throws x {N_CAMERAS} cameras ({w}x{h})")
     print(f"seeds {args.seed}..{args.seed + n - 1} (held out from tuning when >= 1000000)")
     print("rendered images: an upper bound of real accuracy; machine shared (2 cores)\n")
     print(Tally.HEAD)
     for key in sorted(tallies):
         print(tallies[key].row(key))
     tip = statistics.median(tip_ms)
-    print(f"\nms per frame (motion check, one core, median): {frame_ms:.2f}")
+    print(f"\nms per {w}x{h} frame (motion check, one core, median): {frame_ms:.2f}")
     fusing = statistics.median(fuse_ms)
     p90 = float(np.percentile(fuse_ms, 90))
     print(f"ms per dart (tip search, one core, median):    {tip:.1f}")

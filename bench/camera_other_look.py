@@ -3,7 +3,7 @@ from the kiosk's own and sharing none of its code: whether the accuracy of
 ``bench/camera.py`` holds for a board, a dart, a shadow and a camera that the
 detector was not tuned on.
 
-    python bench/camera_other_look.py [--n 150] [--jobs 2] [--seed 9000000]
+    python bench/camera_other_look.py [--n 150] [--jobs 2] [--seed 9000000] [--size WxH]
 
 Each throw: one dart, uniform over the board (and a little off it), three cameras in
 one angle band (0-15, 15-30, 30-50 degrees off the board's axis, in turn), each scored
@@ -44,10 +44,10 @@ def _row(cams: str, band: str, throw: _other_look.Throw, ests: list[Estimate]) -
     return cams, band, str(fused.dart) == throw.truth, err, fused.doubt is not None
 
 
-def one(args: tuple[int, tuple[float, float]]) -> list[Row]:
-    seed, band = args
+def one(args: tuple[int, tuple[float, float], tuple[int, int]]) -> list[Row]:
+    seed, band, size = args
     cv2.setNumThreads(1)
-    throw = _other_look.render(seed, CAMERAS, band)
+    throw = _other_look.render(seed, CAMERAS, band, size)
     ests = []
     rows = []
     for i in range(CAMERAS):
@@ -61,8 +61,10 @@ def one(args: tuple[int, tuple[float, float]]) -> list[Row]:
 
 
 def main() -> None:
-    ns = _rendered.options(__doc__ or "", 150, 9_000_000)
-    work = [(ns.seed + i, BANDS[i % len(BANDS)]) for i in range(ns.n)]
+    ns = _rendered.options(__doc__ or "", 150, 9_000_000, size=True)
+    w, h = (int(v) for v in ns.size.lower().split("x"))
+    size = (w, h)
+    work = [(ns.seed + i, BANDS[i % len(BANDS)], size) for i in range(ns.n)]
     mounted = band_name((BANDS[1][0], BANDS[-1][1]))  # as the README says: 15 deg or more
     tallies: dict[str, Tally] = {}
     with ProcessPoolExecutor(ns.jobs) as pool:
@@ -74,7 +76,7 @@ def main() -> None:
                 for k in keys:
                     tallies.setdefault(k, Tally()).add(ok, err, flagged)
     print(f"\ncamera scoring on {ns.n} throws from a second renderer (bench/_other_look.py), "
-          f"seeds {ns.seed}..{ns.seed + ns.n - 1}\n")  # fmt: skip
+          f"seeds {ns.seed}..{ns.seed + ns.n - 1}, {w}x{h}\n")  # fmt: skip
     print(Tally.HEAD)
     for key in sorted(tallies):
         print(tallies[key].row(key))

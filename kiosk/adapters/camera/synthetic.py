@@ -124,9 +124,8 @@ def render(
     gains = cv2.merge([g * c for c in scene.colour])
     # Sensor noise: a window of a fixed field of white noise at a random offset (as
     # random as fresh noise for a difference of two frames, and far cheaper).
-    bank = _noise_bank()
     dy, dx = (int(v) for v in rng.integers(0, NOISE_PAD, 2))
-    noise = bank[dy : dy + h, dx : dx + w] if (w, h) == FRAME_SIZE else _fresh(rng, h, w)
+    noise = _noise_bank(w, h)[dy : dy + h, dx : dx + w]
     out = cv2.scaleAdd(noise, scene.noise, cv2.multiply(img.astype(np.float32), gains))
     out = np.clip(out, 0, 255).astype(np.uint8)
     if scene.jpeg:
@@ -188,14 +187,19 @@ class Throw:
 
 
 def rig(
-    rng: np.random.Generator, n_cameras: int, off_axis: tuple[float, float] = (0.0, 50.0)
+    rng: np.random.Generator,
+    n_cameras: int,
+    off_axis: tuple[float, float] = (0.0, 50.0),
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> tuple[Camera, ...]:
-    """``n_cameras`` around the board, spread evenly in azimuth (as on a ring mount)."""
+    """``n_cameras`` around the board, spread evenly in azimuth (as on a ring mount),
+    each giving pictures of ``size``."""
     base = rng.uniform(0.0, 360.0)
     return tuple(
         random_camera(
             rng,
             rng.uniform(*off_axis),
+            size,
             azimuth_deg=base + 360.0 * i / n_cameras + rng.normal(0, 15),
         )
         for i in range(n_cameras)
@@ -210,12 +214,14 @@ def render_throw(
     off_axis: tuple[float, float] = (0.0, 50.0),
     tip: tuple[float, float] | None = None,
     moved: tuple[float, float] = (0.0, 0.0),
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> Throw:
-    """One dart thrown at a still board, seen by ``n_cameras``. ``moved``: every
-    camera's picture moved by this many pixels (x, y) between the before and the
-    after frame (a knock; rendered, not resampled: the same throw otherwise)."""
+    """One dart thrown at a still board, seen by ``n_cameras`` giving pictures of
+    ``size``. ``moved``: every camera's picture moved by this many pixels (x, y)
+    between the before and the after frame (a knock; rendered, not resampled: the
+    same throw otherwise)."""
     rng = np.random.default_rng(seed)
-    cams = rig(rng, n_cameras, off_axis)
+    cams = rig(rng, n_cameras, off_axis, size)
     cals = tuple(c.calibration(rng) for c in cams)
     scene = random_scene(rng)
     dm = random_dart(rng, tip if tip is not None else sample_tip(rng, near_wire))
@@ -259,13 +265,14 @@ def render_turn(
     steps: list[Step],
     off_axis: float | None = None,
     turned_since_calibrated: tuple[float, ...] = (),
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> Video:
     """Frames (30 fps) of a turn: impacts shake the picture for ``SHAKE_FRAMES``.
     ``turned_since_calibrated``: the camera was turned (pan, tilt[, roll] degrees
     about its lens, ``Camera.turned``) after its calibration was made, before the
-    first frame."""
+    first frame. ``size``: the camera's pictures."""
     rng = np.random.default_rng(seed)
-    cam = random_camera(rng, off_axis)
+    cam = random_camera(rng, off_axis, size)
     cal = cam.calibration(rng)
     if turned_since_calibrated:
         cam = cam.turned(*turned_since_calibrated)
@@ -312,18 +319,13 @@ def render_turn(
 NOISE_PAD = 64
 
 
-@lru_cache(maxsize=1)
-def _noise_bank() -> np.ndarray:
-    """Unit white noise a little larger than a frame (cached, read-only)."""
-    w, h = FRAME_SIZE
+@lru_cache(maxsize=2)
+def _noise_bank(w: int, h: int) -> np.ndarray:
+    """Unit white noise a little larger than a ``w`` x ``h`` frame (cached, read-only)."""
     bank = np.random.default_rng(12345).standard_normal((h + NOISE_PAD, w + NOISE_PAD, 3))
     out = bank.astype(np.float32)
     out.setflags(write=False)
     return out
-
-
-def _fresh(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    return rng.standard_normal((h, w, 3)).astype(np.float32)
 
 
 def _nudged(dm: DartModel, degrees: float) -> DartModel:
