@@ -314,3 +314,59 @@ def test_a_camera_slow_to_find_the_tip_is_waited_for_and_fused(caplog):
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
     assert s.stats.late == 0
     assert any("(cameras (0, 1)," in r.getMessage() for r in caplog.records)
+
+
+class _Webcam:
+    """Stands in for a UVC webcam behind V4L2 (CI has no camera): it remembers what it
+    was asked, in order, and like a Logitech C920 gives 720p and 1080p at 30 fps only
+    as Motion JPEG (uncompressed YUYV, its default, manages 5 frames a second there)."""
+
+    YUYV = cv2.VideoWriter_fourcc(*"YUYV")
+
+    def __init__(self, src, mjpg=True):
+        self.asked = []
+        self.mjpg = mjpg
+        self.props = {cv2.CAP_PROP_FOURCC: self.YUYV, cv2.CAP_PROP_FRAME_WIDTH: 640,
+                      cv2.CAP_PROP_FRAME_HEIGHT: 480, cv2.CAP_PROP_FPS: 30.0}  # fmt: skip
+
+    def isOpened(self):
+        return True
+
+    def release(self):
+        pass
+
+    def set(self, prop, value):
+        self.asked.append(prop)
+        mjpg = value == cv2.VideoWriter_fourcc(*"MJPG") and self.mjpg
+        if prop == cv2.CAP_PROP_FOURCC and not mjpg:
+            return False
+        if prop in self.props:
+            self.props[prop] = value
+        big = self.props[cv2.CAP_PROP_FRAME_WIDTH] > 640
+        if big and self.props[cv2.CAP_PROP_FOURCC] == self.YUYV:
+            self.props[cv2.CAP_PROP_FPS] = 5.0
+        return True
+
+    def get(self, prop):
+        return float(self.props.get(prop, 0.0))
+
+
+def test_a_webcam_is_asked_for_motion_jpeg_before_its_size_so_1080p_comes_at_30_fps(
+    monkeypatch,
+):
+    made = []
+    monkeypatch.setattr(cv2, "VideoCapture", lambda src: made.append(_Webcam(src)) or made[-1])
+    cap = open_capture("/dev/video0")
+    cam = made[0]
+    assert cap is cam
+    assert (cam.get(cv2.CAP_PROP_FRAME_WIDTH), cam.get(cv2.CAP_PROP_FRAME_HEIGHT)) == (1920, 1080)
+    assert cam.get(cv2.CAP_PROP_FPS) == 30.0
+    assert cam.asked.index(cv2.CAP_PROP_FOURCC) < cam.asked.index(cv2.CAP_PROP_FRAME_WIDTH)
+
+
+def test_a_webcam_that_gives_few_frames_a_second_is_named_in_the_log(monkeypatch, caplog):
+    monkeypatch.setattr(cv2, "VideoCapture", lambda src: _Webcam(src, mjpg=False))
+    with caplog.at_level("INFO", logger="kiosk.camera"):
+        open_capture("/dev/video0")
+    assert "1920x1080 at 5 fps, YUYV" in caplog.text
+    assert "gives 5 frames a second: a dart is scored late" in caplog.text
