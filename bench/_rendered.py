@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+# ``--size WxH`` as (w, h), checked: the kiosk's own parser of the option.
+from kiosk.commands.kiosk import _size as picture_size
+
 
 def options(doc: str, n: int, seed: int, size: bool = False) -> argparse.Namespace:
     """``--n`` (``n``), ``--jobs`` (2), ``--seed`` (``seed``), with ``size`` also
@@ -15,5 +18,6 @@ def options(doc: str, n: int, seed: int, size: bool = False) -> argparse.Namespa
     ap.add_argument("--jobs", type=int, default=2, help="processes")
     ap.add_argument("--seed", type=int, default=seed, help="the first seed")
     if size:
-        ap.add_argument("--size", default="1280x720", help="the cameras' pictures, WxH")
+        ap.add_argument("--size", type=picture_size, default=(1280, 720), metavar="WxH",
+                        help="the cameras' pictures")  # fmt: skip
     return ap.parse_args()

@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _rendered
 import cv2
 import numpy as np
 
@@ -169,11 +170,11 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="150 throws")
     ap.add_argument("--seed", type=int, default=5_000_000, help="first seed (held-out range)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the accuracy part")
-    ap.add_argument("--size", default="1280x720", help="the cameras' pictures, WxH")
+    ap.add_argument("--size", type=_rendered.picture_size, default=(1280, 720), metavar="WxH",
+                    help="the cameras' pictures")  # fmt: skip
     args = ap.parse_args()
     n = 150 if args.quick else args.n
-    w, h = (int(v) for v in args.size.lower().split("x"))
-    size = (w, h)
+    size = w, h = args.size
     cv2.setNumThreads(1)
     work = [
         (args.seed + i, BANDS[i % len(BANDS)], (i // len(BANDS)) % 5 == 0, size)  # 1/5 near wire

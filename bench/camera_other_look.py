@@ -62,9 +62,8 @@ def one(args: tuple[int, tuple[float, float], tuple[int, int]]) -> list[Row]:
 
 def main() -> None:
     ns = _rendered.options(__doc__ or "", 150, 9_000_000, size=True)
-    w, h = (int(v) for v in ns.size.lower().split("x"))
-    size = (w, h)
-    work = [(ns.seed + i, BANDS[i % len(BANDS)], size) for i in range(ns.n)]
+    w, h = ns.size
+    work = [(ns.seed + i, BANDS[i % len(BANDS)], ns.size) for i in range(ns.n)]
     mounted = band_name((BANDS[1][0], BANDS[-1][1]))  # as the README says: 15 deg or more
     tallies: dict[str, Tally] = {}
     with ProcessPoolExecutor(ns.jobs) as pool:
