@@ -178,7 +178,7 @@ def test_a_reading_without_a_line_does_not_win_by_having_nothing_to_disagree_wit
 
 def test_a_camera_with_only_a_vague_point_does_not_stop_its_other_reading_being_tried():
     # Cameras 1 and 2 look from the same side: their lines are one line (x = 0) and
-    # their tip points, 7 mm short (in the dart's shadow, off the dart they see), say
+    # their tip points, 9 mm short (in the dart's shadow, off the dart they see), say
     # S20. Camera 0's first reading is a vague point that agrees with anything; its
     # second reading is a line across (y = 103) through the tip: T20, on the dart in
     # every view.
@@ -187,8 +187,8 @@ def test_a_camera_with_only_a_vague_point_does_not_stop_its_other_reading_being_
                       view=_view((0.0, 103.0), (3.0, 103.0), (6.0, 103.0)))  # fmt: skip
     ests = [
         Estimate(0, (0.0, 90.0), 1 / 25, alternatives=(second,), view=second.view),
-        Estimate(1, (0.0, 96.0), 1 / 6.25, _line_through(0.0, 103.0, 90.0), 100.0, view=along_x0),
-        Estimate(2, (0.0, 96.0), 1 / 6.25, _line_through(0.0, 103.0, 90.5), 100.0, view=along_x0),
+        Estimate(1, (0.0, 94.0), 1 / 6.25, _line_through(0.0, 103.0, 90.0), 100.0, view=along_x0),
+        Estimate(2, (0.0, 94.0), 1 / 6.25, _line_through(0.0, 103.0, 90.5), 100.0, view=along_x0),
     ]
     f = fuse(ests)
     assert f is not None

@@ -93,7 +93,7 @@ class Change:
     def sharp_score(self) -> np.ndarray:
         """``score`` without the 3x3 mean, where the camera held still: the steel
         point's end, a pixel or two wide, is not spread over its neighbours (the tip's
-        sub-pixel end, ``tip._refine``). Worked out when asked for: the other callers
+        sub-pixel end, ``point_end.refine``). Worked out when asked for: the other callers
         of ``change`` (is it a hand, did the camera move) do not need it."""
         if self.toned is None or self.before is None or self.box is None:
             return self.score

@@ -57,19 +57,15 @@ from kiosk.adapters.camera.axis import (
 )
 from kiosk.adapters.camera.calibration import Calibration, CameraPose
 from kiosk.adapters.camera.change import Change, ChangeParams, change
+from kiosk.adapters.camera.point_end import opaque_point, refine, walk
 from kiosk.adapters.camera.shadow import ShadowLine, find_shadow
 
 SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
 DART_MAX_MM = 160.0  # no dart is longer, flight included
 FLIGHT_GAP_PX = 6.0  # a flight's change has no wider gap (a wire across it is narrower)
-MAX_GAP_PX = 8.0  # the point can vanish this long over a wire or a number of its colour
 RIM_THICK = 2.0  # area / border of a shadow's rim at most (a piece of the dart: more)
 RIM_CORE_PX = 2.5  # no point of a shadow's rim is further than this from its edge
-REFINE_BEYOND_PX = 2.0  # the point's end lies at most this far past the last dart seen
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
-# A board this bright (mean of B, G, R before the dart) or brighter can be darker under
-# a grey steel point; a black segment cannot: a darker line over it is a shadow.
-LIGHT_BOARD = 100.0
 GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least this big
 GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
 
@@ -162,7 +158,7 @@ def find_tip(
     for (axis0, centre0, flip), fl in zip(tries, flights, strict=True):
         if flip and not found:
             break
-        cand = _follow(pts, axis0, centre0, fl, ch, dart, cal, pose, params, flip)
+        cand = _follow(pts, axis0, centre0, fl, ch, dart, cal, pose, params, flip, after)
         if cand is not None and (not found or cand.fit is not None):
             f = _finding(cand, ch, fl, cal, pose, params, len(pts), dart)
             if f is not None:
@@ -299,7 +295,7 @@ def _finding(
     dart: np.ndarray,
 ) -> TipFinding | None:
     centre, axis, s_tip, fit = best.centre, best.axis, best.s_tip, best.fit
-    tip_s = _refine(ch.sharp_score, centre, axis, s_tip, params.band_px)
+    tip_s = refine(ch.sharp_score, centre, axis, s_tip, params.band_px)
     tip_s += params.tip_bias_px
     tip = centre + axis * tip_s
     agree = float(axis @ cal.up_direction((float(tip[0]), float(tip[1])), pose))
@@ -388,6 +384,7 @@ def _follow(
     pose: CameraPose,
     params: TipParams,
     flip: bool = False,
+    after: np.ndarray | None = None,
 ) -> _Candidate | None:
     """From a first axis: which end is the tip, then the axis refined on sections.
     ``flip``: the other end, when which end it is was a guess (else None)."""
@@ -442,8 +439,10 @@ def _follow(
         if flight_s is not None:
             flight_s = float((flight - centre) @ axis)
         far = _flight_end((pts[on] - centre) @ axis, flight_s)
-        s_tip = _walk(ch, dart, centre, axis, got.s_mid, max(got.s_mid - length - 30.0,
+        s_tip = walk(ch, dart, centre, axis, got.s_mid, max(got.s_mid - length - 30.0,
                       far - longest), params.band_px)  # fmt: skip
+        if after is not None:
+            s_tip = opaque_point(ch, after, centre, axis, s_tip)
     return _Candidate(centre, axis, s_tip, fit, elongation)
 
 
@@ -488,100 +487,6 @@ def _tip_end(along: np.ndarray, px_per_mm: float) -> float:
     cut = np.nonzero(gaps > max(5.0, SHAFT_MAX_MM * px_per_mm))[0]
     end = float(s[cut[0]]) if len(cut) else float(s[-1])
     return max(end, float(s[0]) - DART_MAX_MM * px_per_mm)
-
-
-def _walk(
-    ch: Change,
-    dart: np.ndarray,
-    centre: np.ndarray,
-    axis: np.ndarray,
-    s_from: float,
-    s_to: float,
-    band: float,
-) -> float:
-    """From the dart's body towards its tip along the axis: the last position with
-    dart (``dart``: its pieces of solid change) in the strip, crossing gaps of up to
-    ``MAX_GAP_PX`` where it is not (a wire, a number or a board of the point's colour;
-    a barrel's end that passes for shadow). Change that passes for shadow counts as
-    the dart where it is a thin line centred on the axis over a light board (a steel
-    point over a cream segment, its colour smeared by JPEG; over a black segment the
-    point is lighter than the board, and a darker line is the dart's shadow in line
-    with it, ``LIGHT_BOARD``); a shadow leaves the axis at the tip (unless the light
-    is right behind the camera). So does solid change left out of the dart
-    where it lies across the axis, centred on it, with less shadow than itself beside
-    it: the steel point, a thin piece of its own beside its shadow, taken for the
-    shadow's rim (``_dart_pieces``)."""
-    solid, shadow = dart, ch.shadow
-    h, w = solid.shape
-    ss = np.arange(s_from, s_to, -0.5)
-    if not len(ss):
-        return float(s_from)
-    offs = np.arange(-4.0, 4.01, 0.5)
-    nrm = np.array([-axis[1], axis[0]])
-    P = centre[None, None, :] + ss[:, None, None] * axis + offs[None, :, None] * nrm
-    xi = np.clip(np.round(P[..., 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.round(P[..., 1]).astype(int), 0, h - 1)
-    inside = (P[..., 0] >= 0) & (P[..., 0] < w) & (P[..., 1] >= 0) & (P[..., 1] < h)
-    in_band = np.abs(offs) <= band
-    core = np.abs(offs) <= 1.0
-    has_solid = (solid[yi[:, in_band], xi[:, in_band]] & inside[:, in_band]).any(axis=1)
-    at_shadow = shadow[yi, xi] & inside
-    has_shadow = at_shadow[:, core].any(axis=1) & ~has_solid
-    d = np.where(inside, ch.diff[yi, xi], 0.0)
-    on = d > ch.threshold
-    mass = d * on
-    centroid = (mass * offs).sum(axis=1) / np.maximum(mass.sum(axis=1), 1e-6)
-    thin_line = on[:, core].any(axis=1) & (np.abs(centroid) <= 1.0) & (on.sum(axis=1) <= 13)
-    if ch.before is not None:
-        board = ch.before[yi[:, core], xi[:, core]].astype(np.float32).mean(axis=2)
-        thin_line &= (board >= LIGHT_BOARD).any(axis=1)
-    loose = ch.mask[yi, xi] & ~at_shadow & ~solid[yi, xi] & inside
-    n_loose = loose.sum(axis=1)
-    loose_mid = (loose * offs).sum(axis=1) / np.maximum(n_loose, 1)
-    point = (loose[:, core].all(axis=1) & (np.abs(loose_mid) <= 1.0) & (n_loose <= 15)
-             & (at_shadow.sum(axis=1) < n_loose))  # fmt: skip
-    last = ss[0]
-    gap = 0.0
-    for s, so, sh, tl, pt in zip(ss, has_solid, has_shadow, thin_line, point, strict=True):
-        if so or (sh and tl) or pt:
-            last, gap = s, 0.0
-        else:
-            gap += 0.5
-            if gap > MAX_GAP_PX:
-                break
-    return float(last)
-
-
-def _refine(
-    diff: np.ndarray, centre: np.ndarray, axis: np.ndarray, s_end: float, band: float
-) -> float:
-    """Sub-pixel end of the point: where the difference along the axis drops to half
-    of its level just inside the point."""
-    ss = np.arange(s_end - 8.0, s_end + 4.0, 0.25, dtype=np.float32)
-    os_ = np.arange(-band, band + 0.01, 0.5, dtype=np.float32)
-    S, Off = np.meshgrid(ss, os_)
-    nx, ny = -axis[1], axis[0]
-    mx = (centre[0] + axis[0] * S + nx * Off).astype(np.float32)
-    my = (centre[1] + axis[1] * S + ny * Off).astype(np.float32)
-    prof = cv2.remap(diff, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).max(axis=0)
-    inside = prof[(ss >= s_end + 1.0) & (ss <= s_end + 3.5)]
-    if not len(inside):
-        return s_end
-    level = float(np.median(inside))
-    if level <= 0:
-        return s_end
-    half = level / 2
-    idx = np.nonzero((ss <= s_end + 1.0) & (ss >= s_end - REFINE_BEYOND_PX))[0][::-1]
-    prev = None
-    for i in idx:
-        if prof[i] < half:
-            if prev is None:
-                return float(ss[i])
-            v0, v1 = prof[prev], prof[i]
-            frac = (v0 - half) / max(1e-6, v0 - v1)
-            return float(ss[prev] + (ss[i] - ss[prev]) * frac)
-        prev = i
-    return s_end
 
 
 __all__ = ["Change", "TipFinding", "TipParams", "find_tip"]
