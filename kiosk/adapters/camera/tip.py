@@ -11,11 +11,13 @@ measured, because they fail differently:
   The axis passes through the tip's image point even when the tip itself is hidden
   or lost in a shadow, and mapped to the board through the homography it is a board
   line through the tip: two or three cameras' lines cross at the tip (``fusion``).
-- **The tip**, along that axis: from the barrel towards the board, the last position
-  where the dart (change that is not a shadow) is still under the axis, then to a
-  fraction of a pixel where the change drops to half of the point's contrast. A
-  shadow that lies in line with the dart can extend this, which is why the point is
-  trusted less than the line (``TipFinding.tip_sigma_px``).
+- **The tip**, along that axis (``point_end``): from the barrel towards the board, the
+  last position where the dart (change that is not a shadow) is still under the axis,
+  on while the point keeps its own colour over a board of another (it is opaque; a
+  shadow takes the board's colour), then to a fraction of a pixel where the change
+  drops to half of the point's contrast. A shadow that lies in line with the dart can
+  extend this, which is why the point is trusted less than the line
+  (``TipFinding.tip_sigma_px``).
 
 The dart is the solid change less specks, slivers lying in a shadow (its rim; a
 thick piece beside a shadow is the dart next to its own shadow, a light near the
