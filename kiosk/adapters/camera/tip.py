@@ -160,7 +160,7 @@ def find_tip(
     for (axis0, centre0, flip), fl in zip(tries, flights, strict=True):
         if flip and not found:
             break
-        cand = _follow(pts, axis0, centre0, fl, ch, dart, cal, pose, params, flip, after)
+        cand = _follow(pts, axis0, centre0, fl, ch, after, dart, cal, pose, params, flip)
         if cand is not None and (not found or cand.fit is not None):
             f = _finding(cand, ch, fl, cal, pose, params, len(pts), dart)
             if f is not None:
@@ -381,15 +381,17 @@ def _follow(
     centre: np.ndarray,
     flight: np.ndarray | None,
     ch: Change,
+    after: np.ndarray,
     dart: np.ndarray,
     cal: Calibration,
     pose: CameraPose,
     params: TipParams,
     flip: bool = False,
-    after: np.ndarray | None = None,
 ) -> _Candidate | None:
     """From a first axis: which end is the tip, then the axis refined on sections.
-    ``flip``: the other end, when which end it is was a guess (else None)."""
+    ``after``: the after frame in the before frame's pixels (the point's own colour,
+    ``point_end.opaque_point``). ``flip``: the other end, when which end it is was a
+    guess (else None)."""
     up = cal.up_direction((float(centre[0]), float(centre[1])), pose)
     if flight is not None and abs(float((flight - centre) @ axis)) > 3.0:
         if flip:
@@ -443,8 +445,7 @@ def _follow(
         far = _flight_end((pts[on] - centre) @ axis, flight_s)
         s_tip = walk(ch, dart, centre, axis, got.s_mid, max(got.s_mid - length - 30.0,
                       far - longest), params.band_px)  # fmt: skip
-        if after is not None:
-            s_tip = opaque_point(ch, after, centre, axis, s_tip)
+        s_tip = opaque_point(ch, after, centre, axis, s_tip)
     return _Candidate(centre, axis, s_tip, fit, elongation)
 
 
