@@ -1,6 +1,7 @@
 """Which cameras are not scoring, as ``Devices`` tells the screens (``CamerasDown``):
 real rendered videos read by cv2, a camera file that is not there, a camera with no
-calibration, a camera turned away after it started."""
+calibration, a camera turned away after it started; and what the log tells the installer
+of a camera mounted face-on."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from kiosk.ui.inbox import Inbox
 pytestmark = pytest.mark.timeout(60)
 
 
-def _video(path: Path, steps: list[Step]) -> Path:
-    video = render_turn(3, steps, off_axis=20.0)
+def _video(
+    path: Path, steps: list[Step], off_axis: float = 20.0, size: tuple[int, int] = (1280, 720)
+) -> Path:
+    video = render_turn(3, steps, off_axis=off_axis, size=size)
     h, w = video.frames[0].shape[:2]
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
     for f in video.frames:
@@ -70,3 +73,40 @@ def test_a_camera_turned_away_is_named_to_calibrate_again(tmp_path: Path) -> Non
     devices = (str(good), str(turned))
     seen = _down_events(devices, tuple(str(Path(d).with_suffix(".json")) for d in devices))
     assert CamerasDown(((2, "calibrate"),)) in seen, seen
+
+
+def _log_for(
+    tmp_path: Path, off_axis: float, caplog: pytest.LogCaptureFixture,
+    size: tuple[int, int] = (1280, 720),
+) -> str:  # fmt: skip
+    path = _video(tmp_path / f"cam{off_axis:g}.avi", [Step("still", 4)], off_axis, size)
+    base = Config()
+    camera = dataclasses.replace(base.camera, devices=(str(path),),
+                                 calibrations=(str(path.with_suffix(".json")),))  # fmt: skip
+    dev = Devices(dataclasses.replace(base, camera=camera), Inbox(), source="camera", port=None)
+    with caplog.at_level("WARNING", logger="kiosk"):
+        dev.start()
+        dev.stop()
+    return caplog.text
+
+
+def test_a_camera_mounted_face_on_at_720p_is_told_both_what_costs_it_darts(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = _log_for(tmp_path, 5.0, caplog)
+    assert "nearly face-on" in text
+    assert "15 deg or more to the side" in text
+    assert "calibrated at 1280x720" in text and "1920x1080" in text
+
+
+def test_a_camera_mounted_face_on_at_1080p_is_told_only_to_move(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = _log_for(tmp_path, 5.0, caplog, size=(1920, 1080))
+    assert "nearly face-on" in text and "calibrated at" not in text
+
+
+def test_a_camera_mounted_to_the_side_gets_no_face_on_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert "face-on" not in _log_for(tmp_path, 30.0, caplog)
