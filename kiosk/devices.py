@@ -225,6 +225,7 @@ class Devices:
         """One scorer over every camera that has a calibration; a camera without one, or
         with a file that does not load, is left out with a message (never a crash)."""
         from kiosk.adapters.camera.calibration import FACE_ON_DEG, Calibration, CalibrationError
+        from kiosk.adapters.camera.capture import smaller_than_asked
         from kiosk.adapters.camera.scorer import CameraScorer
 
         cams = self.config.camera
@@ -246,7 +247,8 @@ class Devices:
             if cal.face_on:
                 log.warning("camera %s looks at the board nearly face-on (%.0f deg off its "
                             "axis): it places darts better from %.0f deg or more to the side%s",
-                            device, cal.off_axis_deg, FACE_ON_DEG, _small(cal))  # fmt: skip
+                            device, cal.off_axis_deg, FACE_ON_DEG,
+                            smaller_than_asked(cal.image_size))  # fmt: skip
             calibrations.append(cal)
             sources.append(device)
             numbers.append(i + 1)
@@ -372,16 +374,3 @@ def _status(state: str, detail: str) -> Any:
     from kiosk.adapters.serial_board.reader import Status
 
     return Status(state, detail)
-
-
-def _small(cal: Any) -> str:
-    """For a face-on camera's warning: what its picture size adds, when it is used at
-    less than the kiosk asks for (a face-on rig reads Cricket darts 98.7 % exactly at
-    1280x720 against 99.7 % at 1920x1080: ``capture.CAPTURE_SIZE``)."""
-    from kiosk.adapters.camera.capture import CAPTURE_SIZE
-
-    w, h = cal.image_size
-    if w >= CAPTURE_SIZE[0]:
-        return ""
-    return (f"; calibrated at {w}x{h}, it also places them worse than at "
-            f"{CAPTURE_SIZE[0]}x{CAPTURE_SIZE[1]}")  # fmt: skip

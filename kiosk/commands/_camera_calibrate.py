@@ -24,6 +24,7 @@ import numpy as np
 
 from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG
+from kiosk.adapters.camera.capture import smaller_than_asked
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
               f"{len(cal.points)} points; {cal.off_axis_deg:.0f} deg off the board's axis; "
               f"saved to {out}")  # fmt: skip
         if cal.face_on:
-            print(FACE_ON_ADVICE)
+            print(FACE_ON_ADVICE + smaller_than_asked(cal.image_size))
         return 0
     return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto)
 
