@@ -154,6 +154,7 @@ def test_a_camera_nearly_face_on_is_told_to_move_before_it_is_saved(
         assert s.screen.reviewing
         advice = [t for t in s.app.texts if "nearly face-on" in t]
         assert advice and "15°" in advice[0], s.app.texts
+        assert "at 1920x1080 than at 1280x720" in advice[0]  # (a 720p picture)
         _put(s, KeyAction("enter"))  # it can still be saved: it scores, only less well
         assert Calibration.load(tmp_path / "cal.json").face_on
     finally:

@@ -30,9 +30,11 @@ import pygame
 
 from kiosk.adapters.camera.autocal import AutoResult, auto_calibrate
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.capture import CAPTURE_SIZE, smaller_than_asked
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
+from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, Screen
 
 log = logging.getLogger("kiosk.camera")
@@ -290,13 +292,20 @@ class CameraCalibrateScreen(Screen):
 
     def _advice(self) -> str:
         """Under a calibration to review: a camera nearly face-on places darts worse
-        (``FACE_ON_DEG``), and moving it is the one fix."""
+        (``FACE_ON_DEG``): moving it is the fix, and giving it the size of picture the
+        kiosk asks for (``capture.smaller_than_asked``) helps too."""
         cal = self.calibration
         if cal is None or self.saved or not cal.face_on:
             return ""
         better = self.t("it scores better from 15° or more to the side")
-        return (f"{self.t('This camera looks at the board nearly face-on')} "
+        text = (f"{self.t('This camera looks at the board nearly face-on')} "
                 f"({cal.off_axis_deg:.0f}°): {better}")  # fmt: skip
+        if smaller_than_asked(cal.image_size):  # face-on, the picture's size counts too
+            w, h = cal.image_size
+            asked = f"{CAPTURE_SIZE[0]}x{CAPTURE_SIZE[1]}"
+            text += ", " + fill(self.t("and at {asked} than at {size}"), asked=asked,
+                                size=f"{w}x{h}")  # fmt: skip
+        return text
 
     def _hint(self) -> str:
         if self.reviewing:
