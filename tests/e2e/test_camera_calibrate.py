@@ -145,6 +145,21 @@ def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
     assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 0.5
 
 
+def test_the_automatic_calibration_s_reasons_are_shown_in_the_kiosk_s_language(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    blank = np.full_like(camera[1], 90)  # no board at all: refused
+    for image, said in ((camera[1], "мішень знайдена (збіг 0."), (blank, "немає червоно-зелених")):
+        s = open_session(image, tmp_path / "cal.json", size=(1280, 720))
+        try:
+            s.kiosk.set_language("uk")
+            _put(s, KeyAction("digit", "0"))
+            assert any(said in t for t in s.app.texts), s.app.texts
+            assert not any("board" in t for t in s.app.texts), s.app.texts
+        finally:
+            s.close()
+
+
 def test_a_camera_nearly_face_on_is_told_to_move_before_it_is_saved(
     face_on: np.ndarray, tmp_path: Path
 ) -> None:

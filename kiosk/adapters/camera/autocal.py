@@ -32,7 +32,7 @@ accept, and the confidence is only the fit's own opinion.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -55,7 +55,9 @@ DIGITS = tuple(len(str(n)) for n in board.SEGMENTS)
 @dataclass(frozen=True)
 class AutoResult:
     """What the automatic calibration found. ``calibration`` is None when it refused;
-    ``reason`` then says why (a sentence for the screen). ``confidence`` is 0-1."""
+    ``reason`` then says why (a sentence for the log and the command line; the screen
+    translates ``template`` and fills in ``values``: ``{name}`` placeholders, numbers
+    already written out). ``confidence`` is 0-1."""
 
     calibration: Calibration | None
     confidence: float
@@ -65,6 +67,8 @@ class AutoResult:
     # "unconfirmed": a refit that lines the rings up (``homography``) but may be 36
     # degrees off.
     twenty_from: str = ""
+    template: str = ""  # "": no translatable form (``reason`` is shown as it is)
+    values: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -72,9 +76,13 @@ class AutoResult:
 
 
 class Refused(Exception):
-    def __init__(self, reason: str, confidence: float = 0.0) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """Why the board was not found: ``template`` (translated on the screen) with its
+    ``values`` filled in is ``reason``."""
+
+    def __init__(self, template: str, confidence: float = 0.0, **values: str) -> None:
+        self.reason = template.format_map(values)  # (braces in a value are kept as they are)
+        super().__init__(self.reason)
+        self.template, self.values = template, values
         self.confidence = confidence
 
 
@@ -82,11 +90,11 @@ def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = 
     """Find the board in a BGR ``image``. ``twenty_hint``: an image point on the 20
     segment (any radius; the 20/1 wire will do), to use instead of reading the numbers."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-        return AutoResult(None, 0.0, "not a colour picture")
+        return AutoResult(None, 0.0, "not a colour picture", template="not a colour picture")
     try:
         return _calibrate(np.ascontiguousarray(image, np.uint8), twenty_hint)
     except Refused as r:
-        return AutoResult(None, r.confidence, r.reason)
+        return AutoResult(None, r.confidence, r.reason, template=r.template, values=r.values)
 
 
 def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
@@ -107,15 +115,17 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     H = _rotate(phase + 36.0 * turn) @ H0
     H, ecc = refine(a_star, H)
     if ecc < MIN_ECC:
-        raise Refused(f"the rings do not line up with a board (fit {ecc:.2f})", ecc)
+        raise Refused("the rings do not line up with a board (fit {fit})", ecc, fit=f"{ecc:.2f}")
     pts = point_pairs(H, (w, h))
     try:
         cal = Calibration.from_points((w, h), pts)
     except CalibrationError as e:
-        raise Refused(f"the fitted board gives no calibration: {e}", 0.0) from e
+        raise Refused("the fitted board gives no calibration: {error}", error=str(e)) from e
     confidence = float(min(1.0, ecc, 0.5 + pattern / 2, 0.5 + margin))
-    return AutoResult(cal, confidence, f"board found (fit {ecc:.2f}, 20 from the {how})",
-                      cal.homography, how)  # fmt: skip
+    found = {"numbers": "board found (fit {fit}, 20 from the numbers)",
+             "hint": "board found (fit {fit}, 20 from the hint)"}[how]  # fmt: skip
+    values = {"fit": f"{ecc:.2f}"}
+    return AutoResult(cal, confidence, found.format_map(values), cal.homography, how, found, values)
 
 
 def board_turns(
@@ -127,9 +137,8 @@ def board_turns(
     H0 = _rectify(*map(_conic, _ring_ellipses(img)))
     phase, pattern = _rotation_phase(a_star, H0)
     if pattern < MIN_PATTERN:
-        raise Refused(
-            f"the red/green segments do not match a board (pattern {pattern:.2f})", pattern
-        )
+        raise Refused("the red/green segments do not match a board (pattern {pattern})", pattern,
+                      pattern=f"{pattern:.2f}")  # fmt: skip
     return H0, phase, pattern, [_rotate(phase + 36.0 * j) @ H0 for j in range(10)]
 
 
@@ -268,8 +277,8 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     ratio = vals[k] / mu
     want = (R_INNER / R_OUTER) ** 2
     if not 0.7 * want < ratio < 1.3 * want:
-        raise Refused(f"the rings found are not the double and treble rings "
-                       f"(radius ratio {math.sqrt(max(ratio, 0)):.2f})")  # fmt: skip
+        raise Refused("the rings found are not the double and treble rings (radius ratio "
+                      "{ratio})", ratio=f"{math.sqrt(max(ratio, 0)):.2f}")  # fmt: skip
     centre = vecs[:, k] / vecs[2, k]
     D = c_in - mu * c_out
     ev, evec = np.linalg.eigh((D + D.T) / 2)
@@ -449,7 +458,8 @@ def refine(a_star: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
         cc, W = cv2.findTransformECCWithMask(tmpl, src, tmask.astype(np.uint8) * 255, imask, W,
                                              cv2.MOTION_HOMOGRAPHY, criteria, 5)  # fmt: skip
     except cv2.error as e:
-        raise Refused(f"the fine fit did not converge ({str(e).splitlines()[-1][:60]})") from e
+        why = str(e).splitlines()[-1][:60]
+        raise Refused("the fine fit did not converge ({error})", error=why) from e
     Hb2i = W.astype(np.float64) @ np.linalg.inv(B)
     Hi2b = np.linalg.inv(Hb2i)
     return Hi2b / Hi2b[2, 2], float(cc)

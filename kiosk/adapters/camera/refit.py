@@ -87,7 +87,8 @@ def _shifted(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
     (dx, dy), peak = cv2.phaseCorrelate(expected.astype(np.float32),
                                         np.asarray(a_star / 64.0, np.float32), win)  # fmt: skip
     if peak < 0.05:
-        raise autocal.Refused(f"the rings are not found shifted in the picture (peak {peak:.2f})")
+        raise autocal.Refused("the rings are not found shifted in the picture (peak {peak})",
+                              peak=f"{peak:.2f}")  # fmt: skip
     shift = np.array([[1.0, 0, -dx], [0, 1.0, -dy], [0, 0, 1.0]])
     return np.asarray(old @ shift)
 

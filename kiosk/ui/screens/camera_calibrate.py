@@ -190,11 +190,12 @@ class CameraCalibrateScreen(Screen):
         hint = self.marks[0] if self.marks else None
         result = self.auto(self.image, hint)
         log.info("auto calibration: %s (confidence %.2f)", result.reason, result.confidence)
+        why = fill(self.t(result.template), **result.values) if result.template else result.reason
         if result.calibration is None:
-            self.message, self.error = f"{self.t('Auto calibration')}: {result.reason}", True
+            self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             return
         self.calibration, self.from_auto = result.calibration, result
-        self.message = (f"{self.t('Auto calibration')}: {result.reason}, "
+        self.message = (f"{self.t('Auto calibration')}: {why}, "
                         f"{self.t('confidence')} {result.confidence:.0%}. "
                         f"{self.t('Enter = save, . = back')}")  # fmt: skip
         self.error = False
