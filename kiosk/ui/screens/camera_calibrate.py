@@ -30,7 +30,7 @@ import pygame
 
 from kiosk.adapters.camera.autocal import AutoResult, auto_calibrate
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
-from kiosk.adapters.camera.capture import CAPTURE_SIZE, smaller_than_asked
+from kiosk.adapters.camera.capture import CAPTURE_SIZE, below_capture_size
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
@@ -294,14 +294,14 @@ class CameraCalibrateScreen(Screen):
     def _advice(self) -> str:
         """Under a calibration to review: a camera nearly face-on places darts worse
         (``FACE_ON_DEG``): moving it is the fix, and giving it the size of picture the
-        kiosk asks for (``capture.smaller_than_asked``) helps too."""
+        kiosk asks for (``capture.below_capture_size``) helps too."""
         cal = self.calibration
         if cal is None or self.saved or not cal.face_on:
             return ""
         better = self.t("it scores better from 15° or more to the side")
         text = (f"{self.t('This camera looks at the board nearly face-on')} "
                 f"({cal.off_axis_deg:.0f}°): {better}")  # fmt: skip
-        if smaller_than_asked(cal.image_size):  # face-on, the picture's size counts too
+        if below_capture_size(cal.image_size):  # face-on, the picture's size counts too
             w, h = cal.image_size
             asked = f"{CAPTURE_SIZE[0]}x{CAPTURE_SIZE[1]}"
             text += ", " + fill(self.t("and at {asked} than at {size}"), asked=asked,
