@@ -19,11 +19,13 @@ Choices where rules.md is silent (the "best bar machine" reading):
 - ``single_bull``: the inner bull is one mark, so on an owned bull it scores 25.
 - Placings at a win: the winner, then by targets owned, points (cut-throat: fewest),
   marks on the board, turn order. At the round limit: points, marks, turn order.
-- Teams: a *side* is a player or a team. ``marks``/``points``/``owns`` and ``stats`` on a
-  player name give the side's shared figures (stats summed over the partners);
-  ``player_stats`` gives one player's own darts and marks (its ``points`` are the
-  side's). ``Outcome.winner`` is the winning team's first-listed player and
-  ``Outcome.winners`` lists the whole team; ``placings`` lists every player, team by team.
+- Teams: a *side* is a player or a team. ``marks``/``points``/``owns`` on a player name
+  give the side's shared figures. ``stats`` gives the player's own darts and marks (its
+  ``points`` are the side's, shared); ``side_stats`` sums the partners' (the team's MPR).
+  ``players`` may be empty, every team player in any order, or some of them (the
+  captains): the teams decide who plays and in what order. ``Outcome.winner`` is the
+  winning team's first-listed player and ``Outcome.winners`` lists the whole team;
+  ``placings`` lists every player, team by team.
 - ``push`` also takes dart text (``"T20"``); ``history`` holds ``Dart`` values and the
   ``TURN_END`` marker, whose ``str`` is ``"END"`` (``parse_input`` reads both back).
 """
@@ -254,15 +256,15 @@ class CricketGame:
         return self.sides[self._side(player)]
 
     def stats(self, player: str) -> CricketStats:
-        """The player's side: with teams, the partners' figures summed."""
+        """The player's own darts and marks (``points`` are the side's, shared by a team)."""
+        side = self._side(player)
+        return report([self.state.tallies[self.players.index(player)]], self.state.points[side])
+
+    def side_stats(self, player: str) -> CricketStats:
+        """The player's side: with teams, the partners' figures summed (the team's MPR)."""
         side = self._side(player)
         tallies = [self.state.tallies[p] for p, s in enumerate(self._side_of_player) if s == side]
         return report(tallies, self.state.points[side])
-
-    def player_stats(self, player: str) -> CricketStats:
-        """One player's own darts and marks (``points`` are the side's shared points)."""
-        side = self._side(player)
-        return report([self.state.tallies[self.players.index(player)]], self.state.points[side])
 
     def __repr__(self) -> str:
         return (

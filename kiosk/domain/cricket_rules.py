@@ -162,7 +162,8 @@ def validate_players(
             raise CricketError(f"the two teams must have the same number of players: {teams!r}")
         sides = (a, b)
         order = tuple(name for pair in zip(a, b, strict=True) for name in pair)
-        if players and sorted(map(str, players)) != sorted(map(str, order)):
+        strangers = [name for name in players or () if name not in order]
+        if strangers or len(set(map(str, players or ()))) != len(players or ()):
             raise CricketError(
                 f"players {list(players)!r} are not the players of the teams {list(order)!r}"
             )

@@ -214,7 +214,7 @@ def _cricket_results(game: CricketGame, players: Sequence[str]) -> list[SeatResu
         placement = place[side_of[name]]
         won_or_drew = "drawn" if outcome.winner is None else "won"
         result = won_or_drew if placement == 1 else "lost"
-        stats = asdict(game.player_stats(name))
+        stats = asdict(game.stats(name))
         out.append(SeatResult(seat, placement, result, game.points(name), stats))
     return out
 

@@ -154,13 +154,21 @@ def test_a_winning_turn_counts_in_the_stats() -> None:
     assert stats.mpr == pytest.approx(21 / 8 * 3)
 
 
-def test_team_stats_sum_the_partners_and_player_stats_keep_each_one() -> None:
+def test_a_team_players_stats_are_their_own_and_side_stats_sum_the_partners() -> None:
     game = CricketGame([], teams=[["Ann", "Cid"], ["Bob", "Dan"]])
     play(game, "T20 S20 END END T19 MISS MISS")
-    team = game.stats("Cid")
-    assert (team.darts, team.marks, team.points, team.rounds) == (5, 7, 20, 2)
-    assert game.stats("Ann") == team
-    ann, cid = game.player_stats("Ann"), game.player_stats("Cid")
+    ann, cid = game.stats("Ann"), game.stats("Cid")
     assert (ann.darts, ann.marks, ann.mpr) == (2, 4, 6.0)
     assert (cid.darts, cid.marks, cid.mpr) == (3, 3, 3.0)
     assert ann.points == cid.points == 20  # points are the team's
+    team = game.side_stats("Cid")
+    assert (team.darts, team.marks, team.points, team.rounds) == (5, 7, 20, 2)
+    assert game.side_stats("Ann") == team
+    assert game.side_stats("Bob").darts == 0
+
+
+def test_a_team_game_may_name_only_the_captains_the_teams_give_the_order() -> None:
+    game = CricketGame(["Ann", "Bob"], teams=[["Ann", "Cid"], ["Bob", "Dan"]])
+    assert game.players == ("Ann", "Bob", "Cid", "Dan")
+    play(game, "T20 END END")
+    assert game.current_player == "Cid"

@@ -45,7 +45,7 @@ def observed(game: CricketGame) -> tuple[object, ...]:
             tuple(game.marks(p, t) for t in game.targets),
             game.points(p),
             game.stats(p),
-            game.player_stats(p),
+            game.side_stats(p),
         )
         for p in game.players
     )

@@ -120,7 +120,7 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
             style="condensed",
             max_width=box.w * 0.94,
         )
-        stats = game.stats(side[0])
+        stats = game.side_stats(side[0])  # a team's MPR is the team's
         p.text(
             f"{screen.t('MPR')} {stats.mpr:.2f}",
             3.4 * u,

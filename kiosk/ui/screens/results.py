@@ -141,7 +141,6 @@ class ResultsScreen(Screen):
         y += 4 * u
         placings = list(getattr(self.outcome, "placings", ()) or game.players)
         row_h = min(10 * u, 48 * u / max(1, len(placings)))
-        per_player = hasattr(game, "player_stats") and getattr(game, "teams", None)
         for r, player in enumerate(placings):
             ry = y + r * row_h
             won = self.winner_text and player in self.winner_text.split(" & ")
@@ -157,7 +156,7 @@ class ResultsScreen(Screen):
                 style="bold",
                 max_width=name_w - 2 * u,
             )
-            stats = game.player_stats(player) if per_player else game.stats(player)
+            stats = game.stats(player)  # each player's own, in a team game too
             for k, (_, value) in enumerate(COLUMNS):
                 p.text(
                     value(stats),
