@@ -11,7 +11,8 @@ A game's life in the database (decided here, documented for the bar):
 
 - started when its screen opens (``new_recorder`` / ``new_formula_recorder``);
 - *rated* (league): Cricket of 2-4 players who are all saved players (in the store,
-  not retired) before the game; a formula qualification of a saved player. Otherwise
+  not retired) before the game; a formula qualification of a saved player, and a
+  formula duel of two saved players (not the computer: "Computer" is generic). Otherwise
   a friendly / training game. Names not in the store are added as players; the
   menus' generic names ("Player 1", "Computer") are added as retired players, so the
   roster and standings never show them and their games are never rated;
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from kiosk.ui.session import CricketSession, CricketSetup
 
 log = logging.getLogger("kiosk.games")
+
+RATED_FORMULA_MODES = ("qualification", "duel")  # issue 7: training never counts
 
 # "Player 3", "Player 3'" (made distinct), in any language the menus use.
 _GENERIC = re.compile(r"^(?P<word>.+) \d+'*$")
@@ -114,7 +117,7 @@ class GameKeeper:
         """The log for a new formula game (``Kiosk.new_formula_recorder``); ``setup``
         must have its seed fixed (``FormulaSession`` does that)."""
         names = list(setup.names)
-        rated = setup.mode == "qualification" and self._all_saved(names)
+        rated = setup.mode in RATED_FORMULA_MODES and self._all_saved(names)
         return self._start("formula", names, setup.settings(), rated)
 
     def _generic(self, name: str) -> bool:

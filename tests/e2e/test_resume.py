@@ -234,6 +234,23 @@ def test_a_qualification_of_a_saved_player_is_rated_and_training_never(tmp_path:
         assert qualification.rated and not training.rated
 
 
+def test_a_formula_duel_of_saved_players_is_rated_and_against_the_computer_not(
+    tmp_path: Path,
+) -> None:
+    add_players(tmp_path, "Anna", "Boris")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna", "Boris"), mode="duel"))
+        d.settle()
+        start_formula(
+            d.kiosk, FormulaSetup(names=("Anna", "Computer"), mode="duel", computer="easy")
+        )
+        d.settle()
+    with Store.open(db_file(tmp_path)) as store:
+        duel, against_computer = store.games.get(1), store.games.get(2)
+        assert duel.kind == against_computer.kind == "formula"
+        assert duel.rated and not against_computer.rated
+
+
 def test_a_side_game_leaves_the_cricket_game_in_play(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)

@@ -25,7 +25,7 @@ def start_formula(kiosk: Any, setup: FormulaSetup) -> FormulaSession:
 
     session = FormulaSession(setup)
     # Hook for the store (issue 7): ``kiosk.new_formula_recorder(setup)`` returns a
-    # callable taking a ``GameEvent`` (rated when setup.mode == "qualification").
+    # callable taking a ``GameEvent`` (rated: a qualification or a duel of saved players).
     factory = getattr(kiosk, "new_formula_recorder", None)
     if factory is not None:
         session.recorder = factory(session.setup)
