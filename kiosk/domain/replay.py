@@ -23,7 +23,7 @@ fixes a seed, so the drawn numbers replay).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -179,11 +179,13 @@ def _formula_results(game: FormulaGame, players: Sequence[str]) -> list[SeatResu
     return out
 
 
-def _placements(order: Sequence[int], tied_first: int) -> dict[int, int]:
-    """Competition ranking of sides in ``order``; the first ``tied_first`` share 1st."""
+def _placements(order: Sequence[int], standing: Callable[[int], object]) -> dict[int, int]:
+    """Competition ranking of the sides in ``order`` (best first): sides level on
+    ``standing`` share a place (1, 2, 2, 4), as the rating then counts them a draw."""
     out: dict[int, int] = {}
     for i, side in enumerate(order):
-        out[side] = 1 if i < tied_first else i + 1
+        level = i > 0 and standing(side) == standing(order[i - 1])
+        out[side] = out[order[i - 1]] if level else i + 1
     return out
 
 
@@ -199,16 +201,27 @@ def _cricket_results(game: CricketGame, players: Sequence[str]) -> list[SeatResu
     for side in range(len(game.sides)):
         if side not in order:
             order.append(side)
+    winner = None if outcome.winner is None else side_of[outcome.winner]
 
-    def standing(side: int) -> tuple[int, int]:
+    def owned(side: int) -> int:
+        return sum(1 for t in game.targets if game.owns(game.sides[side][0], t))
+
+    # Won by owning everything (else decided at the round limit: no side owns it all,
+    # or it would have won at that dart).
+    won_outright = winner is not None and owned(winner) == len(game.targets)
+
+    def standing(side: int) -> tuple[object, ...]:
+        """What ranks the sides (rules.md §1): at a win, the winner, then targets owned,
+        then points (marks on the board last, as the engine's placings); at the round
+        limit, points then marks. Turn order only lists sides level on all of it."""
         first = game.sides[side][0]
-        return game.points(first), sum(game.marks(first, t) for t in game.targets)
+        points = game.points(first)
+        marks = sum(game.marks(first, t) for t in game.targets)
+        if not won_outright:
+            return points, marks
+        return side == winner, owned(side), points, marks
 
-    # A draw (round limit, level on points and marks): the sides level with the first share it.
-    tied = 1
-    if outcome.winner is None:
-        tied = sum(1 for side in order if standing(side) == standing(order[0]))
-    place = _placements(order, tied)
+    place = _placements(order, standing)
     out = []
     for seat, name in enumerate(players):
         placement = place[side_of[name]]

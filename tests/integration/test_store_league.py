@@ -90,11 +90,26 @@ def test_a_game_that_is_not_over_cannot_be_finished_and_nothing_is_written(store
 def test_three_player_cricket_is_rated_pairwise_by_placings(store):
     night = store.league.tonight()
     live = store.start_game("cricket", ["Ann", "Bob", "Cy"], rated=True, night_id=night.id)
+    live.dart("S19")  # Ann: one mark, so she places above Cy
+    live.end_turn()
     results = win_cricket(live, 1)
-    assert results[1].placement == 1
-    # Bob beat both: +16. Ann and Cy: placed 2nd/3rd by marks, then turn order -> 0 and -16.
+    assert [r.placement for r in results] == [2, 1, 3]
+    # Each pair is an Elo game, averaged over the opponents: Bob beat both (+16), Ann
+    # beat Cy and lost to Bob (0), Cy lost both (-16).
     assert rating(store, "Bob") == pytest.approx(1516)
-    assert sorted([rating(store, "Ann"), rating(store, "Cy")]) == pytest.approx([1484, 1500])
+    assert rating(store, "Ann") == pytest.approx(1500)
+    assert rating(store, "Cy") == pytest.approx(1484)
+
+
+def test_cricket_losers_level_on_targets_points_and_marks_share_their_place(store):
+    live = store.start_game("cricket", ["Ann", "Bob", "Cy"], rated=True)
+    results = win_cricket(live, 1)
+    assert [r.placement for r in results] == [2, 1, 2]  # not 2nd and 3rd by turn order
+    # Ann and Cy drew with each other: each -16 to Bob and 0 to the other, averaged.
+    assert rating(store, "Bob") == pytest.approx(1516)
+    assert rating(store, "Ann") == rating(store, "Cy") == pytest.approx(1492)
+    seats = store.start_game("cricket", ["Cy", "Bob", "Ann"], rated=True)
+    assert [r.placement for r in win_cricket(seats, 1)] == [2, 1, 2]
 
 
 def test_a_formula_qualification_win_is_a_win_against_par(store):

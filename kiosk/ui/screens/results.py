@@ -57,7 +57,7 @@ def reason_text(t: Callable[[str], str], reason: str, team: bool = False) -> str
 
 
 def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
-    """Each player's place: a team shares its place, and so do sides level in a draw
+    """Each player's place: a team shares its place, and so do sides level on what ranks them
     (as the league records it, ``seat_results``)."""
     try:
         return {players[r.seat]: r.placement for r in seat_results(game, players)}
