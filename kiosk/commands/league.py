@@ -121,7 +121,11 @@ def _standings(store: Store, season_name: str | None, night: str | None) -> int:
     return 0
 
 
-HEADER = ("#", "Player", "P", "W", "L", "D", "MPR", "Best MPR", "F pts", "F rnds", "Rating")
+# F pts: formula points a game; F rnds: rounds to bring the score to 0, on average and
+# the fewest in one game (the best formula game).
+HEADER = (
+    "#", "Player", "P", "W", "L", "D", "MPR", "Best MPR", "F pts", "F rnds", "F best", "Rating"
+)  # fmt: skip
 
 
 def table_lines(rows: Sequence[Standing]) -> list[str]:
@@ -145,6 +149,7 @@ def table_lines(rows: Sequence[Standing]) -> list[str]:
                 f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr is not None else "-",
                 f"{s.formula_avg_points:.1f}" if s.formula_rounds else "-",
                 f"{s.formula_avg_rounds:.1f}" if s.formula_finished else "-",
+                str(s.best_formula_rounds) if s.best_formula_rounds is not None else "-",
                 f"{s.rating:.0f}",
             )
         )

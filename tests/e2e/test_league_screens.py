@@ -126,6 +126,30 @@ def test_the_standings_show_the_players_of_finished_rated_games_in_order(
         assert rows(d, ["Ann", "Bob", "Cy"]) == ["Cy", "Bob", "Ann"]
 
 
+def test_the_standings_show_formula_points_rounds_to_zero_and_the_fewest_rounds(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Ann")
+        for start in (50, 100):  # "50+0*1" takes 50 a round: 0 in one round, then in two
+            quick = {"mode": "qualification", "digits": [5001] * 3, "start": start, "bonus": 0}
+            live = store.start_game("formula", ["Ann"], quick, rated=True)
+            while not live.is_over():
+                live.submit(0, "50+0*1")
+            live.finish()
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        assert d.screen.name == "standings"
+        # 150 points in 3 rounds: 50.0 a round; 1.5 rounds to 0 on average, 1 at best
+        assert d.texts[d.texts.index("Ann") + 1 :][:9] == [
+            *("2", "2", "0", "0"),  # played, won (both against par), lost, drawn
+            *("\u2013", "\u2013"),  # no Cricket
+            *("50.0", "1.5", "1"),
+        ]
+
+
 def test_the_player_page_shows_the_rating_form_and_mpr(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         store = d.kiosk.store

@@ -90,6 +90,22 @@ def test_the_season_table_is_printed_in_standings_order(db, capsys):
     assert ann[8] == "-"  # no formula games: a dash, not 0
 
 
+def test_the_table_gives_formula_points_rounds_to_zero_and_the_best_game(db, capsys):
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        for start in (50, 100):  # "50+0*1" takes 50 a round: 0 in one round, then in two
+            quick = {"mode": "qualification", "digits": [5001] * 3, "start": start, "bonus": 0}
+            live = store.start_game("formula", ["Ann"], quick, rated=True)
+            while not live.is_over():
+                live.submit(0, "50+0*1")
+            live.finish()
+    assert league(db, "standings", "--night", "tonight") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "F pts" in lines[1] and "F rnds" in lines[1] and "F best" in lines[1]
+    ann = lines[2].split()
+    assert ann[8:11] == ["50.0", "1.5", "1"]  # a round; rounds to 0, on average and at best
+
+
 def test_without_options_the_current_season_is_shown(db, capsys):
     two_nights(db)
     assert league(db, "standings") == 0

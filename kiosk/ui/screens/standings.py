@@ -24,14 +24,18 @@ NONE = "\u2013"  # an en dash: no games of that kind
 
 # (header msgid, value, width in % of the screen) after the rank and the name.
 COLUMNS: tuple[tuple[str, Callable[[Any], str], float], ...] = (
-    ("Played", lambda s: str(s.played), 8.0),
-    ("Won", lambda s: str(s.won), 6.5),
-    ("Lost", lambda s: str(s.lost), 6.5),
-    ("Drawn", lambda s: str(s.drawn), 6.5),
-    ("MPR", lambda s: f"{s.cricket_mpr:.2f}" if s.cricket_games else NONE, 9.0),
-    ("Best MPR", lambda s: f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr else NONE, 9.0),
-    ("Formula", lambda s: f"{s.formula_avg_points:.1f}" if s.formula_games else NONE, 9.0),
-    ("Rating", lambda s: f"{s.rating:.0f}", 9.0),
+    ("Played", lambda s: str(s.played), 6.5),
+    ("Won", lambda s: str(s.won), 5.5),
+    ("Lost", lambda s: str(s.lost), 5.5),
+    ("Drawn", lambda s: str(s.drawn), 5.5),
+    ("MPR", lambda s: f"{s.cricket_mpr:.2f}" if s.cricket_games else NONE, 8.0),
+    ("Best MPR", lambda s: f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr else NONE, 8.0),
+    # formula darts: average points a round, average rounds to bring the score to 0 (of
+    # the games that did), the fewest in one game
+    ("Formula points", lambda s: f"{s.formula_avg_points:.1f}" if s.formula_games else NONE, 8.0),
+    ("Rounds to 0", lambda s: f"{s.formula_avg_rounds:.1f}" if s.formula_finished else NONE, 8.0),
+    ("Fewest rounds", lambda s: str(s.best_formula_rounds or NONE), 8.0),
+    ("Rating", lambda s: f"{s.rating:.0f}", 7.0),
 )
 
 
@@ -134,7 +138,7 @@ class StandingsScreen(StorePage):
         u, w = p.u, p.w
         centred(p, self.heading(), 7, 3, theme.ACCENT, bold=True)
         x0 = w * 0.03
-        rank_w, name_w = w * 0.05, w * 0.25
+        rank_w, name_w = w * 0.045, w * 0.21
         header_y = 15 * u
         xs: list[tuple[float, float]] = []
         x = x0 + rank_w + name_w
