@@ -46,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     net under them."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     name = args_list[0] if args_list and not args_list[0].startswith("-") else "kiosk"
+    _printable_anywhere()
     try:
         return _main(args_list)
     except KeyboardInterrupt:
@@ -56,6 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # the kiosk logs its own failures; a traceback in the journal helps
         print(f"darts-kiosk {name}: {_reason(e)}", file=sys.stderr)
         return 1
+
+
+def _printable_anywhere() -> None:
+    """A terminal or pipe whose encoding cannot spell a name (Олег on a latin-1 or an
+    ASCII console) gets an escape for that letter, not a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _reason(e: BaseException) -> str:

@@ -415,6 +415,19 @@ def test_players_are_added_listed_renamed_merged_and_imported(tmp_path: Path) ->
     assert (tmp_path / "state" / "darts-kiosk" / "kiosk.sqlite3").exists()
 
 
+def test_a_name_the_terminal_cannot_spell_is_escaped_not_a_traceback(tmp_path: Path) -> None:
+    assert kiosk(tmp_path, "players", "add", "Олег").returncode == 0
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", "players", "list"],
+        capture_output=True,
+        env={**_env(tmp_path), "PYTHONIOENCODING": "latin-1"},
+        cwd=tmp_path,
+        timeout=30,
+    )
+    assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr
+    assert r.stdout.split()[0] == rb"\u041e\u043b\u0435\u0433"
+
+
 def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) -> None:
     assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
     assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
