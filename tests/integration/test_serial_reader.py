@@ -49,6 +49,21 @@ def test_hits_arrive_in_the_order_thrown(board: VirtualBoard) -> None:
     assert hits(events) == thrown
 
 
+def test_a_board_closed_right_after_drain_has_delivered_every_line(tmp_path: Path) -> None:
+    """``drain`` is what ``virtual-board`` waits on before it exits at the end of a script:
+    the lines just written must have reached the reader, not be lost with the pty."""
+    for k in range(20):
+        vb = VirtualBoard(tmp_path / f"board{k}")
+        reader, events = open_reader(vb.link)  # type: ignore[arg-type]
+        vb.send("T20")
+        vb.send("D5")
+        assert vb.drain()
+        vb.close()
+        events.status("lost")
+        reader.stop()
+        assert hits(events) == ["T20", "D5"], k
+
+
 def test_a_garbage_line_is_unknown_and_the_reader_goes_on(board: VirtualBoard) -> None:
     reader, events = open_reader(board.link)  # type: ignore[arg-type]
     board.send("T20")

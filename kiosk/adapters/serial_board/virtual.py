@@ -27,6 +27,7 @@ import kiosk
 log = logging.getLogger("kiosk.serial")
 
 WRITE_TIMEOUT = 5.0  # s; a reader that never reads must not hang the virtual board
+HANDOVER_S = 0.05  # s; written bytes reach the device's queue within this (see ``drain``)
 
 
 class VirtualBoard:
@@ -49,6 +50,7 @@ class VirtualBoard:
         self._thread: threading.Thread | None = None
         self._master = -1
         self._slave = -1
+        self._written_at = 0.0  # monotonic time of the last write
         self.path = ""
         if self.link is not None:
             _check_link_is_ours(self.link)
@@ -80,6 +82,7 @@ class VirtualBoard:
                 try:
                     n = os.write(self._master, view)
                     view = view[n:]
+                    self._written_at = time.monotonic()
                 except BlockingIOError:
                     left = deadline - time.monotonic()
                     if left <= 0:
@@ -147,15 +150,19 @@ class VirtualBoard:
 
     def drain(self, timeout: float = 2.0, stall: float = 0.5) -> bool:
         """Wait until the reader has taken everything written. False after ``timeout``,
-        or after ``stall`` s without progress (nobody has the port open)."""
+        or after ``stall`` s without progress (nobody has the port open).
+
+        The kernel hands bytes written to the master over to the device's queue a moment
+        later (tty work runs asynchronously): right after a write "nothing waiting" may
+        mean "not there yet", so an empty queue counts only ``HANDOVER_S`` after it."""
         deadline = time.monotonic() + timeout
         left = self.pending()
         progress = time.monotonic()
-        while left:
+        while left or time.monotonic() - self._written_at < HANDOVER_S:
             now = time.monotonic()
             if now > deadline or now - progress > stall:
                 return False
-            time.sleep(0.02)
+            time.sleep(0.01 if not left else 0.02)
             n = self.pending()
             if n < left:
                 progress = now
