@@ -64,6 +64,28 @@ def test_a_board_closed_right_after_drain_has_delivered_every_line(tmp_path: Pat
         assert hits(events) == ["T20", "D5"], k
 
 
+def test_a_slow_board_is_read_a_line_at_a_time_not_byte_by_byte(board: VirtualBoard) -> None:
+    """A legacy board at 9600 baud sends a byte every millisecond or so."""
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.pause_pings()
+    time.sleep(0.3)
+    before = (reader.stats.reads, reader.stats.bytes)
+    lines = [b"320\r\n", b"120\r\n", b"225\r\n"] * 5
+    for line in lines:
+        for byte in line:
+            board.write(bytes([byte]))
+            time.sleep(0.001)
+        time.sleep(0.03)  # a player's next dart comes much later than the line's end
+    for _ in lines:
+        events.next(lambda e: isinstance(e, Hit))
+    reads = reader.stats.reads - before[0]
+    sent = reader.stats.bytes - before[1]
+    reader.stop()
+    assert hits(events) == ["T20", "S20", "DB"] * 5
+    assert sent == sum(map(len, lines))
+    assert reads <= 3 * len(lines), (reads, sent)  # byte by byte: 75 reads (2 a line here)
+
+
 def test_a_garbage_line_is_unknown_and_the_reader_goes_on(board: VirtualBoard) -> None:
     reader, events = open_reader(board.link)  # type: ignore[arg-type]
     board.send("T20")

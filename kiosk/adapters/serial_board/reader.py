@@ -46,6 +46,12 @@ log = logging.getLogger("kiosk.serial")
 
 READ_TIMEOUT = 0.1  # s; bounds how long stop() and the heartbeat check wait
 CHUNK = 1024  # bytes per read at most: keeps the pending buffer near 1 KB
+# A line's first byte waited for, the rest of it is read with it: at once when it is
+# there (a USB board sends a line in one packet), else in steps of GATHER_STEP_S (a
+# legacy board at 9600 baud sends a byte a millisecond: "320\r\n" in two or three
+# reads, not five), for at most GATHER_S.
+GATHER_STEP_S = 0.004
+GATHER_S = 0.02
 LOG_BURST = 10  # unknown lines / double reads logged per LOG_WINDOW, then summarised
 LOG_WINDOW = 10.0  # s
 
@@ -67,6 +73,8 @@ class ReaderStats:
     doubles: int = 0
     losses: int = 0
     max_buffered: int = 0  # largest partial line held (bytes): stays <= MAX_LINE
+    reads: int = 0  # reads that returned bytes
+    bytes: int = 0
 
 
 class LineSplitter:
@@ -271,12 +279,13 @@ class BoardReader:
         last_line = time.monotonic()
         while not self._stop.is_set():
             try:
-                waiting = port.in_waiting
-                chunk = port.read(min(max(1, waiting), CHUNK))
+                chunk = self._read(port)
             except (serial.SerialException, OSError) as e:
                 return f"read failed: {e}", False
             now = time.monotonic()
             if chunk:
+                self.stats.reads += 1
+                self.stats.bytes += len(chunk)
                 items = splitter.feed(chunk)
                 self.stats.max_buffered = max(self.stats.max_buffered, splitter.high_water)
                 for item in items:
@@ -290,6 +299,21 @@ class BoardReader:
             if (heartbeat or probation) and now - last_line > self.ping_timeout:
                 return f"silent for {self.ping_timeout:g} s (no PING)", True
         return None
+
+    def _read(self, port: Any) -> bytes:
+        """The bytes waiting, or (none waiting) the next line's, in chunks: see GATHER_S."""
+        waiting = port.in_waiting
+        if waiting:
+            return bytes(port.read(min(waiting, CHUNK)))
+        chunk = bytes(port.read(1))  # blocks up to READ_TIMEOUT
+        deadline = time.monotonic() + GATHER_S
+        while chunk and chunk[-1:] not in (b"\n", b"\r") and len(chunk) < CHUNK:
+            waiting = port.in_waiting
+            if waiting:
+                chunk += port.read(min(waiting, CHUNK - len(chunk)))
+            elif time.monotonic() >= deadline or self._stop.wait(GATHER_STEP_S):
+                break
+        return chunk
 
     def _deliver(self, event: BoardEvent, now: float) -> None:
         self.stats.lines += 1
