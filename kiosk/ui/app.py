@@ -41,12 +41,17 @@ UNKNOWN_NOTICE_S = 60.0
 UNKNOWN_SHOWN = 24  # characters of the line on screen
 
 
+CONTACT_NOT_MAPPED = "A dart on contact {} is not in the board map: type it on the keypad"
+CONTACT_NOTICE_S = 5.0  # each lost dart is told, a chattering contact not every scan
+
+
 class UnknownLines:
     """When the last line the board sent that is not the protocol was shown."""
 
     def __init__(self, every_s: float = UNKNOWN_NOTICE_S) -> None:
         self.every_s = every_s
         self.shown_at: float | None = None
+        self.contact_shown_at: float | None = None
 
     def notice(self, text: str, now: float) -> Notice | None:
         if self.shown_at is not None and now - self.shown_at < self.every_s:
@@ -54,6 +59,14 @@ class UnknownLines:
         self.shown_at = now
         shown = text if len(text) <= UNKNOWN_SHOWN else text[: UNKNOWN_SHOWN - 3] + "..."
         return Notice("The board sent a line the kiosk does not know: '{}'", (shown,))
+
+    def contact(self, row: int, col: int, now: float) -> Notice | None:
+        """A dart on a contact the board map does not have: it was not scored."""
+        last = self.contact_shown_at
+        if last is not None and now - last < CONTACT_NOTICE_S:
+            return None
+        self.contact_shown_at = now
+        return Notice(CONTACT_NOT_MAPPED, (f"{row} {col}",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +115,11 @@ def translate_device(
         return None
     if kind == "Unknown" and unknown is not None:
         return unknown.notice(str(ev.text), item.t)
+    if kind == "Raw" and unknown is not None:
+        return unknown.contact(int(ev.row), int(ev.col), item.t)
     if isinstance(ev, DartInput | KeyAction | Click | Notice):
         return ev
-    return None  # Ping, Raw: the reader counts and logs them
+    return None  # Ping
 
 
 class App:

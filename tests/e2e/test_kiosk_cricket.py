@@ -160,6 +160,20 @@ def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_dart_on_a_contact_with_no_map_is_told_on_screen_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        board.send("RAW 4 9")  # a DIY board's contact, never learnt
+        shown = "A dart on contact 4 9 is not in the board map: type it on the keypad"
+        d.wait_for(lambda: shown in d.texts, what="the notice")
+        send(d, board, ["S19"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
 def test_a_board_map_that_does_not_load_is_on_a_banner_and_the_board_still_scores(
     tmp_path: Path,
 ) -> None:

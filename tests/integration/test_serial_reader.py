@@ -235,6 +235,21 @@ def test_a_board_map_turns_raw_contacts_into_hits(board: VirtualBoard) -> None:
     assert events.of_type(Raw) == [Raw(5, 5)]
 
 
+def test_a_contact_the_map_does_not_have_is_counted_and_logged_as_a_dart_not_scored(
+    board: VirtualBoard, caplog: pytest.LogCaptureFixture
+) -> None:
+    bmap = BoardMap({(3, 7): "T20"})
+    with caplog.at_level("WARNING", logger="kiosk.serial"):
+        reader, events = open_reader(board.link, board_map=bmap)  # type: ignore[arg-type]
+        board.send("RAW 5 5")
+        board.send("RAW 3 7")
+        events.next(lambda e: isinstance(e, Hit))
+        reader.stop()
+    assert reader.stats.unmapped == 1
+    said = [r.getMessage() for r in caplog.records if "RAW 5 5" in r.getMessage()]
+    assert said and "not in the board map" in said[0] and "board-learn" in said[0]
+
+
 def test_a_failing_sink_does_not_stop_the_reader(board: VirtualBoard) -> None:
     events = Events()
 

@@ -37,6 +37,7 @@ from kiosk.adapters.serial_board.protocol import (
     Hello,
     Hit,
     Ping,
+    Raw,
     Unknown,
     describe,
     parse_line,
@@ -73,6 +74,7 @@ class ReaderStats:
     doubles: int = 0
     losses: int = 0
     max_buffered: int = 0  # largest partial line held (bytes): stays <= MAX_LINE
+    unmapped: int = 0  # RAW contacts no board map turned into a hit (darts not scored)
     reads: int = 0  # reads that returned bytes
     bytes: int = 0
 
@@ -187,6 +189,7 @@ class BoardReader:
         self._last_seen: dict[BoardEvent, float] = {}
         self._unknown_log = _RateLimitedLog("unknown lines")
         self._double_log = _RateLimitedLog("double reads")
+        self._unmapped_log = _RateLimitedLog("contacts not in the board map")
 
     # -- public -----------------------------------------------------------------------
 
@@ -324,6 +327,16 @@ class BoardReader:
         elif isinstance(event, Unknown):
             self.stats.unknown += 1
             self._unknown_log.warning(now, "unknown line from board: '%s'", event.text)
+        elif isinstance(event, Raw):
+            # A contact the map does not have (or no map): a dart the kiosk cannot score.
+            self.stats.unmapped += 1
+            self._unmapped_log.warning(
+                now,
+                "contact RAW %d %d is not in the board map: a dart there is not scored"
+                " (learn it with darts-kiosk board-learn)",
+                event.row,
+                event.col,
+            )
         elif isinstance(event, Hit | Button) and self.debounce_s > 0:
             # Membrane boards double-register one dart and stuck contacts chatter: the
             # same segment again within the window is one dart. The window runs from
