@@ -86,6 +86,25 @@ def test_a_slow_board_is_read_a_line_at_a_time_not_byte_by_byte(board: VirtualBo
     assert reads <= 3 * len(lines), (reads, sent)  # byte by byte: 75 reads (2 a line here)
 
 
+def test_a_second_program_on_the_same_board_is_refused_not_given_half_the_darts(
+    board: VirtualBoard,
+) -> None:
+    kiosk, kiosk_events = open_reader(board.link)  # type: ignore[arg-type]
+    other_events = Events()
+    other = BoardReader(str(board.link), other_events)
+    other.start()
+    refused = other_events.next(lambda e: isinstance(e, Status))
+    for _ in range(10):
+        board.send("T20")
+    for _ in range(10):
+        kiosk_events.next(lambda e: isinstance(e, Hit))
+    other.stop()
+    kiosk.stop()
+    assert isinstance(refused, Status) and refused.state == "lost"
+    assert "in use by another program" in refused.detail
+    assert hits(kiosk_events) == ["T20"] * 10 and hits(other_events) == []
+
+
 def test_a_garbage_line_is_unknown_and_the_reader_goes_on(board: VirtualBoard) -> None:
     reader, events = open_reader(board.link)  # type: ignore[arg-type]
     board.send("T20")

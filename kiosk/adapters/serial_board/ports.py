@@ -23,7 +23,7 @@ from pathlib import Path
 import serial
 
 from kiosk.adapters.serial_board.protocol import Hello, Ping, parse_line
-from kiosk.adapters.serial_board.reader import CHUNK, READ_TIMEOUT, LineSplitter
+from kiosk.adapters.serial_board.reader import CHUNK, LineSplitter, open_port
 
 log = logging.getLogger("kiosk.serial")
 
@@ -119,7 +119,7 @@ def _first_that_speaks(candidates: list[str], baudrate: int, timeout: float) -> 
 def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT) -> bool:
     """Open ``url`` and wait up to ``timeout`` s for a HELLO or PING line."""
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT)
+        port = open_port(url, baudrate)
     except (serial.SerialException, OSError, ValueError) as e:
         log.debug("probe %s: %s", url, e)
         return False

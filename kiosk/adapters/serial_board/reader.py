@@ -79,6 +79,18 @@ class ReaderStats:
     bytes: int = 0
 
 
+def open_port(url: str, baudrate: int) -> Any:
+    """The board's port, held exclusively: a second program reading the same board (a
+    ``board-monitor`` beside the kiosk) would take half of its lines; it is refused."""
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT, exclusive=True)
+
+
+def why_not_open(e: BaseException) -> str:
+    if "exclusively lock" in str(e):
+        return "in use by another program (the kiosk's service, or a board-monitor)"
+    return str(e)
+
+
 class LineSplitter:
     """Bytes in, lines out, with a bounded buffer.
 
@@ -249,9 +261,9 @@ class BoardReader:
 
     def _open(self) -> Any:
         try:
-            port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=READ_TIMEOUT)
+            port = open_port(self.url, self.baudrate)
         except (serial.SerialException, OSError, ValueError) as e:
-            detail = f"cannot open {self.url}: {e}"
+            detail = f"cannot open {self.url}: {why_not_open(e)}"
             log.debug("%s", detail)
             if self._state is None:
                 log.warning("%s", detail)
