@@ -1,6 +1,7 @@
 """Unplug and replug, again and again: every hit sent while connected arrives once.
 
-20 rounds here; ``bench/serial_board.py`` does 100+ and prints the reconnect times."""
+100 rounds here (issue 4), with the reader's own retry interval;
+``bench/serial_board.py`` does 120 and more and prints the reconnect times."""
 
 from __future__ import annotations
 
@@ -15,16 +16,16 @@ from kiosk.adapters.serial_board.reader import BoardReader, Status
 from kiosk.adapters.serial_board.virtual import VirtualBoard
 from kiosk.domain.darts import Dart, all_darts
 
-ROUNDS = 20
+ROUNDS = 100
 
 
-def test_twenty_replugs_in_a_row_lose_and_double_no_hit(tmp_path: Path) -> None:
+def test_a_hundred_replugs_in_a_row_lose_and_double_no_hit(tmp_path: Path) -> None:
     darts = [str(d) for d in all_darts()]
     sent: list[str] = []
     with VirtualBoard(tmp_path / "dartboard") as vb:
         vb.start()
         events = Events()
-        reader = BoardReader(str(vb.link), events, retry_interval=0.1)
+        reader = BoardReader(str(vb.link), events)
         reader.start()
         events.status("connected")
         for round_ in range(ROUNDS):
