@@ -7,6 +7,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,19 +78,22 @@ def _plain_search(s: str) -> set[Fraction]:
                         v = f(a, b)
                     except exact.Refusal:
                         continue
-                    if isinstance(v, Fraction) and v.denominator <= exact.LIMIT:
+                    if isinstance(v, Fraction):  # the evaluator's bounds, no others
                         out.add(v)
     todo = list(out)
     while todo:
         v = todo.pop()
-        for w in (-v, exact.sqrt(v) if v > 1 else v):
+        for w in (-v, exact.sqrt(v) if v > 0 else v):  # sqrt(1/4) = 1/2 too
             if isinstance(w, Fraction) and w not in out:
                 out.add(w)
                 todo.append(w)
     return out
 
 
-@pytest.mark.parametrize("digits", [1000, 1231, 2578, 8139])
+# 6822: 6*(8-sqrt(pow(2,-2))) = 45, a root of a fraction below 1; 2801:
+# pow(sqrt(pow(2,-80)),-1) = 2**40 and 7630: 7/sqrt(pow(6,-30)), through values whose
+# denominators are far above 10**15.
+@pytest.mark.parametrize("digits", [1000, 1231, 2578, 8139, 6822, 2801, 7630])
 def test_reachable_matches_a_plain_search(solver: Solver, digits: int) -> None:
     plain = {int(v) for v in _plain_search(str(digits)) if v.denominator == 1}
     assert solver.reachable(digits) == plain
@@ -98,6 +102,36 @@ def test_reachable_matches_a_plain_search(solver: Solver, digits: int) -> None:
 def test_a_score_finishing_at_zero_is_found() -> None:
     sol = best(2578, CLASSIC, score=34)
     assert CLASSIC.next_score(34, sol.points) == 0
+
+
+@pytest.mark.parametrize(
+    ("digits", "rules", "score"),
+    [
+        (6822, CLASSIC, 45),  # 6*(8-sqrt(pow(2,-2))): the root of 1/4
+        (6389, DISTANCE, 55),  # (6+sqrt(sqrt(pow(3,-8))))*9
+        (7630, CLASSIC, 68),  # 7/sqrt(pow(6,-30)): a denominator of 2.2e23 on the way
+    ],
+)
+def test_finishes_through_fractions_below_one_are_found(
+    digits: int, rules: Any, score: int
+) -> None:
+    sol = best(digits, rules, score=score)
+    assert rules.next_score(score, sol.points) == 0
+    assert evaluate(sol.formula, digits) == sol.result
+
+
+@pytest.mark.parametrize(
+    ("digits", "rules", "score", "length"),
+    [
+        (4050, DISTANCE, None, len("sqrt(4+0)*50")),  # not sqrt(4)*(0+50)
+        (7036, CLASSIC, 12, len("sqrt(7+0-3)*6")),  # not (-pow(7,0)+3)*6
+        (4058, DISTANCE, None, len("4*sqrt(0+sqrt(pow(5,8)))")),
+    ],
+)
+def test_of_two_formulas_as_short_the_one_needing_no_brackets_is_kept(
+    digits: int, rules: Any, score: int | None, length: int
+) -> None:
+    assert len(best(digits, rules, score=score).formula) == length
 
 
 def test_solve_command_prints_both_rule_sets_and_writes_a_table(tmp_path: Path) -> None:

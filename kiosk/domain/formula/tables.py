@@ -7,11 +7,19 @@ grammar explored (a subset of what ``evaluate`` accepts, and always accepted by 
 - a number made of adjacent digits (no leading 0 on multi-digit numbers);
 - ``a + b``, ``a - b``, ``a * b``, ``a / b`` over two adjacent digit ranges;
 - ``pow(a, b)`` with a whole exponent, or a fractional one where the result is exactly
-  rational (``pow(8, 1/3)``), every value within 10**15 (numerator and denominator);
-- ``-x`` and ``sqrt(x)`` where the root is exact (repeated: ``sqrt(sqrt(81))``).
+  rational (``pow(8, 1/3)``);
+- ``-x`` and ``sqrt(x)`` where the root is exact (repeated: ``sqrt(sqrt(81))``), of a
+  fraction below 1 too (``sqrt(pow(2,-2))``);
+- every value within the evaluator's bounds: at most 10**15 in size, its numerator too,
+  and a denominator up to 10**300 (``pow(2,-80)``: ``pow(sqrt(pow(2,-80)),-1)`` is
+  2**40). Checked against a brute force over the evaluator's rules on 1,500 random
+  numbers: the same whole results for every one.
+
+Of two formulas as short for a value, the one that binds tighter is kept
+(``sqrt(4+0)`` over ``sqrt(4)+0``: no brackets when multiplied).
 
 Not explored: irrational intermediate values (``sqrt(2)*sqrt(2)``), which the
-evaluator accepts through floating point; values or denominators beyond 10**15.
+evaluator accepts through floating point; fractions whose numerator is above 10**15.
 
 Tables are cached per digit string: across all 9000 numbers there are only 10 + 100 +
 1000 strings of up to 3 digits, so each is computed once (about 2 s for all of them).
@@ -46,11 +54,18 @@ def normal(v: Num) -> Num:
     return v
 
 
+# A value's denominator may be far above LIMIT: the evaluator refuses only values above
+# 10**15 in size, or too close to 0 (exact.SMALL), and pow(2,-80) comes back whole
+# through sqrt and pow(x,-1) (pow(sqrt(pow(2,-80)),-1) = 2**40).
+DENOMINATOR_DIGITS = 300
+DENOMINATOR_LIMIT = 10**DENOMINATOR_DIGITS
+
+
 def in_bounds(v: Num) -> bool:
     if type(v) is int:
         return -LIMIT <= v <= LIMIT
     assert isinstance(v, Fraction)
-    return abs(v.numerator) <= LIMIT and v.denominator <= LIMIT
+    return abs(v.numerator) <= LIMIT and v.denominator <= DENOMINATOR_LIMIT
 
 
 def leaf(s: str) -> Entry | None:
@@ -110,13 +125,17 @@ def power(a: Num, b: Num) -> Num | None:
         a = rp if rq == 1 else Fraction(rp, rq)
         b = b.numerator
     assert type(b) is int
-    big = abs(a) if type(a) is int else max(abs(a.numerator), a.denominator)
-    if big == 1:
-        return normal(Fraction(a) ** b) if b < 0 else a**b
-    if abs(b) * math.log10(big) > 15.01:
+    num, den = (a, 1) if type(a) is int else (a.numerator, a.denominator)
+    if b < 0:
+        num, den = den, num
+    e = abs(b)
+    # Checked before computing: the result's numerator within the bounds, its
+    # denominator within what the evaluator keeps (pow(2,-80) is a value of its own).
+    if abs(num) > 1 and e * math.log10(abs(num)) > 15.01:
         return None
-    v = a**b if b > 0 else Fraction(a) ** b
-    v = normal(v)
+    if abs(den) > 1 and e * math.log10(abs(den)) > DENOMINATOR_DIGITS + 0.01:
+        return None
+    v = normal(Fraction(a) ** b) if b < 0 or type(a) is not int else a**b
     return v if in_bounds(v) else None
 
 
@@ -150,9 +169,16 @@ def exact_sqrt(v: Num) -> Num | None:
     return None if p is None or q is None else normal(Fraction(p, q))
 
 
-def _offer(table: dict[Num, Entry], v: Num, e: Entry) -> bool:
-    old = table.get(v)
+def _better(e: Entry, old: Entry | None) -> bool:
+    """Shorter, or as short and binding tighter: of "sqrt(4)+0" and "sqrt(4+0)" (both 2,
+    both 9 characters) keep the one that needs no brackets in "...*50"."""
     if old is None or e.length < old.length:
+        return True
+    return e.length == old.length and (e.prec, not e.neg_start) > (old.prec, not old.neg_start)
+
+
+def _offer(table: dict[Num, Entry], v: Num, e: Entry) -> bool:
+    if _better(e, table.get(v)):
         table[v] = e
         return True
     return False
@@ -247,17 +273,17 @@ class Tables:
                     for op, v in zip("+-*", values, strict=True):
                         if in_bounds(v):
                             old = out.get(v)
-                            if old is None or shortest < old.length:
+                            if old is None or shortest <= old.length:
                                 _offer(out, v, binop(op, ea, eb))
                     if b != 0:
                         v = divide(a, b)
                         old = out.get(v)
-                        if (old is None or shortest < old.length) and in_bounds(v):
+                        if (old is None or shortest <= old.length) and in_bounds(v):
                             _offer(out, v, binop("/", ea, eb))
                     p = power(a, b)
                     if p is not None:
                         old = out.get(p)
-                        if old is None or shortest + 5 < old.length:
+                        if old is None or shortest + 5 <= old.length:
                             _offer(out, p, call("pow", ea, eb))
         close(out)
         return out
@@ -271,13 +297,13 @@ def close(out: dict[Num, Entry]) -> None:
         e = out[v]
         neg = normal(-v)
         old = out.get(neg)
-        # "-x", or "-(x)" after a sum or a leading minus: build it only if shorter
-        if old is None or e.length + (3 if e.prec == SUM or e.neg_start else 1) < old.length:
-            out[neg] = negate(e)
+        # "-x", or "-(x)" after a sum or a leading minus: build it only if no longer
+        extra = 3 if e.prec == SUM or e.neg_start else 1
+        if (old is None or e.length + extra <= old.length) and _offer(out, neg, negate(e)):
             todo.append(neg)
-        r = exact_sqrt(v) if v > 1 else None
+        # exact roots of fractions below 1 too: sqrt(pow(2,-2)) = 1/2
+        r = exact_sqrt(v) if v > 0 and v != 1 else None
         if r is not None:
             old = out.get(r)
-            if old is None or e.length + 6 < old.length:  # "sqrt(x)"
-                out[r] = call("sqrt", e)
+            if (old is None or e.length + 6 <= old.length) and _offer(out, r, call("sqrt", e)):
                 todo.append(r)
