@@ -28,8 +28,9 @@ class GameOver(CricketError):
     """The game has ended: no more darts or turn ends are accepted."""
 
 
-class NothingToUndo(CricketError):
-    """Undo asked for on a game with no inputs."""
+class NothingToUndo(CricketError, IndexError):
+    """Undo asked for on a game with no inputs. Also an IndexError, as python-chess's
+    ``Board.pop()`` on an empty move stack, for callers written that way."""
 
 
 class Marker(enum.Enum):

@@ -260,4 +260,6 @@ def test_undo_of_the_winning_dart_reopens_the_game() -> None:
 def test_undo_on_a_fresh_game_is_refused() -> None:
     with pytest.raises(NothingToUndo, match="nothing to undo"):
         CricketGame(TWO).pop()
+    with pytest.raises(IndexError):  # as python-chess's Board.pop() on no moves
+        CricketGame(TWO).pop()
     assert issubclass(NothingToUndo, ValueError)

@@ -178,6 +178,8 @@ def test_pop_restores_the_exact_state_across_rounds() -> None:
     assert (g.round, g.score("Ann")) == (1, 501)
     with pytest.raises(NothingToUndo):
         g.pop()
+    with pytest.raises(IndexError):  # as python-chess's Board.pop() on no moves
+        g.pop()
 
 
 def test_seeded_games_draw_the_same_numbers_even_after_undo() -> None:

@@ -46,8 +46,8 @@ class GameOver(GameError):
     """The game has ended; no more moves."""
 
 
-class NothingToUndo(GameError):
-    """``pop`` at the start of the game."""
+class NothingToUndo(GameError, IndexError):
+    """``pop`` at the start of the game (also an IndexError, as python-chess's pop)."""
 
 
 class Termination(Enum):
