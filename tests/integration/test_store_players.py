@@ -75,6 +75,10 @@ def test_merging_moves_games_and_ratings_to_the_kept_player(store):
     assert store.players.find("Anne").id == kept.id  # the old name finds the kept player
     assert [p.name for p in store.players.roster(include_retired=True)] == ["Ann", "Bob"]
     assert store.games.get(2).players == ("Ann", "Bob")
+    # Renaming by the old name would rename Ann while saying "Anne": refused, clearly.
+    with pytest.raises(PlayerError, match="'Anne' was merged into 'Ann'"):
+        store.players.rename("Anne", "Annie")
+    assert store.players.find("Ann") is not None and store.players.find("Annie") is None
 
 
 def test_two_players_who_met_in_a_game_cannot_be_merged(store):

@@ -121,6 +121,10 @@ class Players:
 
     def rename(self, old: str, new: str) -> Player:
         player = self.need(old)
+        if name_key(old) != name_key(player.name):  # a merged name: it stays an alias
+            raise PlayerError(
+                f"{old!r} was merged into {player.name!r}: rename {player.name!r} if you mean them"
+            )
         text = clean_name(new)
         with self._db.transaction() as c:
             clash = c.execute(
