@@ -160,6 +160,21 @@ def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_dart_that_lands_while_the_game_menu_is_open_counts_and_the_board_comes_back(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        d.pad("/")  # the game menu, over the scoreboard
+        assert d.screen.name == "pause"
+        board.send("T19")
+        d.wait_for(lambda: d.screen.name == "cricket", what="the scoreboard back")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        d.wait_for(lambda: len(game.darts_this_turn) == 2, what="the dart")
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "T19"]
+
+
 def test_a_dart_on_a_contact_with_no_map_is_told_on_screen_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:

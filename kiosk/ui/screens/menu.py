@@ -15,7 +15,7 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Click, DartInput, Screen
+from kiosk.ui.screen import Click, DartInput, Screen, back_to_the_match
 
 
 def centred(
@@ -115,7 +115,9 @@ class MenuScreen(Screen):
         elif isinstance(event, KeyAction):
             self.key(event, items)
         elif isinstance(event, DartInput):
-            return  # a dart in a menu changes nothing (the board is being played with)
+            # over a match: back to it, the dart on it; else nothing to score
+            back_to_the_match(self.kiosk.stack, event)
+            return
         self.dirty = True
 
     def key(self, event: KeyAction, items: list[Item]) -> None:
