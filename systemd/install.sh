@@ -10,6 +10,12 @@ readonly KIOSK_USER=darts
 readonly VENV=/opt/darts-kiosk
 readonly UNIT=/etc/systemd/system/darts-kiosk.service
 readonly UDEV_RULE=/etc/udev/rules.d/99-darts-kiosk.rules
+# The unit allows devices by class (char-ttyUSB ...): systemd looks the classes up in
+# /proc/devices when the service starts, and a class whose driver module is not
+# loaded yet gets no rule, so a board plugged in later would be refused. Loaded at
+# every boot, before the service.
+readonly MODULES_CONF=/etc/modules-load.d/darts-kiosk.conf
+readonly MODULES=(usbserial cdc_acm videodev snd drm)
 readonly CONF_DIR=/etc/darts-kiosk
 readonly CONF_FILE=$CONF_DIR/kiosk.toml
 # What this script changed beyond its own files, so --uninstall undoes only that.
@@ -114,6 +120,21 @@ install_udev_rule() {
     udevadm trigger --action=change --subsystem-match=tty --subsystem-match=input || true
 }
 
+install_modules() {
+    {
+        echo "# darts-kiosk: drivers whose device classes its service allows (install.sh)"
+        printf '%s\n' "${MODULES[@]}"
+    } >"$MODULES_CONF"
+    chmod 0644 "$MODULES_CONF"
+    modprobe -a "${MODULES[@]}" 2>/dev/null || say "warning: not every driver loaded (${MODULES[*]})"
+}
+
+# Every "key = value" line commented out: the file shows the defaults without pinning
+# them (a later version's new default applies; a renamed key is no error).
+commented_defaults() {
+    sed -E 's/^([A-Za-z_][A-Za-z0-9_]* = )/# \1/'
+}
+
 install_config() {
     if [[ -e $CONF_FILE ]]; then
         say "keeping the existing $CONF_FILE"
@@ -123,7 +144,7 @@ install_config() {
     fi
     local tmp
     tmp=$(mktemp)
-    "$VENV/bin/darts-kiosk" config --print-defaults >"$tmp"
+    "$VENV/bin/darts-kiosk" config --print-defaults | commented_defaults >"$tmp"
     install -m 0644 "$tmp" "$CONF_FILE"
     rm -f "$tmp"
     say "wrote $CONF_FILE (every setting, commented)"
@@ -159,6 +180,7 @@ do_install() {
     make_user
     install_venv "$repo"
     install_udev_rule "$repo"
+    install_modules
     install_config
     console_blanking_off
     install_service "$repo"
@@ -168,7 +190,7 @@ do_install() {
 
 do_uninstall() {
     local line
-    say "removing the service, the program and the udev rule; keeping $DATA_DIR and $CONF_FILE"
+    say "removing the service, the program, the udev rule and the module list; keeping $DATA_DIR and $CONF_FILE"
     if [[ -f $UNIT ]]; then
         systemctl disable --now darts-kiosk.service || true
         rm -f "$UNIT"
@@ -178,6 +200,7 @@ do_uninstall() {
         rm -f "$UDEV_RULE"
         udevadm control --reload-rules || true
     fi
+    rm -f "$MODULES_CONF"
     rm -rf "$VENV"
     if [[ -f $RECORD ]]; then
         while IFS= read -r line; do

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -194,3 +196,56 @@ def test_uninstall_takes_back_only_the_blanking_setting_it_added(tmp_path: Path)
     run_blank("set_consoleblank", cmdline)
     run_blank("unset_consoleblank", cmdline)
     assert cmdline.read_text() == original
+
+
+# The driver that registers each allowed device class (its name in /proc/devices).
+CLASS_DRIVERS = {
+    "char-ttyUSB": "usbserial",
+    "char-ttyACM": "cdc_acm",
+    "char-video4linux": "videodev",
+    "char-alsa": "snd",
+    "char-drm": "drm",
+}
+
+
+def test_the_drivers_of_every_allowed_class_are_loaded_before_the_service() -> None:
+    # systemd resolves "char-ttyUSB" from /proc/devices when the unit starts: a class
+    # whose module is not loaded yet gets no rule, and a board plugged in later is
+    # refused. install.sh lists the modules in modules-load.d; the unit waits for it.
+    script = f'source "{INSTALL}"; printf "%s\\n" "${{MODULES[@]}}"; echo "$MODULES_CONF"'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+    *modules, conf = result.stdout.split()
+    assert conf == "/etc/modules-load.d/darts-kiosk.conf"
+    classes = {v.split()[0] for v in values("DeviceAllow") if v.startswith("char-")}
+    assert {CLASS_DRIVERS[c] for c in classes if c in CLASS_DRIVERS} <= set(modules)
+    assert classes - {"char-input"} <= set(CLASS_DRIVERS)  # input is built into the kernel
+    assert "systemd-modules-load.service" in " ".join(values("After"))
+
+
+def test_the_installed_config_shows_every_default_commented_out(tmp_path: Path) -> None:
+    defaults = subprocess.run(
+        [sys.executable, "-m", "kiosk", "config", "--print-defaults"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    script = f'source "{INSTALL}"; commented_defaults'
+    result = subprocess.run(
+        ["bash", "-c", script], input=defaults, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    installed = result.stdout
+    keys = re.findall(r"(?m)^([a-z_]+) = ", defaults)
+    assert keys and re.findall(r"(?m)^# ([a-z_]+) = ", installed) == keys
+    parsed = tomllib.loads(installed)
+    assert all(isinstance(v, dict) and not v for v in parsed.values())  # only empty tables
+    conf = tmp_path / "kiosk.toml"
+    conf.write_text(installed)
+    check = subprocess.run(
+        [sys.executable, "-m", "kiosk", "config", "--check", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.returncode == 0, check.stderr
