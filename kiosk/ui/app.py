@@ -267,12 +267,12 @@ class App:
         top = self.kiosk.stack.top
         if top is not None:
             top.update(time.monotonic())
-        if self.notifier is not None:
-            self.notifier.watchdog()
         if top is not None and (
             top.dirty or self._force or self._banner_seen != self.kiosk.banner_revision
         ):
             self._draw()
+        if self.notifier is not None:  # after the draw: the first frame's READY=1 comes first
+            self.notifier.watchdog()
 
     def _sdl_inputs(self) -> list[Any]:
         out: list[Any] = []

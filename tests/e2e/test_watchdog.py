@@ -122,8 +122,9 @@ def test_the_kiosk_says_ready_then_pings_until_it_stalls(
 ) -> None:
     proc, listener = kiosk_under_watch
 
-    listener.wait_for("READY=1", START_TIMEOUT)
+    before_ready = listener.wait_for("READY=1", START_TIMEOUT)
     assert proc.poll() is None
+    assert pings(before_ready) == [], "a watchdog ping came before READY=1"
 
     alive = pings(listener.receive(5 * PING_EVERY + 0.5))
     gaps = [b - a for a, b in itertools.pairwise(alive)]
