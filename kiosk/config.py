@@ -198,14 +198,21 @@ def _check(where: str, f: dataclasses.Field[Any], value: Any) -> Any:
         return value
     if isinstance(default, int):
         choices = meta["choices"]
+        lo, hi = meta["lo"], meta["hi"]
+        whole = "a whole number"
+        if lo is not None and hi is not None:
+            whole = f"a whole number from {lo} to {hi}"
+        elif lo is not None:
+            whole = f"a whole number, {lo} or more"
+        elif hi is not None:
+            whole = f"a whole number, {hi} or less"
         if not isinstance(value, int) or isinstance(value, bool):
-            want = "one of " + ", ".join(map(str, choices)) if choices else "a whole number"
+            want = "one of " + ", ".join(map(str, choices)) if choices else whole
             raise ConfigError(f"{bad}: must be {want}")
         if choices and value not in choices:
             raise ConfigError(f"{bad}: must be one of {', '.join(map(str, choices))}")
-        lo, hi = meta["lo"], meta["hi"]
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise ConfigError(f"{bad}: must be a whole number from {lo} to {hi}")
+            raise ConfigError(f"{bad}: must be {whole}")
         return value
     if isinstance(default, str):
         choices = meta["choices"]

@@ -91,8 +91,8 @@ def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: 
     ("text", "message"),
     [
         ("[sound]\nvolume = 101\n", "[sound] volume = 101: must be a whole number from 0 to 100"),
-        ('[sound]\nvolume = "loud"\n', '[sound] volume = "loud": must be a whole number'),
-        ("[sound]\nvolume = 7.5\n", "[sound] volume = 7.5: must be a whole number"),
+        ('[sound]\nvolume = "loud"\n', '[sound] volume = "loud": must be a whole number from 0 to'),
+        ("[sound]\nvolume = 7.5\n", "[sound] volume = 7.5: must be a whole number from 0 to 100"),
         ("[display]\nrotation = 45\n", "[display] rotation = 45: must be one of 0, 90, 180, 270"),
         ("[display]\nfullscreen = 1\n", "[display] fullscreen = 1: must be true or false"),
         ("[cricket]\nround_limit = true\n", "[cricket] round_limit = true: must be a whole"),
