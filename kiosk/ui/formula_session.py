@@ -249,19 +249,12 @@ class FormulaSession:
 
     def perfect_possible(self, player: str) -> bool:
         """Can ``player`` still reach 0 within ``min_rounds``, as far as the points allow
-        (goal+bonus at most per round; one round finishes only from <= goal or exactly
-        goal+bonus)? The digits drawn may still forbid it."""
+        (``Rules.can_finish``)? The digits drawn may still forbid it."""
         if self.over:
             outcome = self.game.outcome()
             return bool(outcome and outcome.perfect and outcome.winner == player)
         left = self.rules.min_rounds - self.game.round + 1
-        score = self.score_before_round(player)
-        top = self.rules.goal + self.rules.bonus
-        if left <= 0:
-            return False
-        if left == 1:
-            return score <= self.rules.goal or score == top
-        return score <= top * left
+        return left > 0 and self.rules.can_finish(self.score_before_round(player), left)
 
     def preview(self, text: str) -> Preview:
         if self.player is None:

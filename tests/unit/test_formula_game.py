@@ -205,3 +205,19 @@ def test_mode_must_match_the_number_of_players() -> None:
 def _sum_formula(digits: int) -> str:
     """1+2+3+4 style: always valid (single digits never have a leading zero)."""
     return "+".join(str(digits))
+
+
+@pytest.mark.parametrize(
+    "rules", [CLASSIC, DISTANCE, dataclasses.replace(CLASSIC, bonus=0, goal=60)]
+)
+def test_can_finish_matches_a_search_over_the_points_results_can_earn(rules: Rules) -> None:
+    # The points any whole result can earn (results from -300 to 2000 cover every kind),
+    # then every score that comes to exactly 0 in n rounds, by brute force.
+    points = {rules.points(r) for r in range(-300, 2000)}
+    reach = {0}
+    for rounds in range(1, 5):
+        reach = {x for x in range(900) if any(abs(x - p) in reach for p in points)}
+        for score in range(900):
+            assert rules.can_finish(score, rounds) == (score in reach), (score, rounds)
+    assert not CLASSIC.can_finish(424, 3)  # 424 > 399 and not 450: seed 000 after round 1
+    assert not CLASSIC.can_finish(100, 1)  # 100 points earn 150: it bounces to 50

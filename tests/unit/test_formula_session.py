@@ -166,6 +166,19 @@ def test_perfect_is_possible_only_while_the_points_allow_it() -> None:
     assert not session.perfect_possible("Ann")
 
 
+def test_perfect_is_possible_from_450_but_not_from_417_with_three_rounds_to_go() -> None:
+    # Three rounds finish 0-399 or exactly 450 (a round earns at most 99, or 150 for
+    # the goal itself): 417 is under 3 x 150 but cannot come to 0.
+    session, _ = solo(3489, 3001, 1231, 1000)
+    session.begin(0.0)
+    session.submit("34+8+9", 1.0)  # 51 points: 450 left, three 150s still finish
+    assert session.perfect_possible("Ann")
+    session, _ = solo(3489, 3001, 1231, 1000)
+    session.begin(0.0)
+    session.submit("3*4+8*9", 1.0)  # 84 points: 417 left, neither 0-399 nor 450
+    assert not session.perfect_possible("Ann")
+
+
 def test_training_takes_a_formula_back_and_the_round_is_answered_again() -> None:
     session, events = solo(3489, 3001)
     session.begin(0.0)

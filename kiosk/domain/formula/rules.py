@@ -40,6 +40,27 @@ class Rules(ABC):
         """The fewest rounds that can bring ``start`` to 0: a perfect game."""
         return math.ceil(self.start / (self.goal + self.bonus))
 
+    def can_finish(self, score: int, rounds: int) -> bool:
+        """Can ``score`` come to exactly 0 in ``rounds`` rounds, as far as the points
+        allow (whatever digits come)? A round's points are any whole number below
+        ``goal`` (results below the goal or between its multiples, negatives too), or
+        ``goal + bonus``; ``goal`` itself only with no bonus. So one round finishes 0-99
+        or 150 (not 100: it earns 150 and bounces to 50), two rounds 0-249 or 300, three
+        0-399 or 450 (not 424)."""
+        if rounds <= 0:
+            return score == 0
+        low = self.goal - 1 if self.bonus else self.goal  # every points value up to this
+        top = self.goal + self.bonus
+        reach = {0}  # the scores that come to 0 in the rounds counted so far
+        for _ in range(rounds):
+            prev = reach
+            # x comes to y in prev when |x - p| = y for some points p: p = x - y (any
+            # value up to ``low``: x <= low + y), or p = top (x = top + y or top - y)
+            reach = set(range(low + max(prev) + 1))
+            reach |= {top + y for y in prev}
+            reach |= {top - y for y in prev if y <= top}
+        return score in reach
+
     @abstractmethod
     def points(self, result: int) -> int:
         """The points a formula's result earns this round."""

@@ -366,17 +366,8 @@ def perfect_still_possible(s: FormulaSession, player: str) -> bool:
 def perfect_with_digits(rules: Rules, digits: int, score: int, left: int) -> bool:
     """Can ``score`` reach 0 in ``left`` rounds, this one played with ``digits``? (The
     later rounds' digits are unknown: only their points limit them.)"""
-    top = rules.goal + rules.bonus
-
-    def finishable(x: int, rounds: int) -> bool:
-        if rounds <= 0:
-            return x == 0
-        if rounds == 1:
-            return x <= rules.goal or x == top
-        return x <= top * rounds
-
     points = {rules.points(v) for v in solver.reachable(digits)}
-    return any(finishable(rules.next_score(score, q), left - 1) for q in points)
+    return any(rules.can_finish(rules.next_score(score, q), left - 1) for q in points)
 
 
 def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
