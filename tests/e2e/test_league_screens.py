@@ -259,6 +259,28 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert game.players == ("Ann", "Bob") and game.rated
 
 
+def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        store.players.add("Ann")
+        d.press("\n")  # attract -> main menu
+        d.press("2")  # Formula darts
+        assert d.screen.name == "formula-menu"
+        d.press("2")  # Qualification: who plays first
+        assert d.screen.name == "players"
+        assert "Saved players only: the result counts for the league" in d.texts
+        d.press("2")  # Start game with the place empty ("Player 1" never counts): refused
+        assert "Choose a player for every place" in d.texts
+        d.press("1")  # the place
+        d.press("2")  # New player is 1; Ann is 2
+        assert d.screen.name == "players" and "Ann" in d.texts
+        d.press("2")  # Start game
+        assert d.screen.name == "formula"
+        (game,) = store.games.unfinished()
+        assert (game.kind, game.players, game.rated) == ("formula", ("Ann",), True)
+
+
 def test_without_a_database_the_league_menu_says_results_are_not_saved(tmp_path: Path) -> None:
     with kiosk(tmp_path, store=False) as d:
         to_league(d)

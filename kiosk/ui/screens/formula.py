@@ -2,7 +2,9 @@
 
 Menu (keypad: the item's number, Enter): training, qualification, a duel of two on
 this kiosk, a duel against the computer; the computer's level and the rule set change
-with left/right or Enter. The names are the last ones chosen for Cricket.
+with left/right or Enter. Then who plays, on the players screen (``PlayerPick``): a
+saved player, a new one typed, or "Player N"; a qualification takes saved players only
+(it counts for the league), and so does a duel of two saved players.
 """
 
 from __future__ import annotations
@@ -63,7 +65,11 @@ class FormulaMenu(MenuScreen):
             self.overrides = previous.overrides  # config parameters (time_limit...)
 
     def _names(self, count: int) -> tuple[str, ...]:
-        names = list(getattr(self.kiosk, "cricket_defaults", None).names or ())  # type: ignore[union-attr]
+        """The last formula players, else the last Cricket ones, for the places."""
+        previous = getattr(self.kiosk, "formula_defaults", None)
+        names = [n for n in getattr(previous, "names", ()) if n != self.t(COMPUTER).rstrip("'")]
+        if not names:
+            names = list(getattr(self.kiosk, "cricket_defaults", None).names or ())  # type: ignore[union-attr]
         names += [f"{self.t('Player')} {i + 1}" for i in range(len(names), count)]
         return tuple(names[:count])
 
@@ -87,7 +93,25 @@ class FormulaMenu(MenuScreen):
         ]
 
     def start(self, mode: str, humans: int, computer: bool = False) -> None:
-        names = self._names(humans)
+        """Who plays first (the players screen), then the game."""
+        from kiosk.ui.screens.league import store_of
+        from kiosk.ui.screens.player_pick import PlayerPick
+        from kiosk.ui.session import CricketSetup
+
+        rated = mode == "qualification" and store_of(self.kiosk) is not None
+        subtitle = "Training never counts for the league" if mode == "training" else ""
+        self.kiosk.stack.push(
+            PlayerPick(
+                self.kiosk,
+                CricketSetup(names=self._names(humans)),
+                humans,
+                rated=rated,
+                on_start=lambda names: self.begin(mode, names, computer),
+                subtitle=subtitle,
+            )
+        )
+
+    def begin(self, mode: str, names: tuple[str, ...], computer: bool = False) -> None:
         if computer:
             names = (*names, self.t(COMPUTER))
             if names[0] == names[1]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -30,16 +31,29 @@ class PlayerPick(StoreMenu):
     name = "players"
     title = "Players"
 
-    def __init__(self, kiosk: Any, setup: Any, count: int, *, rated: bool = False) -> None:
-        """``count``: places (2-4); ``setup.teams`` pairs them A B A B."""
+    def __init__(
+        self,
+        kiosk: Any,
+        setup: Any,
+        count: int,
+        *,
+        rated: bool = False,
+        on_start: Callable[[tuple[str, ...]], None] | None = None,
+        subtitle: str = "",
+    ) -> None:
+        """``count``: places (1-4); ``setup.teams`` pairs them A B A B. ``on_start``: what
+        "Start game" does with the names (default: a Cricket game of ``setup``)."""
         super().__init__(kiosk)
         self.setup = setup
         self.rated = rated
+        self.on_start = on_start
         if rated:
             self.title = "League game: players"
             self.subtitle = "Saved players only: the result counts for the league"
         else:
             self.subtitle = "Saved players play for the league; Player 1-4 do not count"
+        if subtitle:
+            self.subtitle = subtitle
         if store_of(kiosk) is None:
             from kiosk.ui.screens.league import NOT_SAVED
 
@@ -153,6 +167,9 @@ class PlayerPick(StoreMenu):
             names = unique
         # Rated or not is decided where the game log opens (``kiosk.ui.games``): a game
         # of saved, active players is a league game. Here a rated pick only makes sure.
+        if self.on_start is not None:
+            self.on_start(tuple(names))
+            return
         setup = dataclasses.replace(self.setup, names=tuple(names))
         start_cricket(self.kiosk, setup)
 
