@@ -28,6 +28,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(
         prog="darts-kiosk",
         description="Darts scoreboard kiosk. With no subcommand, starts the kiosk.",
+        epilog=(
+            "The kiosk's own options (--window, --virtual, --size WxH, --config FILE, ...):"
+            " darts-kiosk kiosk --help."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"darts-kiosk {kiosk.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -157,6 +157,9 @@ def test_help_lists_every_tool_and_version_prints_the_version(
     for name in ("virtual-board", "board-monitor", "board-learn", "solve", "players", "export",
                  "backup", "league", "camera-score", "config"):  # fmt: skip
         assert re.search(rf"^\s+{name}\s", r.stdout, re.M), name
+    assert "--window" in r.stdout and "darts-kiosk kiosk --help" in r.stdout
+    r = kiosk(tmp_path, "kiosk", "--help")
+    assert r.returncode == 0 and "--window" in r.stdout and "--virtual" in r.stdout
     r = kiosk(tmp_path, "--version")
     assert r.returncode == 0
     assert re.fullmatch(r"darts-kiosk \d+\.\d+\.\d+\S*\n", r.stdout)
