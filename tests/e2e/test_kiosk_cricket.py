@@ -266,3 +266,15 @@ def test_a_team_wins_together_and_shares_its_place(tmp_path: Path) -> None:
         assert "Anna & Chen win!" in d.texts
         assert any(t.startswith("Anna & Chen own every target") for t in d.texts), d.texts
         assert {"1. Anna", "1. Chen", "2. Boris", "2. Dana"} <= set(d.texts)
+
+
+def test_in_ukrainian_the_default_places_are_named_in_ukrainian(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.kiosk.set_language("uk")
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket: its options
+        assert d.screen.name == "cricket-menu"
+        d.press("5")  # Choose players
+        assert d.screen.name == "players"
+        assert {"Гравець 1", "Гравець 2"} <= set(d.texts)
+        assert not any(t.startswith("Player") for t in d.texts)

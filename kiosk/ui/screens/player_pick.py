@@ -11,6 +11,7 @@ holds a saved player.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
 from collections.abc import Callable
 from functools import partial
@@ -25,6 +26,11 @@ from kiosk.ui.screens.players import PagedMenu
 
 def generic(kiosk: Any, seat: int) -> str:
     return f"{kiosk.t('Player')} {seat + 1}"
+
+
+def _in_language(kiosk: Any, name: str) -> str:
+    m = re.fullmatch(r"Player (\d+)", name)
+    return f"{kiosk.t('Player')} {m[1]}" if m else name
 
 
 class PlayerPick(StoreMenu):
@@ -58,7 +64,8 @@ class PlayerPick(StoreMenu):
             from kiosk.ui.screens.league import NOT_SAVED
 
             self.subtitle = NOT_SAVED
-        names = list(setup.names[:count])
+        # The defaults' "Player 2" (English, from the config) in the kiosk's language
+        names = [_in_language(kiosk, n) for n in setup.names[:count]]
         known = self._known(names)
         seats: list[str | None] = []
         for i in range(count):
