@@ -341,7 +341,8 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         colour = theme.PLAYER_COLOURS[i % 4] if duel else theme.DIM
         p.text(label, L.s(3.2), (box.centerx, box.y + L.s(2.6)), colour, anchor="center",
                style="bold", max_width=box.w * 0.9)  # fmt: skip
-        p.text(str(score), L.s(11), (box.centerx, box.y + L.s(10.5)), theme.TEXT,
+        # digits' ink at least a tenth of the height (issue 5), the side game's too
+        p.text(str(score), L.s(14.5), (box.centerx, box.y + L.s(10.8)), theme.TEXT,
                anchor="center", style="condensed", max_width=box.w * 0.9)  # fmt: skip
     player = s.player or s.players[0]
     if perfect_still_possible(s, player):
