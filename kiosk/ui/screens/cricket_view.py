@@ -223,15 +223,21 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
     if screen.typed:
         status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
-    p.text(
-        status,
-        3.8 * u,
-        (after, y + box_h / 2),
-        colour,
-        anchor="midleft",
-        style="bold",
-        max_width=x1 - after,
-    )
+    # Beside the virtual board the row is narrow: two lines rather than a tiny one
+    # ("Remove darts, then + (next player)", longer still in Ukrainian).
+    rows = p.two_lines(status, 3.8 * u, x1 - after, "bold")
+    size = 3.8 * u if len(rows) == 1 else 3.3 * u
+    for n, row in enumerate(rows):
+        dy = (n - (len(rows) - 1) / 2) * size * 1.1
+        p.text(
+            row,
+            size,
+            (after, y + box_h / 2 + dy),
+            colour,
+            anchor="midleft",
+            style="bold",
+            max_width=x1 - after,
+        )
     if screen.message:
         p.text(
             screen.message,
