@@ -48,9 +48,19 @@ set_consoleblank() {
     fi
 }
 
+# Takes back consoleblank=0: the value there was before (``$2``), else none at all.
 unset_consoleblank() {
-    local file=$1
-    sed -i -E '1s/[[:space:]]+consoleblank=0([[:space:]]|$)/\1/; 1s/[[:space:]]+$//' "$file"
+    local file=$1 was=${2:-}
+    if [[ -n $was ]]; then
+        sed -i -E "1s/(^|[[:space:]])consoleblank=0([[:space:]]|\$)/\1consoleblank=${was}\2/" "$file"
+    else
+        sed -i -E '1s/[[:space:]]+consoleblank=0([[:space:]]|$)/\1/; 1s/[[:space:]]+$//' "$file"
+    fi
+}
+
+# The consoleblank= value on the command line now ("" when there is none).
+consoleblank_value() {
+    grep -oE '(^|[[:space:]])consoleblank=[^[:space:]]*' "$1" | head -n 1 | sed 's/.*=//' || true
 }
 
 find_cmdline() {
@@ -156,8 +166,11 @@ console_blanking_off() {
         say "warning: no cmdline.txt (not a Raspberry Pi?); console blanking left as is"
         return 0
     fi
+    local was
+    was=$(consoleblank_value "$cmdline")
     if set_consoleblank "$cmdline"; then
         record "consoleblank=$cmdline"
+        [[ -z $was ]] || record "consoleblank_was=$was"
         say "console blanking off from the next boot ($cmdline)"
     fi
     # And now, without a reboot.
@@ -203,9 +216,11 @@ do_uninstall() {
     rm -f "$MODULES_CONF"
     rm -rf "$VENV"
     if [[ -f $RECORD ]]; then
+        local was
+        was=$(sed -n 's/^consoleblank_was=//p' "$RECORD" | head -n 1)
         while IFS= read -r line; do
             case $line in
-                consoleblank=*) [[ -f ${line#*=} ]] && unset_consoleblank "${line#*=}" ;;
+                consoleblank=*) [[ -f ${line#*=} ]] && unset_consoleblank "${line#*=}" "$was" ;;
                 user=*) userdel "${line#*=}" 2>/dev/null || true ;;
                 group=*) groupdel "${line#*=}" 2>/dev/null || true ;;
             esac

@@ -249,3 +249,22 @@ def test_the_installed_config_shows_every_default_commented_out(tmp_path: Path) 
         timeout=60,
     )
     assert check.returncode == 0, check.stderr
+
+
+@pytest.mark.parametrize(
+    "original",
+    ["console=tty1 consoleblank=600 rootwait\n", "console=tty1 rootwait consoleblank=300\n"],
+)
+def test_uninstall_gives_back_a_blanking_time_the_owner_had_set(
+    tmp_path: Path, original: str
+) -> None:
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(original)
+    script = (
+        f'source "{INSTALL}"; f="{cmdline}"; was=$(consoleblank_value "$f"); '
+        'set_consoleblank "$f"; grep -q "consoleblank=0" "$f" && echo off; '
+        'unset_consoleblank "$f" "$was"'
+    )
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and result.stdout.strip() == "off", result.stderr
+    assert cmdline.read_text() == original
