@@ -110,13 +110,19 @@ make_user() {
 }
 
 install_venv() {
-    local repo=$1
+    local repo=$1 src
     say "installing the kiosk into $VENV"
     python3 -m venv "$VENV"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet "$repo"
+    # Built from a copy: a build in the checkout itself, as root, would leave root-owned
+    # build/ and *.egg-info there (a later make test as the owner could not write them).
+    src=$(mktemp -d)
+    tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./build --exclude="*cache*" \
+        --exclude="*.egg-info" --exclude=./.hypothesis -cf - . | tar -C "$src" -xf -
+    "$VENV/bin/python" -m pip install --quiet "$src"
     # Same version number, newer code (a git pull): replace the package itself too.
-    "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$repo"
+    "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$src"
+    rm -rf "$src"
 }
 
 install_udev_rule() {
