@@ -185,6 +185,7 @@ def build(options: Options, config: Config) -> Running:
 
     store, data_file = None, None
     down = "the store is off (--no-store)"
+    damage = ""
     if options.store:
         data_dir = options.data_dir or config.resolved_data_dir(options.env)
         from kiosk.adapters.store.schema import DB_NAME
@@ -195,6 +196,14 @@ def build(options: Options, config: Config) -> Running:
             log.error("results are not being saved: %s", down)
         else:
             log.info("games are saved in %s", data_file)
+            damage = store.damage()
+            if damage:
+                log.error(
+                    "the database %s is damaged (%s): games are still saved, but copy it"
+                    " now (darts-kiosk backup FILE) and restore the last good backup",
+                    data_file,
+                    damage,
+                )
     kiosk = Kiosk(
         settings=settings,
         sound=sound,
@@ -208,6 +217,7 @@ def build(options: Options, config: Config) -> Running:
         save_settings=saver,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
+    kiosk.store_damaged = bool(damage)
     notifier = _notifier(options.env)
     app = App(
         kiosk,

@@ -1,6 +1,7 @@
 """The banners drawn over whatever screen is up: the board is lost; some of the
-cameras are not scoring (the others are); the board map did not load; results are not
-being saved (no database, or the last input could not be committed)."""
+cameras are not scoring (the others are); the board map did not load; the database
+is damaged; results are not being saved (no database, or the last input could not be
+committed)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
     if kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         _strip(p, top, h, text.format(kiosk.board_map_problem), theme.ACCENT_DARK)
+        top -= h
+    if kiosk.store_damaged:
+        text = kiosk.t("Games database damaged (see the log): back it up now")
+        _strip(p, top, h, text, theme.ACCENT_DARK)
         top -= h
     reason = kiosk.not_saved_reason
     if reason:

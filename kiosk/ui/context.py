@@ -111,6 +111,7 @@ class Kiosk:
         self.new_formula_recorder: Callable[[FormulaSetup], GameLog] | None = None
         self.formula_defaults: FormulaSetup | None = None
         self.store_down = ""  # why there is no store (set at start, for good)
+        self.store_damaged = False  # the database's quick check failed at start
         self.save_problem = ""  # why the last input could not be saved ("" once it can)
 
     def t(self, message: str) -> str:

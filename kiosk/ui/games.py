@@ -132,7 +132,11 @@ class GameKeeper:
         for name in names:
             if self._generic(name):
                 return False
-            player = self.store.players.find(name)
+            try:
+                player = self.store.players.find(name)
+            except Exception as e:  # a damaged file: play on, not rated (``_start`` says why)
+                log.error("cannot look up player %r: %s", name, e)
+                return False
             if player is None or player.retired:
                 return False
         return True

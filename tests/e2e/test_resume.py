@@ -278,3 +278,33 @@ def test_a_stored_game_that_does_not_replay_is_set_aside_with_the_reason(tmp_pat
         assert d.screen.name == "attract"
     with Store.open(db_file(tmp_path)) as store:
         assert store.games.get(1).status == "abandoned"
+
+
+def damage_an_index(path: Path) -> None:
+    """Garbage over one page of an index (the roster's names): the file still opens and
+    its tables read, as after a bad SD card write, but quick_check finds the page."""
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'players'"
+        ).fetchone()
+    with path.open("r+b") as f:
+        f.seek((root - 1) * page_size + 8)
+        f.write(b"\xa5" * (page_size - 8))
+
+
+def test_a_damaged_database_is_told_on_screen_and_in_the_log_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    add_players(tmp_path, *(f"Player{n:03}" for n in range(300)))  # an index of several pages
+    damage_an_index(db_file(tmp_path))
+    with caplog.at_level("ERROR"), kiosk_on_board(tmp_path) as (d, board):
+        assert "Games database damaged (see the log): back it up now" in d.texts
+        start_game(d)  # the players' lookup fails on the damaged page: played from memory
+        send(d, board, ["T20"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20"]
+        assert any(t.startswith("Results are not being saved") for t in d.texts), d.texts
+    said = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
+    assert said and "darts-kiosk backup" in said[0]
