@@ -252,6 +252,9 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
     top-level keys are kept under section ""."""
     top_fields = _fields(Config)
     for key, value in data.items():
+        if key == "input" and isinstance(value, str):
+            # issue 8's shorthand: input = "camera" is [input] source = "camera"
+            value = {"source": value}
         if key in SECTIONS:
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: {key} = {_fmt(value)}: must be a [{key}] table")

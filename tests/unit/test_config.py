@@ -78,6 +78,13 @@ def test_later_files_override_only_the_keys_they_set(tmp_path: Path) -> None:
     ]
 
 
+def test_input_given_as_a_word_is_the_input_source_as_the_issue_writes_it(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path / "kiosk.toml", 'input = "camera"\n')
+    assert load_config(search_paths=(path,)).input.source == "camera"
+
+
 def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: Path) -> None:
     path = write(tmp_path / "kiosk.toml", '[input]\nsource = "usb"\n')
     with pytest.raises(ConfigError) as err:
@@ -103,7 +110,8 @@ def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: 
         ("[camera]\ndevices = [0]\n", "[camera] devices = [0]: must be a list of strings"),
         ("[input]\nspeed = 9600\n", "[input] speed: unknown key; allowed: source, port, baud"),
         ("[inputs]\nbaud = 9600\n", "inputs: unknown key; allowed: language, data_dir, [input]"),
-        ('input = "serial"\n', 'input = "serial": must be a [input] table'),
+        ("input = 3\n", "input = 3: must be a [input] table"),
+        ('input = "usb"\n', '[input] source = "usb": must be one of auto, serial, camera'),
         ('[camera]\ncalibrations = ["a.json"]\n', "1 given for 0 devices"),
         ("[input\n", "not valid TOML"),
     ],
