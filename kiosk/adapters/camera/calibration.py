@@ -30,9 +30,12 @@ import cv2
 import numpy as np
 
 SAME_SHAPE = 0.01  # pictures whose width / height is within this of the calibration's
-RANSAC_FROM = 8  # points; below this every point is trusted (least squares)
+# Points; below this every point is trusted (least squares: a mis-click is named). With
+# 6, one mis-click leaves 5 that agree against at most 4 for any fit through it.
+RANSAC_FROM = 6
 RANSAC_MM = 3.0  # a point further than this from the fit is a mis-click
 MAX_RMS_MM = 5.0  # a least-squares fit worse than this means the points disagree
+LINE_TOLERANCE = 0.005  # of the points' extent: this close to a line counts as on it
 MAX_IMAGE_SIZE = 16384
 # A camera closer than this to the board's axis (straight in front) sees every dart lean
 # the same way as the other cameras: their lines through the tip are nearly parallel
@@ -101,6 +104,14 @@ class Calibration:
         for name, arr in (("image", img), ("board", brd)):
             if _spread_area(arr) < 1e-3 * max(1.0, float(np.ptp(arr, axis=0).max()) ** 2):
                 raise CalibrationError(f"the {name} points are (nearly) on one line")
+            lined = _all_but_one_on_a_line(arr)
+            if lined:
+                listed = ", ".join(str(i + 1) for i in lined)
+                raise CalibrationError(
+                    f"the {name} points {listed} are (nearly) on one line and only one point"
+                    " is off it: a homography needs 4 points with no three on a line"
+                    " (add a point off that line)"
+                )
         if len(pts) >= RANSAC_FROM:
             H, mask = cv2.findHomography(img, brd, cv2.RANSAC, RANSAC_MM)
         else:
@@ -112,11 +123,22 @@ class Calibration:
         # agree" instead of naming the point, below.)
         ransac = len(pts) >= RANSAC_FROM and mask is not None
         inl = tuple(bool(m) for m in mask.ravel()) if ransac else (True,) * len(pts)
-        if sum(inl) < 4:
-            raise CalibrationError("fewer than 4 points agree with each other")
+        # RANSAC's fit through exactly 4 points agrees with them whatever they are: it
+        # needs a fifth to vouch for it.
+        if sum(inl) < (5 if ransac else 4):
+            raise CalibrationError(
+                f"only {sum(inl)} of the {len(pts)} points agree with each other; check them"
+            )
         err = np.linalg.norm(_apply(H, img) - brd, axis=1)
         rms = float(np.sqrt(np.mean(err[np.array(inl)] ** 2)))
         if rms > MAX_RMS_MM:
+            if len(pts) < RANSAC_FROM:
+                # 4 or 5 points: a fit can pass through any 4, so which one is off cannot
+                # be told (the largest error is often on a good point): none is named
+                raise CalibrationError(
+                    f"the points disagree: {rms:.1f} mm rms; check the marked points"
+                    " (a sixth point lets the kiosk find a mis-click itself)"
+                )
             worst = int(np.argmax(err)) + 1
             raise CalibrationError(
                 f"the points disagree: {rms:.1f} mm rms (worst: point {worst}, "
@@ -243,6 +265,26 @@ class Calibration:
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
     return np.asarray(q[:, :2] / q[:, 2:3])
+
+
+def _all_but_one_on_a_line(pts: np.ndarray) -> list[int]:
+    """The points on a line that holds all of them but one (any 4 then include three on
+    it, and the homography is not fixed: the bull with 20/1 and 3/19, which face each
+    other across it), or [] when 4 points with no three on a line exist."""
+    n = len(pts)
+    tol = LINE_TOLERANCE * max(1e-9, float(np.ptp(pts, axis=0).max()))
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = pts[j] - pts[i]
+            length = float(np.hypot(*d))
+            if length <= tol:
+                continue
+            rel = pts - pts[i]
+            off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / length
+            on = [k for k in range(n) if off[k] <= tol]
+            if len(on) >= n - 1:
+                return on
+    return []
 
 
 def _spread_area(pts: np.ndarray) -> float:
