@@ -370,3 +370,37 @@ def test_a_webcam_that_gives_few_frames_a_second_is_named_in_the_log(monkeypatch
         open_capture("/dev/video0")
     assert "1920x1080 at 5 fps, YUYV" in caplog.text
     assert "gives 5 frames a second: a dart is scored late" in caplog.text
+
+
+class _FailingWebcam:
+    """A camera whose driver raises on read (cv2.error from a V4L2 backend)."""
+
+    def get(self, prop: int) -> float:
+        return 30.0
+
+    def read(self) -> tuple[bool, object]:
+        raise cv2.error("VIDIOC_DQBUF: No such device")
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_whose_driver_raises_is_reported_and_opened_again(monkeypatch):
+    import kiosk.adapters.camera.capture as capture
+
+    opened: list[object] = []
+    monkeypatch.setattr(
+        capture, "open_capture", lambda src, size=None: opened.append(src) or _FailingWebcam()
+    )
+    statuses: list[tuple[str, str]] = []
+    reader = CameraReader("/dev/video0", lambda *a: None, lambda s, d: statuses.append((s, d)),
+                          retry_interval=0.05)  # fmt: skip
+    reader.start()
+    deadline = time.monotonic() + 5
+    while len(opened) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = reader._thread is not None and reader._thread.is_alive()
+    reader.stop()
+    assert len(opened) >= 3 and alive  # tried again, not a dead thread
+    lost = [d for s, d in statuses if s == "lost"]
+    assert lost and "VIDIOC_DQBUF" in lost[0]

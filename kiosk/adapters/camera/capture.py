@@ -175,9 +175,10 @@ class CameraReader:
             log.exception("%s: status sink failed", self.name)
 
     def _run(self) -> None:
-        try:
-            first = True
-            while not self._stop.is_set():
+        first = True
+        failed = False  # the last attempt ended in an exception (its trace is logged once)
+        while not self._stop.is_set():
+            try:
                 cap = open_capture(self.source, self.size)
                 if cap is None:
                     detail = f"cannot open {self.source}"
@@ -193,12 +194,15 @@ class CameraReader:
                     cap.release()
                 if reason is None:
                     break
-                log.warning("%s: lost %s: %s", self.name, self.source, reason)
-                self._status("lost", reason)
-                self._stop.wait(self.retry_interval)
-        except Exception:  # a bug here must be loud, not a silently dead thread
-            log.exception("%s: reader crashed", self.name)
-            self._status("lost", "camera reader crashed (see log)")
+                failed = False
+            except Exception as e:  # a driver's error or a bug: loud, then tried again
+                if not failed:
+                    log.exception("%s: reader failed", self.name)
+                failed = True
+                reason = f"camera reader failed ({type(e).__name__}: {e}; see log)"
+            log.warning("%s: lost %s: %s", self.name, self.source, reason)
+            self._status("lost", reason)
+            self._stop.wait(self.retry_interval)
 
     def _pump(self, cap: Any) -> str | None:
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
