@@ -40,8 +40,10 @@ def _read_picture(path: str) -> np.ndarray | str:
 def run(args: argparse.Namespace) -> int:
     cals, befores, afters = list(args.calibration), list(args.before), list(args.after)
     if args.images:
-        if len(args.images) != 2 or befores or afters:
+        if befores or afters:
             return _fail("give BEFORE AFTER, or --before/--after per camera, not both")
+        if len(args.images) != 2:
+            return _fail(f"give two pictures, BEFORE and AFTER; got {len(args.images)}")
         befores, afters = [args.images[0]], [args.images[1]]
     if not cals:
         return _fail("--calibration is required")

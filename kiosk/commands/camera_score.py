@@ -11,6 +11,12 @@ HELP = "score a dart from a picture before and after it landed (one or more came
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Prints the dart (e.g. S10, T20, DB, MISS) or 'none', then the board point as"
+        " 'X Y mm' (origin at the bull, x right, y up). One camera: --calibration C"
+        " BEFORE AFTER; several, fused: --calibration C --before B --after A per camera."
+        " Exit 2 on a bad file or argument."
+    )
     parser.add_argument("--calibration", action="append", default=[], metavar="CAL.json",
                         help="the camera's calibration (repeat per camera)")  # fmt: skip
     parser.add_argument("--before", action="append", default=[], metavar="IMG",

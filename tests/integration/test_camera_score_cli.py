@@ -41,6 +41,22 @@ def test_one_camera_scores_a_rendered_pair_as_the_dart_that_landed(tmp_path):
     assert abs(float(x)) < 2 and abs(float(y) - 103.0) < 2
 
 
+def test_a_calibration_with_a_whole_size_written_as_floats_is_read_and_one_picture_is_named(
+    tmp_path,
+):
+    import json
+
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    data = json.loads(Path(cal).read_text())
+    data["image_size"] = [float(v) for v in data["image_size"]]  # 1280.0, as some tools write
+    Path(cal).write_text(json.dumps(data))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+    r = _cli("--calibration", cal, b)
+    assert r.returncode == 2 and "give two pictures, BEFORE and AFTER; got 1" in r.stderr
+
+
 def test_three_cameras_are_fused_into_one_dart_and_a_board_point(tmp_path):
     t = render_throw(1002, 3)
     args = []

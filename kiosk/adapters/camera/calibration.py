@@ -309,7 +309,8 @@ def _size(v: Any) -> tuple[int, int]:
         raise CalibrationError(f"image_size: expected [w, h], got {v!r}")
     w, h = v
     for c in (w, h):
-        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_IMAGE_SIZE:
+        whole = isinstance(c, int) or (isinstance(c, float) and c.is_integer())  # 1280.0
+        if isinstance(c, bool) or not whole or not 1 <= c <= MAX_IMAGE_SIZE:
             raise CalibrationError(f"image_size: {c!r} is not a size in pixels")
     return (int(w), int(h))
 
