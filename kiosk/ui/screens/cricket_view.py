@@ -36,14 +36,16 @@ def sides_of(game: object) -> list[tuple[str, ...]]:
 def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
     u, W = p.u, p.w
     game = screen.session.game
-    board_w = 0.0
-    if screen.show_board:
-        board_w = min(W * 0.36, 78 * u)
-    x0, x1 = 1.5 * u, W - board_w - (3 * u if board_w else 1.5 * u)
     sides = sides_of(game)
     n = len(sides)
+    board_w = 0.0
+    if screen.show_board:
+        # Four sides beside the virtual board: a smaller board, so that the points keep
+        # their height (a tenth of the screen, read from the oche)
+        board_w = min(W * (0.26 if n >= 4 else 0.36), 78 * u)
+    x0, x1 = 1.5 * u, W - board_w - (3 * u if board_w else 1.5 * u)
     left_count = (n + 1) // 2
-    target_w = 14 * u
+    target_w = (12 if n >= 4 and board_w else 14) * u
     col_w = (x1 - x0 - target_w) / n
     xs: list[float] = []
     for i in range(n):
