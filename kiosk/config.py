@@ -275,10 +275,17 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
                 f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}"
             )
     cams = merged.get("camera", {})
-    if len(cams.get("calibrations", ())) > len(cams.get("devices", ())) and "camera" in data:
-        raise ConfigError(
-            f"{path}: [camera] calibrations: {len(cams['calibrations'])} given for "
-            f"{len(cams.get('devices', ()))} devices; give at most one per device"
+    here = data.get("camera", {})
+    if len(cams.get("calibrations", ())) > len(cams.get("devices", ())) and here:
+        cals, devices = len(cams["calibrations"]), len(cams.get("devices", ()))
+        if "calibrations" in here:
+            raise ConfigError(
+                f"{path}: [camera] calibrations: {cals} given for {devices} devices;"
+                " give at most one per device"
+            )
+        raise ConfigError(  # this file cut the devices below an earlier file's calibrations
+            f"{path}: [camera] devices: {devices} given, but an earlier file sets {cals}"
+            " calibrations; give calibrations here too (at most one per device)"
         )
 
 

@@ -197,3 +197,17 @@ def test_the_config_command_prints_defaults_and_checks_files(tmp_path: Path) -> 
     refused = run_cli("--check", str(bad))
     assert refused.returncode == 2
     assert f"{bad}: [sound] volume = -1: must be a whole number from 0 to 100" in refused.stderr
+
+
+def test_a_later_file_with_fewer_cameras_than_calibrations_is_named_for_its_devices(
+    tmp_path: Path,
+) -> None:
+    system = write(
+        tmp_path / "sys.toml",
+        '[camera]\ndevices = ["/dev/video0", "/dev/video2"]\ncalibrations = ["a.json", "b.json"]\n',
+    )
+    user = write(tmp_path / "user.toml", '[camera]\ndevices = ["/dev/video0"]\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(search_paths=(system, user))
+    assert str(err.value).startswith(f"{user}: [camera] devices: 1 given")
+    assert "an earlier file sets 2 calibrations" in str(err.value)
