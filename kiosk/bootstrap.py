@@ -199,8 +199,9 @@ def build(options: Options, config: Config) -> Running:
             damage = store.damage()
             if damage:
                 log.error(
-                    "the database %s is damaged (%s): games are still saved, but copy it"
-                    " now (darts-kiosk backup FILE) and restore the last good backup",
+                    "the database %s is damaged (%s): the kiosk goes on (what cannot be"
+                    " saved is said on screen); copy it now (darts-kiosk backup FILE) and"
+                    " restore the last good backup",
                     data_file,
                     damage,
                 )

@@ -117,12 +117,16 @@ install_venv() {
     # Built from a copy: a build in the checkout itself, as root, would leave root-owned
     # build/ and *.egg-info there (a later make test as the owner could not write them).
     src=$(mktemp -d)
-    tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./build --exclude="*cache*" \
-        --exclude="*.egg-info" --exclude=./.hypothesis -cf - . | tar -C "$src" -xf -
+    # shellcheck disable=SC2064  # $src is fixed now: removed however the install ends
+    trap "rm -rf '$src'" EXIT
+    tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./build \
+        --exclude=./.mypy_cache --exclude=./.pytest_cache --exclude=./.ruff_cache \
+        --exclude=./.hypothesis --exclude="./*.egg-info" -cf - . | tar -C "$src" -xf -
     "$VENV/bin/python" -m pip install --quiet "$src"
     # Same version number, newer code (a git pull): replace the package itself too.
     "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$src"
     rm -rf "$src"
+    trap - EXIT
 }
 
 install_udev_rule() {

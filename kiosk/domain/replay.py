@@ -193,7 +193,7 @@ def _cricket_results(game: CricketGame, players: Sequence[str]) -> list[SeatResu
     outcome = game.outcome()
     if outcome is None:
         raise ValueError("the game is not over")
-    side_of = {name: game.sides.index(game.team_of(name)) for name in players}
+    side_of = {name: game.sides.index(game.team_of(name)) for name in game.players}
     order: list[int] = []
     for name in outcome.placings or players:
         if side_of[name] not in order:

@@ -42,7 +42,7 @@ UNKNOWN_SHOWN = 24  # characters of the line on screen
 
 
 CONTACT_NOT_MAPPED = "A dart on contact {} is not in the board map: type it on the keypad"
-CONTACT_NOTICE_S = 5.0  # each lost dart is told, a chattering contact not every scan
+CONTACT_NOTICE_S = 5.0  # at most this often: a turn's first lost dart, not every scan
 
 
 class UnknownLines:

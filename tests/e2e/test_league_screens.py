@@ -281,6 +281,15 @@ def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path
         assert (game.kind, game.players, game.rated) == ("formula", ("Ann",), True)
 
 
+def test_a_duel_against_the_computer_says_it_never_counts(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        d.press("\n")  # attract -> main menu
+        d.press("2")  # Formula darts
+        d.press("4")  # Duel against the computer: who plays first
+        assert d.screen.name == "players"
+        assert "Against the computer: never counts for the league" in d.texts
+
+
 def test_without_a_database_the_league_menu_says_results_are_not_saved(tmp_path: Path) -> None:
     with kiosk(tmp_path, store=False) as d:
         to_league(d)

@@ -129,6 +129,19 @@ def test_cricket_results_rank_the_winner_first():
     assert results[1].placement == 1 and results[1].stats["darts"] > 0
 
 
+def test_results_of_a_team_game_made_with_the_captains_name_every_seat_asked_for():
+    game = CricketGame(["Ann", "Bob"], teams=[["Ann", "Cid"], ["Bob", "Dan"]])
+    anns = iter(["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"])
+    while game.outcome() is None:
+        if game.current_player == "Ann":
+            game.push(next(anns))
+        else:
+            game.end_turn()
+    assert game.outcome().winner == "Ann"
+    results = seat_results(game, ["Ann", "Bob"])  # the captains only: no KeyError
+    assert [(r.outcome, r.placement) for r in results] == [("won", 1), ("lost", 2)]
+
+
 def test_a_round_limit_draw_is_drawn_by_the_level_players():
     players = ["Ann", "Bob"]
     game = new_game("cricket", {"round_limit": 1}, players)

@@ -136,8 +136,8 @@ class Calibration:
                 # 4 or 5 points: a fit can pass through any 4, so which one is off cannot
                 # be told (the largest error is often on a good point): none is named
                 raise CalibrationError(
-                    f"the points disagree: {rms:.1f} mm rms; check the marked points"
-                    " (a sixth point lets the kiosk find a mis-click itself)"
+                    f"the points disagree: {rms:.1f} mm rms; one of them is off: mark them"
+                    " again (in a file, from 6 points on a mis-click is found and left out)"
                 )
             worst = int(np.argmax(err)) + 1
             raise CalibrationError(

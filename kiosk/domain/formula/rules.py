@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -47,19 +48,10 @@ class Rules(ABC):
         ``goal + bonus``; ``goal`` itself only with no bonus. So one round finishes 0-99
         or 150 (not 100: it earns 150 and bounces to 50), two rounds 0-249 or 300, three
         0-399 or 450 (not 424)."""
-        if rounds <= 0:
-            return score == 0
+        if rounds <= 0 or score < 0:
+            return score == 0 and rounds >= 0
         low = self.goal - 1 if self.bonus else self.goal  # every points value up to this
-        top = self.goal + self.bonus
-        reach = {0}  # the scores that come to 0 in the rounds counted so far
-        for _ in range(rounds):
-            prev = reach
-            # x comes to y in prev when |x - p| = y for some points p: p = x - y (any
-            # value up to ``low``: x <= low + y), or p = top (x = top + y or top - y)
-            reach = set(range(low + max(prev) + 1))
-            reach |= {top + y for y in prev}
-            reach |= {top - y for y in prev if y <= top}
-        return score in reach
+        return _can_finish(low, self.goal + self.bonus, score, rounds)
 
     @abstractmethod
     def points(self, result: int) -> int:
@@ -117,3 +109,39 @@ def rules_by_name(name: str) -> Rules:
     except KeyError:
         known = ", ".join(RULE_SETS)
         raise ValueError(f"unknown rule set {name!r}: choose one of {known}") from None
+
+
+def _can_finish(low: int, top: int, score: int, rounds: int) -> bool:
+    return any(a <= score <= b for a, b in _finishing(low, top, rounds))
+
+
+@lru_cache(maxsize=256)
+def _finishing(low: int, top: int, rounds: int) -> tuple[tuple[int, int], ...]:
+    """The scores that come to 0 within ``rounds`` rounds, as sorted disjoint
+    ``(first, last)`` spans (``Rules.can_finish``): a score x comes to y when
+    |x - p| = y for some points p: p = x - y (any value up to ``low``: every x up to
+    low + y), or p = top (x = top + y, or top - y). A few spans whatever the start, and
+    computed once per rounds left: the formula screen asks for every points value the
+    round's digits can earn, on every redraw."""
+    spans = [(0, 0)]
+    for done in range(rounds):
+        most = spans[-1][1]
+        if len(spans) == 1 and top <= most + low + 1:
+            # one span [0, most] that its shift by ``top`` joins: from here each round
+            # adds ``top`` (>= low) to its end, in closed form
+            return ((0, most + (rounds - done) * top),)
+        new = [(0, low + most)]
+        new += [(a + top, b + top) for a, b in spans]
+        new += [(max(0, top - b), top - a) for a, b in spans if a <= top]
+        spans = _merged(new)
+    return tuple(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

@@ -99,7 +99,11 @@ class FormulaMenu(MenuScreen):
         from kiosk.ui.session import CricketSetup
 
         rated = mode == "qualification" and store_of(self.kiosk) is not None
-        subtitle = "Training never counts for the league" if mode == "training" else ""
+        subtitle = ""
+        if mode == "training":
+            subtitle = "Training never counts for the league"
+        elif computer:
+            subtitle = "Against the computer: never counts for the league"
         self.kiosk.stack.push(
             PlayerPick(
                 self.kiosk,
