@@ -115,15 +115,20 @@ def test_an_unknown_event_kind_is_refused():
         GameEvent("explode", {})
 
 
+def closes_everything(game: CricketGame, player: str) -> None:
+    """``player`` throws the seven targets shut; everybody else ends their turns."""
+    darts = iter(["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"])
+    while game.outcome() is None:
+        if game.current_player == player:
+            game.push(next(darts))
+        else:
+            game.end_turn()
+
+
 def test_cricket_results_rank_the_winner_first():
     players = ["Ann", "Bob", "Cy"]
     game = new_game("cricket", {}, players)
-    bobs = iter(["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"])
-    while game.outcome() is None:
-        if game.current_player == "Bob":
-            game.push(next(bobs))
-        else:
-            game.end_turn()
+    closes_everything(game, "Bob")
     results = seat_results(game, players)
     assert [r.outcome for r in results] == ["lost", "won", "lost"]
     assert results[1].placement == 1 and results[1].stats["darts"] > 0
@@ -131,12 +136,7 @@ def test_cricket_results_rank_the_winner_first():
 
 def test_results_of_a_team_game_made_with_the_captains_name_every_seat_asked_for():
     game = CricketGame(["Ann", "Bob"], teams=[["Ann", "Cid"], ["Bob", "Dan"]])
-    anns = iter(["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"])
-    while game.outcome() is None:
-        if game.current_player == "Ann":
-            game.push(next(anns))
-        else:
-            game.end_turn()
+    closes_everything(game, "Ann")
     assert game.outcome().winner == "Ann"
     results = seat_results(game, ["Ann", "Bob"])  # the captains only: no KeyError
     assert [(r.outcome, r.placement) for r in results] == [("won", 1), ("lost", 2)]

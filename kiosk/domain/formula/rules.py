@@ -51,7 +51,8 @@ class Rules(ABC):
         if rounds <= 0 or score < 0:
             return score == 0 and rounds >= 0
         low = self.goal - 1 if self.bonus else self.goal  # every points value up to this
-        return _can_finish(low, self.goal + self.bonus, score, rounds)
+        spans = _finishing(low, self.goal + self.bonus, rounds)
+        return any(first <= score <= last for first, last in spans)
 
     @abstractmethod
     def points(self, result: int) -> int:
@@ -109,10 +110,6 @@ def rules_by_name(name: str) -> Rules:
     except KeyError:
         known = ", ".join(RULE_SETS)
         raise ValueError(f"unknown rule set {name!r}: choose one of {known}") from None
-
-
-def _can_finish(low: int, top: int, score: int, rounds: int) -> bool:
-    return any(a <= score <= b for a, b in _finishing(low, top, rounds))
 
 
 @lru_cache(maxsize=256)
