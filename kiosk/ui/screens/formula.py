@@ -67,7 +67,8 @@ class FormulaMenu(MenuScreen):
     def _names(self, count: int) -> tuple[str, ...]:
         """The last formula players, else the last Cricket ones, for the places."""
         previous = getattr(self.kiosk, "formula_defaults", None)
-        names = [n for n in getattr(previous, "names", ()) if n != self.t(COMPUTER).rstrip("'")]
+        computer = self.t(COMPUTER)  # made distinct with a "'" when a player has its name
+        names = [n for n in getattr(previous, "names", ()) if n.rstrip("'") != computer]
         if not names:
             names = list(getattr(self.kiosk, "cricket_defaults", None).names or ())  # type: ignore[union-attr]
         names += [f"{self.t('Player')} {i + 1}" for i in range(len(names), count)]
