@@ -110,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     print(fused.dart)
     print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
     if fused.doubt is not None:  # stderr: stdout stays two lines for scripts
-        print(f"camera-score: unsure, could be {fused.doubt} (+-{fused.sigma_mm:.2f} mm, "
-              "a wire is that close)", file=sys.stderr)  # fmt: skip
+        why = (f"+-{fused.sigma_mm:.2f} mm, a wire is that close" if fused.doubt_why == "wire"
+               else "another reading of the pictures puts the point there")  # fmt: skip
+        print(f"camera-score: unsure, could be {fused.doubt} ({why})", file=sys.stderr)
     return 0

@@ -57,6 +57,21 @@ def test_a_calibration_with_a_whole_size_written_as_floats_is_read_and_one_pictu
     assert r.returncode == 2 and "give two pictures, BEFORE and AFTER; got 1" in r.stderr
 
 
+def test_an_unsure_score_says_why_a_wire_or_another_reading_of_the_pictures(tmp_path):
+    # A point 0.4 mm inside the double ring: unsure because of the wire.
+    t = render_throw(7_300_037, 1, off_axis=(0.0, 15.0))
+    r = _cli("--calibration", *_files(tmp_path, t, 0))
+    assert r.stdout.splitlines()[0] == "S17"
+    assert "unsure, could be D17 (+-" in r.stderr and "a wire is that close" in r.stderr
+    # A point more than 5 mm from every wire that one face-on camera can read two ways
+    # (which end of the dart is the tip): not "a wire is that close".
+    t = render_throw(7_300_049, 1, off_axis=(0.0, 15.0))
+    r = _cli("--calibration", *_files(tmp_path, t, 0))
+    assert r.stdout.splitlines()[0] == "S5"
+    assert "unsure, could be MISS (another reading of the pictures" in r.stderr
+    assert "wire" not in r.stderr
+
+
 def test_three_cameras_are_fused_into_one_dart_and_a_board_point(tmp_path):
     t = render_throw(1002, 3)
     args = []

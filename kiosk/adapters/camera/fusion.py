@@ -99,9 +99,13 @@ class Fused:
     spread_mm: float  # largest distance of a used observation from the fused point
     lines: int = 0  # lines used
     sigma_mm: float = math.inf  # the point's error along its worst direction (1 sigma)
-    # Another dart the point could as well be (its error region crosses a wire): the
-    # kiosk scores ``dart`` and asks the player to check. None: sure.
+    # Another dart the point could as well be: the kiosk scores ``dart`` and asks the
+    # player to check. None: sure.
     doubt: Dart | None = None
+    # Why: "wire" (the point's error region crosses a wire) or "reading" (the pictures
+    # fit a point well away about as well: another reading, or a camera's tip point
+    # and shadow disagreeing).
+    doubt_why: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # the same observation, not equal arrays
@@ -340,7 +344,7 @@ def _other_reading(first: Fused, estimate: Estimate, views: dict[int, _DistanceM
     for alt in estimate.alternatives:
         other = _fit((alt,), views)
         if other is not None and (dart := dart_at(*map(float, other.x))) != first.dart:
-            return replace(first, doubt=dart)
+            return replace(first, doubt=dart, doubt_why="reading")
     return first
 
 
@@ -397,11 +401,13 @@ def _fused(fit: _Fit) -> Fused:
     spread = max(float(np.linalg.norm(o.rows @ x - o.rhs)) for o in used)
     cov = _covariance(_one_shadow(used, x), x)
     dart = dart_at(px, py)
+    near = _doubt(x, cov, dart)
     fused = Fused((px, py), dart, tuple(sorted({o.camera for o in used})), spread,
                   sum(o.is_line for o in used), math.sqrt(float(np.linalg.eigvalsh(cov)[-1])),
-                  _doubt(x, cov, dart))  # fmt: skip
+                  near, "" if near is None else "wire")  # fmt: skip
     if fused.doubt is None:
-        fused = replace(fused, doubt=_rival(fit.obs, fit.seen, fit.cands, fused, fit.cost))
+        rival = _rival(fit.obs, fit.seen, fit.cands, fused, fit.cost)
+        fused = replace(fused, doubt=rival, doubt_why="" if rival is None else "reading")
     return fused
 
 
