@@ -93,6 +93,17 @@ def test_every_dart_sent_as_text_comes_back(dart: Dart) -> None:
     assert parse_line(str(dart).encode()) == Hit(dart)
 
 
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [(b"T20\x00\n", Hit(Dart.parse("T20"))),  # a C string sent with its terminator
+     (b"\x00\x00SB\r\n", Hit(Dart.parse("SB"))),  # NULs as the port opens
+     (b"PING\x00\r\x00\n", Ping()),
+     (b"\x00\x00\x00\n", Unknown("\\x00\\x00\\x00"))],  # nothing but NULs: still garbage
+)  # fmt: skip
+def test_nul_bytes_around_a_line_are_not_part_of_it(line: bytes, event: object) -> None:
+    assert parse_line(line) == event
+
+
 @pytest.mark.parametrize("line", INVALID)
 def test_an_invalid_line_is_unknown_and_never_raises(line: bytes) -> None:
     event = parse_line(line)

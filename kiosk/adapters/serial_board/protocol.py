@@ -84,16 +84,22 @@ def _legacy(code: int) -> Dart | None:
 
 
 def parse_line(raw: bytes) -> BoardEvent:
-    """Parse one line (with or without its ``\\n`` / ``\\r\\n``)."""
-    line = raw.rstrip(b"\r\n")
+    """Parse one line (with or without its ``\\n`` / ``\\r\\n``). NUL bytes at either
+    end are not part of it: firmware that writes a C string with its terminator
+    (``Serial.write(buf, sizeof buf)``) sends ``T20\\0``, and some USB serial chips
+    send NULs as the port opens; a NUL inside a line is garbage."""
+    sent = raw.rstrip(b"\r\n")  # as sent, for the log
+    line = raw.rstrip(b"\r\n\x00").lstrip(b"\x00")
+    if not line and sent:
+        return Unknown(_printable(sent))  # nothing but NULs: garbage
     if len(line) > MAX_LINE:
-        return Unknown(_printable(line[:MAX_LINE]) + "...")
+        return Unknown(_printable(sent[:MAX_LINE]) + "...")
     try:
         text = line.decode("ascii")
     except UnicodeDecodeError:
-        return Unknown(_printable(line))
+        return Unknown(_printable(sent))
     if not text.isprintable():
-        return Unknown(_printable(line))
+        return Unknown(_printable(sent))
     t = text.strip()
     u = t.upper()
     if u == "MISS":
