@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.adapters import clock
 from kiosk.config import Config
 from kiosk.devices import Devices
 from kiosk.ui.context import Kiosk, Settings
@@ -216,6 +217,7 @@ def build(options: Options, config: Config) -> Running:
             single_bull=config.cricket.single_bull,
         ),
         save_settings=saver,
+        network_time=clock.network_time,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
     kiosk.store_damaged = bool(damage)

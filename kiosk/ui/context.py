@@ -5,6 +5,7 @@ Built by ``kiosk.bootstrap`` and handed to every screen; no globals.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from kiosk.adapters.store import Store
     from kiosk.ui.formula_session import FormulaSetup
     from kiosk.ui.games import GameKeeper, GameLog
+
+log = logging.getLogger(__name__)
 
 
 class Devices(Protocol):
@@ -86,6 +89,7 @@ class Kiosk:
         cricket_defaults: CricketSetup | None = None,
         recorder: Callable[[str, CricketSetup], GameLog | None] | None = None,
         save_settings: Callable[[Settings], None] | None = None,
+        network_time: Callable[[], bool | None] | None = None,
     ) -> None:
         self.stack = ScreenStack()
         self.settings = settings
@@ -95,6 +99,10 @@ class Kiosk:
         self.cricket_defaults = cricket_defaults or CricketSetup()
         self.new_recorder = recorder
         self.save_settings = save_settings
+        # Whether the system clock was set from the network since boot (``adapters.clock``;
+        # None: cannot tell). The league dates its nights by that clock.
+        self.network_time = network_time or (lambda: None)
+        self._clock_logged = False
         self.board = BoardState()
         # Cameras not scoring while others do: (number from 1, "no pictures" | "calibrate").
         self.cameras_down: tuple[tuple[int, str], ...] = ()
@@ -116,6 +124,20 @@ class Kiosk:
 
     def t(self, message: str) -> str:
         return self.catalog.gettext(message)
+
+    def clock_unset(self) -> bool:
+        """Whether the system clock is known not to have been set from the network since
+        boot, so that tonight's date may be wrong (logged the first time)."""
+        if self.network_time() is not False:
+            return False
+        if not self._clock_logged:
+            self._clock_logged = True
+            log.warning(
+                "the clock was not set from the network since boot: league nights are dated"
+                " by it (now %s); connect the kiosk to a network, or check the date",
+                time.strftime("%Y-%m-%d %H:%M"),
+            )
+        return True
 
     def set_language(self, language: str) -> None:
         self.settings.language = language

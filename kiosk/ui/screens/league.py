@@ -115,6 +115,11 @@ class StoreMenu(MenuScreen):
             centred(p, self.notice, 3.6, 90.5, theme.GOOD, anchor="center", bold=True, width=0.94)
 
 
+# A Pi without network or battery clock may start tonight on an old date (``adapters.clock``)
+CLOCK_UNSET = "Clock not set from the network: is tonight's date right?"
+CLOCK_HELP = "Connect the kiosk to the network, or give it a clock battery (see the README)"
+
+
 class LeagueMenu(StoreMenu):
     name = "league-menu"
     title = "League night"
@@ -122,11 +127,13 @@ class LeagueMenu(StoreMenu):
     def __init__(self, kiosk: Any) -> None:
         super().__init__(kiosk)
         self.heading = ""
+        self.clock_unset = False
 
     def on_enter(self) -> None:
         super().on_enter()
         store = store_of(self.kiosk)
         self.heading = ""
+        self.clock_unset = self.kiosk.clock_unset()
         if store is None:
             return
 
@@ -182,3 +189,6 @@ class LeagueMenu(StoreMenu):
             centred(p, self.t(NOT_SAVED), 3.6, 15.5, theme.BAD, bold=True, width=0.94)
         elif self.heading:
             centred(p, self.heading, 3.6, 16, theme.TEXT)
+            if self.clock_unset:
+                centred(p, self.t(CLOCK_UNSET), 3.6, 80, theme.ACCENT, bold=True, width=0.94)
+                centred(p, self.t(CLOCK_HELP), 3.0, 85.5, theme.TEXT, width=0.94)
