@@ -2,7 +2,7 @@
 
 Results and ratings are a *record* of finished games, not a second truth: results are
 recomputed from a game's events by ``rebuild_results`` (replay -> ``seat_results``) and
-ratings from the results of the rated finished games, in the order they ended, by
+ratings from the results of the rated finished games, in the order they were rated, by
 ``rebuild_ratings``. Merging players uses the latter.
 """
 
@@ -87,13 +87,20 @@ def _rate(c: sqlite3.Connection, game_id: int) -> None:
 
 
 def rebuild_ratings(db: Db) -> None:
-    """Recomputes every rating change from the results of rated finished games."""
+    """Recomputes every rating change from the results of rated finished games, in the
+    order they were rated as they ended (the rows' own order, not their end times: a Pi
+    without network comes back from a power cut with its clock behind the games it
+    stamped before it, and Elo depends on the order). A game not rated yet follows, by
+    its end time."""
     with db.transaction() as c:
-        c.execute("DELETE FROM ratings")
         ids = c.execute(
-            """SELECT id FROM games WHERE status = 'finished' AND mode = 'rated'
-               ORDER BY ended_at, id"""
+            """SELECT g.id FROM games g
+               LEFT JOIN (SELECT game_id, MIN(id) AS first FROM ratings GROUP BY game_id) r
+               ON r.game_id = g.id
+               WHERE g.status = 'finished' AND g.mode = 'rated'
+               ORDER BY r.first IS NULL, r.first, g.ended_at, g.id"""
         ).fetchall()
+        c.execute("DELETE FROM ratings")
         for (game_id,) in ids:
             _rate(c, int(game_id))
 
