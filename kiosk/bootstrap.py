@@ -218,6 +218,7 @@ def build(options: Options, config: Config) -> Running:
         ),
         save_settings=saver,
         network_time=clock.network_time,
+        set_clock=clock.set_clock,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
     kiosk.store_damaged = bool(damage)

@@ -16,6 +16,8 @@ readonly UDEV_RULE=/etc/udev/rules.d/99-darts-kiosk.rules
 # every boot, before the service.
 readonly MODULES_CONF=/etc/modules-load.d/darts-kiosk.conf
 readonly MODULES=(usbserial cdc_acm videodev snd drm)
+# Lets the kiosk's user set the clock (Settings -> Date and time) through timedated.
+readonly POLKIT_RULE=/etc/polkit-1/rules.d/50-darts-kiosk.rules
 readonly CONF_DIR=/etc/darts-kiosk
 readonly CONF_FILE=$CONF_DIR/kiosk.toml
 # What this script changed beyond its own files, so --uninstall undoes only that.
@@ -30,6 +32,7 @@ readonly PACKAGES=(
     libegl1 libgbm1 libegl-mesa0 libgles2 libdrm2 libgl1-mesa-dri
     libasound2-data
     fonts-dejavu-core
+    polkitd
 )
 
 say() { printf '%s: %s\n' "$APP" "$*"; }
@@ -140,6 +143,13 @@ install_udev_rule() {
     udevadm trigger --action=change --subsystem-match=tty --subsystem-match=input || true
 }
 
+install_polkit_rule() {
+    local repo=$1
+    # polkitd makes the folder (with its own owner and mode: left as they are).
+    [[ -d $(dirname "$POLKIT_RULE") ]] || install -d -m 0755 "$(dirname "$POLKIT_RULE")"
+    install -m 0644 "$repo/systemd/50-darts-kiosk.rules" "$POLKIT_RULE"
+}
+
 install_modules() {
     {
         echo "# darts-kiosk: drivers whose device classes its service allows (install.sh)"
@@ -203,6 +213,7 @@ do_install() {
     make_user
     install_venv "$repo"
     install_udev_rule "$repo"
+    install_polkit_rule "$repo"
     install_modules
     install_config
     console_blanking_off
@@ -213,7 +224,7 @@ do_install() {
 
 do_uninstall() {
     local line
-    say "removing the service, the program, the udev rule and the module list; keeping $DATA_DIR and $CONF_FILE"
+    say "removing the service, the program, the udev rule, the clock rule and the module list; keeping $DATA_DIR and $CONF_FILE"
     if [[ -f $UNIT ]]; then
         systemctl disable --now darts-kiosk.service || true
         rm -f "$UNIT"
@@ -223,7 +234,7 @@ do_uninstall() {
         rm -f "$UDEV_RULE"
         udevadm control --reload-rules || true
     fi
-    rm -f "$MODULES_CONF"
+    rm -f "$MODULES_CONF" "$POLKIT_RULE"
     rm -rf "$VENV"
     if [[ -f $RECORD ]]; then
         local was

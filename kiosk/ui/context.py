@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -90,6 +91,7 @@ class Kiosk:
         recorder: Callable[[str, CricketSetup], GameLog | None] | None = None,
         save_settings: Callable[[Settings], None] | None = None,
         network_time: Callable[[], bool | None] | None = None,
+        set_clock: Callable[[datetime], str] | None = None,
     ) -> None:
         self.stack = ScreenStack()
         self.settings = settings
@@ -102,6 +104,10 @@ class Kiosk:
         # Whether the system clock was set from the network since boot (``adapters.clock``;
         # None: cannot tell). The league dates its nights by that clock.
         self.network_time = network_time or (lambda: None)
+        # Sets the system clock (``adapters.clock.set_clock``): "" or why not. None: the
+        # kiosk cannot (Settings then has no "Date and time").
+        self.set_clock = set_clock
+        self.clock_set_by_hand = False  # this run: the league stops asking about the date
         self._clock_logged = False
         self.board = BoardState()
         # Cameras not scoring while others do: (number from 1, "no pictures" | "calibrate").
@@ -128,7 +134,7 @@ class Kiosk:
     def clock_unset(self) -> bool:
         """Whether the system clock is known not to have been set from the network since
         boot, so that tonight's date may be wrong (logged the first time)."""
-        if self.network_time() is not False:
+        if self.clock_set_by_hand or self.network_time() is not False:
             return False
         if not self._clock_logged:
             self._clock_logged = True

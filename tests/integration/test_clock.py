@@ -84,3 +84,70 @@ def test_the_league_menu_asks_to_check_the_date_only_when_the_clock_was_not_set(
         assert d.screen.name == "league-menu"
         assert warning not in d.texts
         assert any(t.startswith("Tonight: ") for t in d.texts)
+
+
+RECORDING = 'echo "$@" >> "${0%/*}/calls"'
+
+
+def _calls(tmp_path: Path) -> list[str]:
+    calls = tmp_path / "bin" / "calls"
+    return calls.read_text().splitlines() if calls.exists() else []
+
+
+def test_setting_the_clock_turns_network_time_off_sets_it_and_turns_it_on_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, RECORDING))
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == ""
+    assert _calls(tmp_path) == [
+        "--no-ask-password set-ntp false",
+        "--no-ask-password set-time 2026-12-01 20:30:00",
+        "--no-ask-password set-ntp true",
+    ]
+
+
+def test_a_clock_that_cannot_be_set_says_why_in_timedatectls_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    refuse = 'case "$2" in set-time) echo "Failed to set time: Access denied" >&2; exit 1;; esac'
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, f"{RECORDING}\n{refuse}"))
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == "Failed to set time: Access denied"
+    assert _calls(tmp_path)[-1] == "--no-ask-password set-ntp true"  # network time on again
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    assert "timedatectl not found" in clock.set_clock(datetime(2026, 12, 1, 20, 30))
+
+
+def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_flag: Path
+) -> None:
+    from tests.e2e.test_league_screens import kiosk
+
+    bin_dir = _timedatectl(tmp_path, f'{RECORDING}\n[ "$1" = show ] && echo no\nexit 0')
+    monkeypatch.setenv("PATH", bin_dir + os.pathsep + os.environ["PATH"])
+    warning = "Clock not set from the network: is tonight's date right?"
+    with kiosk(tmp_path) as d:
+        d.press("1")  # attract: any key
+        d.press("3")
+        assert d.screen.name == "league-menu" and warning in d.texts
+        d.press("/")
+        d.press("4")  # Settings
+        assert d.screen.name == "settings" and "Date and time" in d.texts
+        d.press("4")
+        assert d.screen.name == "date-time"
+        d.press("202613")  # month 13
+        d.press("\n")
+        assert any(t.startswith("Not a date: 2026-13-") for t in d.texts), d.texts
+        assert not any("set-time" in c for c in _calls(tmp_path))
+        d.press("..")  # the 1 and 3 back; the rest as typed
+        d.press("12012030\n")
+        assert "Clock set: 2026-12-01 20:30" in d.texts
+        assert "--no-ask-password set-time 2026-12-01 20:30:00" in _calls(tmp_path)
+        d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
+        d.press("/")  # the main menu
+        d.press("3")
+        assert d.screen.name == "league-menu"
+        assert warning not in d.texts

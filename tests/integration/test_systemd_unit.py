@@ -268,3 +268,47 @@ def test_uninstall_gives_back_a_blanking_time_the_owner_had_set(
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and result.stdout.strip() == "off", result.stderr
     assert cmdline.read_text() == original
+
+
+POLKIT_RULE = ROOT / "systemd" / "50-darts-kiosk.rules"
+
+
+def test_the_clock_rule_is_for_the_user_the_service_runs_as_and_install_sh_puts_it_in_place() -> (
+    None
+):
+    script = (
+        f'source "{INSTALL}"; echo "$KIOSK_USER $POLKIT_RULE"; printf "%s\\n" "${{PACKAGES[@]}}"'
+    )
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+    user, installed_at, *packages = result.stdout.split()
+    assert values("User") == [user]
+    assert f'subject.user === "{user}"' in POLKIT_RULE.read_text()
+    assert installed_at == "/etc/polkit-1/rules.d/50-darts-kiosk.rules"
+    assert "polkitd" in packages
+    text = INSTALL.read_text()
+    assert 'install_polkit_rule "$repo"' in text and '"$POLKIT_RULE"' in text  # and uninstall
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="node not installed (the rule is JavaScript)"
+)
+def test_the_clock_rule_allows_setting_the_time_to_the_kiosk_user_and_nothing_else() -> None:
+    # polkitd runs rules.d files as JavaScript with a ``polkit`` object; node stands in.
+    harness = """
+    const rules = [];
+    const polkit = {Result: {YES: "yes", NO: "no", NOT_HANDLED: null},
+                    addRule: (f) => rules.push(f)};
+    eval(require("fs").readFileSync(process.argv[1], "utf8"));
+    const ask = (id, user) => rules.map((f) => f({id}, {user})).find((r) => r !== null) ?? null;
+    console.log(JSON.stringify([
+      ask("org.freedesktop.timedate1.set-time", "darts"),
+      ask("org.freedesktop.timedate1.set-ntp", "darts"),
+      ask("org.freedesktop.timedate1.set-timezone", "darts"),
+      ask("org.freedesktop.login1.reboot", "darts"),
+      ask("org.freedesktop.timedate1.set-time", "pi"),
+    ]));
+    """
+    result = subprocess.run(["node", "-e", harness, str(POLKIT_RULE)], capture_output=True,
+                            text=True, timeout=30)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == '["yes","yes",null,null,null]'

@@ -117,7 +117,7 @@ class StoreMenu(MenuScreen):
 
 # A Pi without network or battery clock may start tonight on an old date (``adapters.clock``)
 CLOCK_UNSET = "Clock not set from the network: is tonight's date right?"
-CLOCK_HELP = "Connect the kiosk to the network, or give it a clock battery (see the README)"
+CLOCK_HELP = "Set it in Settings: Date and time, or connect the kiosk to the network"
 
 
 class LeagueMenu(StoreMenu):

@@ -1,4 +1,5 @@
 """Settings: language, volume, input source. Changes apply at once and are saved.
+"Date and time" sets the system clock (``date_time``).
 
 With cameras in the config (``[camera] devices``), one item per camera opens the
 calibration screen (``camera_calibrate``) on a still picture from it (the latest
@@ -51,6 +52,8 @@ class SettingsScreen(MenuScreen):
         for i, _camera in enumerate(self.cameras()):
             label = f"{self.t('Calibrate camera')} {i + 1}"
             items.append(Item(label, partial(self.calibrate, i), raw_label=True))
+        if self.kiosk.set_clock is not None:
+            items.append(Item("Date and time", self.date_time))
         items.append(Item("Back", self.back))
         return items
 
@@ -84,6 +87,12 @@ class SettingsScreen(MenuScreen):
                 self.kiosk.save_settings(self.kiosk.settings)
             except OSError as e:
                 self.message = f"{self.t('Not saved')}: {e}"
+
+    def date_time(self) -> None:
+        from kiosk.ui.screens.date_time import DateTimeScreen
+
+        if self.kiosk.set_clock is not None:
+            self.kiosk.stack.push(DateTimeScreen(self.kiosk, self.kiosk.set_clock))
 
     # -- cameras -----------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""Settings -> Date and time: set the system clock from the keypad.
+
+For a kiosk without network time (a Pi has no battery clock: ``adapters.clock``), whose
+league nights would otherwise be dated by the time it last saved. The screen shows the
+clock's date and time; digits typed replace it from the left (year, month, day, hour,
+minute: ``202612012030`` is 2026-12-01 20:30), ``.`` takes the last digit back (with
+none typed, leaves), Enter sets the clock to what is shown, ``/`` leaves.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.screen import Screen
+from kiosk.ui.screens.menu import centred, footer
+
+log = logging.getLogger("kiosk.ui")
+
+DIGITS = 12  # YYYYMMDDHHMM
+SHAPE = "####-##-## ##:##"
+CLOSE_AFTER_SET = 1.5  # s "Clock set" stays up
+
+
+def shown(digits: str) -> str:
+    """``digits`` (12) in the screen's shape: 2026-12-01 20:30."""
+    it = iter(digits)
+    return "".join(next(it) if c == "#" else c for c in SHAPE)
+
+
+def parse(digits: str) -> datetime | None:
+    """The moment 12 digits name, or None when they name none (month 13, 31 June)."""
+    try:
+        return datetime.strptime(digits, "%Y%m%d%H%M")
+    except ValueError:
+        return None
+
+
+class DateTimeScreen(Screen):
+    name = "date-time"
+
+    def __init__(self, kiosk: Any, set_clock: Callable[[datetime], str]) -> None:
+        super().__init__(kiosk)
+        self.set_clock = set_clock
+        self.typed = ""
+        self.message = ""
+        self.good = False
+        self.close_at: float | None = None
+        self.minute = ""
+
+    def now_digits(self) -> str:
+        return datetime.now().strftime("%Y%m%d%H%M")
+
+    def digits(self) -> str:
+        """What is shown: the typed digits, then the clock's own."""
+        return self.typed + self.now_digits()[len(self.typed) :]
+
+    def process_event(self, event: Any) -> None:
+        if not isinstance(event, KeyAction) or self.close_at is not None:
+            return
+        self.dirty = True
+        if event.name == "digit" and event.char.isdigit():
+            self.message = ""
+            if len(self.typed) < DIGITS:
+                self.typed += event.char
+        elif event.name == "back":
+            self.message = ""
+            if self.typed:
+                self.typed = self.typed[:-1]
+            else:
+                self.kiosk.stack.pop()
+        elif event.name in ("menu", "cancel"):
+            self.kiosk.stack.pop()
+        elif event.name == "enter":
+            self.apply()
+
+    def apply(self) -> None:
+        digits = self.digits()
+        moment = parse(digits)
+        if moment is None:
+            self.good, self.message = False, f"{self.t('Not a date')}: {shown(digits)}"
+            return
+        why = self.set_clock(moment)
+        if why:
+            log.error("the clock was not set to %s: %s", moment, why)
+            self.good, self.message = False, f"{self.t('Clock not set')}: {why}"
+            return
+        log.info("clock set by hand to %s", moment)
+        self.kiosk.clock_set_by_hand = True
+        self.good, self.message = True, f"{self.t('Clock set')}: {shown(digits)}"
+        self.close_at = time.monotonic() + CLOSE_AFTER_SET
+
+    def update(self, now: float) -> None:
+        minute = self.now_digits()
+        if minute != self.minute:  # the clock shown moves on
+            self.minute = minute
+            self.dirty = True
+        if self.close_at is not None and now >= self.close_at:
+            self.close_at = None
+            if self.kiosk.stack.top is self:
+                self.kiosk.stack.pop()
+
+    def wake_at(self) -> float | None:
+        return self.close_at if self.close_at is not None else time.monotonic() + 1.0
+
+    def draw(self, p: theme.Painter) -> None:
+        t = self.t
+        centred(p, t("Date and time"), 8, 6, theme.ACCENT, bold=True)
+        centred(p, t("Type the date and time: year, month, day, hour, minute"), 3.4, 22,
+                theme.DIM, width=0.94)  # fmt: skip
+        digits = self.digits()
+        centred(p, shown(digits), 12, 36, theme.TEXT, bold=True)
+        n = len(self.typed)
+        done = shown(self.typed + " " * (DIGITS - n)).rstrip(" -:")
+        if done:  # the typed part again, underneath, so the player sees how far
+            centred(p, f"{t('Typed')}: {done}", 3.4, 56, theme.ACCENT)
+        if self.message:
+            centred(p, self.message, 3.8, 70, theme.GOOD if self.good else theme.BAD,
+                    bold=True, width=0.94)  # fmt: skip
+        footer(p, t("Digits replace from the left, . = delete, Enter = set the clock, / = back"))
