@@ -8,6 +8,11 @@
   current one) or of one night (``DATE`` as 2025-03-04, or ``tonight``). The order is
   the store's (most wins, most draws, fewest played); players level on those share a
   position, shown as ``=``.
+- ``league night DATE``: the games of one night (``DATE`` or ``tonight``): number, start
+  time, players, who won.
+- ``league move GAMES --to DATE``: league games (``12-20`` or ``12,14,15``) into the
+  night dated ``DATE`` of their season: the mend for games a kiosk whose clock was not
+  set put in an old night. A night left with no games goes. Ratings do not change.
 
 The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 ``data_dir``, as ``kiosk.commands._db`` says). Only ``season start`` makes a new file.
@@ -18,14 +23,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.league import Standing, night_date, positions
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path
 
 NAME = "league"
-HELP = "league seasons and standings: start a season, list seasons, print a table"
+HELP = "league seasons and standings: start a season, list seasons, print a table, mend a night"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--season", metavar="S", help="season name (default: the current one)")
     which.add_argument("--night", metavar="DATE", help="a night: 2025-03-04, or 'tonight'")
+    add_db_arguments(p, sub=True)
+    p = sub.add_parser("night", help="list the games of one league night")
+    p.add_argument("date", metavar="DATE", help="2025-03-04, or 'tonight'")
+    add_db_arguments(p, sub=True)
+    p = sub.add_parser(
+        "move", help="put league games into another night (a kiosk whose clock was wrong)"
+    )
+    p.add_argument("games", metavar="GAMES", help="game numbers: 12-20, or 12,14,15")
+    p.add_argument("--to", required=True, metavar="DATE", help="the night's date: 2025-03-04")
     add_db_arguments(p, sub=True)
 
 
@@ -63,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
         with Store.open(db) as store:
             if args.action == "season":
                 return _start(store, args.name) if starting else _list(store)
+            if args.action == "night":
+                return _night(store, args.date)
+            if args.action == "move":
+                return _move(store, _game_numbers(args.games), args.to)
             return _standings(store, args.season, args.night)
     except (LeagueError, StoreError, OSError) as e:
         return _fail(str(e))
@@ -96,6 +114,59 @@ def _night_day(text: str, store: Store) -> str:
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
         raise LeagueError(f"{text!r} is not a date like 2025-03-04 (or 'tonight')") from None
+
+
+def _game_numbers(text: str) -> list[int]:
+    """``12-20``, ``12,14,15`` or both (``3,7-9``) as game numbers."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        lo, dash, hi = part.partition("-")
+        if not (lo.isdigit() and (not dash or hi.isdigit())):
+            raise LeagueError(f"{text!r} is not game numbers like 12-20 or 12,14,15")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if last < first or last - first > 10_000:
+            raise LeagueError(f"{part!r} is not a range of game numbers")
+        out += range(first, last + 1)
+    return out
+
+
+def _local_time(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
+    except ValueError:
+        return "?"
+
+
+def _night(store: Store, text: str) -> int:
+    day = _night_day(text, store)
+    nights = store.league.nights_on(day)
+    if not nights:
+        raise LeagueError(f"no league night on {day}")
+    names = {s.id: s.name for s in store.league.seasons()}
+    for i, n in enumerate(nights):
+        if i:
+            print()
+        print(f"Night {n.date} (season {names.get(n.season_id, '?')})")
+        games = store.league.night_games(n.id)
+        if not games:
+            print("no games")
+        for g in games:
+            who = (
+                ", ".join(g.winners)
+                if g.winners
+                else ("draw" if g.status == "finished" else g.status)
+            )
+            print(f"{g.game_id:>6}  {_local_time(g.started_at)}  {g.kind:<8} "
+                  f"{' v '.join(g.players)}  ({who})")  # fmt: skip
+    return 0
+
+
+def _move(store: Store, games: list[int], to: str) -> int:
+    night, emptied = store.league.move_games(games, _night_day(to, store))
+    print(f"moved {len(set(games))} game(s) to the night of {night.date}")
+    for day in emptied:
+        print(f"the night of {day} had no games left and was removed")
+    return 0
 
 
 def _standings(store: Store, season_name: str | None, night: str | None) -> int:

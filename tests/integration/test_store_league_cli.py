@@ -170,3 +170,63 @@ def test_the_league_command_runs_as_a_real_process(db):
         check=True,
     ).stdout
     assert names_in_order(out, ["Ann", "Bob", "Cy", "Di"]) == ["Ann", "Bob", "Di", "Cy"]
+
+
+def test_games_a_kiosk_put_in_last_weeks_night_are_listed_and_moved_to_their_own(db, capsys):
+    # A kiosk without network time, unplugged after the league night of 4 March, starts
+    # a week later with its clock still on 4 March: the new games join that night.
+    clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+    with Store.open(db, clock=clock) as store:
+        for name in ("Ann", "Bob", "Cy", "Di"):
+            store.players.add(name)
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)  # game 1
+        clock.now += timedelta(hours=1)  # a week later, by the kiosk's clock an hour
+        win_cricket(store.start_game("cricket", ["Cy", "Di"], rated=True), 1)  # game 2
+        win_cricket(store.start_game("cricket", ["Bob", "Cy"], rated=True), 0)  # game 3
+        store.start_game("cricket", ["Ann", "Di"])  # game 4: training, no night
+        ratings = {p.name: store.players.rating(p.id) for p in store.players.roster()}
+    assert league(db, "night", "2025-03-04") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Night 2025-03-04 (season ")
+    assert [line.split()[0] for line in out[1:]] == ["1", "2", "3"]
+    assert "Cy v Di" in out[2] and out[2].endswith("(Di)")
+    assert out[1].split()[1] == "20:00"
+
+    assert league(db, "move", "2-3", "--to", "2025-03-11") == 0
+    assert "moved 2 game(s) to the night of 2025-03-11" in capsys.readouterr().out
+    assert league(db, "standings", "--night", "2025-03-04") == 0
+    assert names_in_order(capsys.readouterr().out, ["Ann", "Bob", "Cy", "Di"]) == ["Ann", "Bob"]
+    assert league(db, "standings", "--night", "2025-03-11") == 0
+    assert set(names_in_order(capsys.readouterr().out, ["Ann", "Bob", "Cy", "Di"])) == {
+        "Bob", "Cy", "Di"}  # fmt: skip
+    with Store.open(db) as store:
+        assert {p.name: store.players.rating(p.id) for p in store.players.roster()} == ratings
+        assert [n.date for n in store.league.nights(store.league.current_season().id)] == [
+            "2025-03-04", "2025-03-11"]  # fmt: skip
+
+    # Back again: the night of the 11th is left empty and goes.
+    assert league(db, "move", "2,3", "--to", "2025-03-04") == 0
+    assert "the night of 2025-03-11 had no games left" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("games", "to", "said"),
+    [("4", "2025-03-11", "game 4 is not a league game"),
+     ("9", "2025-03-11", "no game 9"),
+     ("3-1", "2025-03-11", "not a range"),
+     ("1;2", "2025-03-11", "is not game numbers"),
+     ("1", "11.03.2025", "is not a date like 2025-03-04")],
+)  # fmt: skip
+def test_a_move_that_cannot_be_done_is_refused_and_changes_nothing(db, capsys, games, to, said):
+    clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+    with Store.open(db, clock=clock) as store:
+        for name in ("Ann", "Bob"):
+            store.players.add(name)
+        for _ in range(3):
+            win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+        store.start_game("cricket", ["Ann", "Bob"])  # game 4: training
+    assert league(db, "move", games, "--to", to) == 1
+    assert said in capsys.readouterr().err
+    with Store.open(db) as store:
+        assert [n.date for n in store.league.nights(store.league.current_season().id)] == [
+            "2025-03-04"]  # fmt: skip

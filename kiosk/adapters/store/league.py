@@ -104,6 +104,18 @@ class SeasonInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class NightGame:
+    """One game of a league night, as ``league night`` lists it."""
+
+    game_id: int
+    kind: str  # "cricket" | "formula"
+    status: str  # "playing" | "finished" | "abandoned"
+    started_at: str  # ISO, UTC
+    players: tuple[str, ...]  # by seat
+    winners: tuple[str, ...]  # of a finished game ("": none, a draw)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerGame:
     """One finished game of one player, as their page needs it (newest first)."""
 
@@ -234,6 +246,78 @@ class League:
             (day,),
         ).fetchall()
         return [Night(int(i), int(s), str(d)) for i, s, d in rows]
+
+    def night_games(self, night_id: int) -> list[NightGame]:
+        """Every game of a night, in the order they started."""
+        rows = self._db.conn.execute(
+            "SELECT id, kind, status, started_at FROM games WHERE night_id = ? ORDER BY id",
+            (night_id,),
+        ).fetchall()
+        out = []
+        for gid, kind, status, started in rows:
+            seats = self._db.conn.execute(
+                """SELECT p.name, r.outcome FROM game_players gp JOIN players p
+                   ON p.id = gp.player_id LEFT JOIN results r
+                   ON r.game_id = gp.game_id AND r.player_id = gp.player_id
+                   WHERE gp.game_id = ? ORDER BY gp.seat""",
+                (gid,),
+            ).fetchall()
+            names = tuple(str(n) for n, _ in seats)
+            won = tuple(str(n) for n, outcome in seats if outcome == "won")
+            out.append(NightGame(int(gid), str(kind), str(status), str(started), names, won))
+        return out
+
+    def move_games(self, game_ids: Sequence[int], day: str) -> tuple[Night, list[str]]:
+        """Moves league games to the night dated ``day`` (ISO) of their own season, made
+        if need be: the mend for games a kiosk put in the wrong night (its clock was not
+        set). Nights left with no game are removed; returns the night and their dates.
+        Ratings do not change (they follow the order the games ended in)."""
+        try:
+            day = date.fromisoformat(day).isoformat()
+        except ValueError:
+            raise LeagueError(f"{day!r} is not a date like 2025-03-04") from None
+        ids = sorted(set(int(i) for i in game_ids))
+        if not ids:
+            raise LeagueError("no games given")
+        marks = ",".join("?" * len(ids))
+        with self._db.transaction() as c:
+            rows = c.execute(
+                f"""SELECT g.id, n.id, n.season_id FROM games g
+                    LEFT JOIN nights n ON n.id = g.night_id WHERE g.id IN ({marks})""",
+                ids,
+            ).fetchall()
+            found = {int(g): (n, s) for g, n, s in rows}
+            missing = [i for i in ids if i not in found]
+            if missing:
+                raise LeagueError(f"no game {missing[0]}")
+            outside = [i for i in ids if found[i][0] is None]
+            if outside:
+                raise LeagueError(f"game {outside[0]} is not a league game (it has no night)")
+            seasons = {found[i][1] for i in ids}
+            if len(seasons) > 1:
+                raise LeagueError("the games are in different seasons: move each season's apart")
+            (season_id,) = seasons
+            row = c.execute(
+                "SELECT id FROM nights WHERE season_id = ? AND date = ?", (season_id, day)
+            ).fetchone()
+            if row is None:
+                row = (c.execute(
+                    "INSERT INTO nights (season_id, date) VALUES (?, ?)", (season_id, day)
+                ).lastrowid,)  # fmt: skip
+            night = Night(int(row[0]), int(season_id), day)
+            c.execute(
+                f"UPDATE games SET night_id = ? WHERE id IN ({marks})",
+                [night.id, *ids],
+            )
+            left = sorted({int(found[i][0]) for i in ids} - {night.id})
+            emptied = []
+            for nid in left:
+                if c.execute("SELECT 1 FROM games WHERE night_id = ? LIMIT 1", (nid,)).fetchone():
+                    continue
+                (was,) = c.execute("SELECT date FROM nights WHERE id = ?", (nid,)).fetchone()
+                c.execute("DELETE FROM nights WHERE id = ?", (nid,))
+                emptied.append(str(was))
+        return night, emptied
 
     def overview(self) -> list[SeasonInfo]:
         """Every season, oldest first, with its nights and rated finished games."""
