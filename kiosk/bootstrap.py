@@ -46,6 +46,16 @@ class Options:
     data_dir: Path | None = None  # None: the config's (``Config.resolved_data_dir``)
     store: bool = True  # False: no database at all, games in memory (the bench compares)
     trace: bool = False  # log "shown game=.. seq=.." after each flip that shows an input
+    # Settings -> Date and time sets the system clock: None = only as the systemd
+    # service (``$NOTIFY_SOCKET``: a Pi behind a bar), never from a desk or a test run
+    # (as root there it would set the machine's own clock); True/False: always/never.
+    clock_setting: bool | None = None
+
+
+def _clock_setting(options: Options) -> bool:
+    if options.clock_setting is not None:
+        return options.clock_setting
+    return bool(options.env.get("NOTIFY_SOCKET"))
 
 
 def display_mode(options: Options, config: Config) -> tuple[bool, tuple[int, int]]:
@@ -218,7 +228,7 @@ def build(options: Options, config: Config) -> Running:
         ),
         save_settings=saver,
         network_time=clock.network_time,
-        set_clock=clock.set_clock,
+        set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
     kiosk.store_damaged = bool(damage)

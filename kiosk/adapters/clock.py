@@ -1,77 +1,104 @@
-"""Whether the system clock was set from the network since boot.
+"""Whether the system clock can be trusted for tonight's date, and setting it by hand.
 
 The league dates its nights (and the store stamps every game) by the system clock. A
 Raspberry Pi 4 has no battery clock: it boots with the time it saved when it last ran
 (``fake-hwclock``) and is put right only by network time. A kiosk in a bar without
 network, unplugged at closing time, starts next week's league night on last week's
 date, and its games join last week's night. The league screen asks to check the date
-when this says no.
+when ``network_time`` says no.
 
-Set by hand (``set_clock``, the Settings screen's "Date and time"): through systemd's
-``timedatectl``, which asks ``systemd-timedated``; the kiosk's user may do that by the
-polkit rule ``systemd/install.sh`` writes. Network time is turned off for the moment
-it takes (timedated refuses a time while it is on) and on again after.
+``network_time`` reads systemd: ``systemd-timesyncd`` (the Pi OS default) makes
+``/run/systemd/timesync/synchronized`` once it has set the clock; else ``timedatectl``
+gives the kernel's own flag (chrony, ntpd set it too). A clock set at boot from a
+battery-backed clock chip (``/sys/class/rtc/rtc0/hctosys``: a Pi 5 with its battery, an
+RTC board) counts as set. None when none of these can tell (a desk without systemd, a
+container).
 
-Read from systemd: ``systemd-timesyncd`` (the Pi OS default) makes
-``/run/systemd/timesync/synchronized`` once it has set the clock; otherwise
-``timedatectl`` gives the kernel's own flag (chrony, ntpd set it too). None when neither
-can tell (a desk without systemd, a container).
+``set_clock`` (Settings -> Date and time) goes through ``timedatectl``, which asks
+``systemd-timedated``; the kiosk's user may do that by the polkit rule
+``systemd/install.sh`` writes. Network time, when on, is turned off for the moment it
+takes (timedated refuses a time while it is on) and on again after; the clock is read
+back, since timesyncd, started again, moves a clock set back behind the time it last
+saved forward to it.
 """
 
 from __future__ import annotations
 
 import subprocess
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 TIMESYNCD_FLAG = Path("/run/systemd/timesync/synchronized")
-TIMEOUT_S = 1.0  # timedatectl answers in milliseconds; a hung D-Bus must not hang the UI
+RTC_AT_BOOT = Path("/sys/class/rtc/rtc0/hctosys")  # "1": the clock was set from it at boot
+SHOW_TIMEOUT_S = 1.0  # timedatectl answers in milliseconds; a hung D-Bus must not hang the UI
+SET_TIMEOUT_S = 3.0  # per call: three calls at most, well inside the watchdog's 30 s
+HELD_S = 10.0  # the clock read back this close to the time set (the calls take a moment)
 
 
-def network_time() -> bool | None:
-    """True: the clock was set from the network since boot; False: it was not (check
-    the date); None: this system cannot tell."""
-    if TIMESYNCD_FLAG.exists():
-        return True
+def _run(*args: str, timeout: float) -> tuple[bool, str]:
+    """Runs ``timedatectl`` (never asking for a password): (done, its last line)."""
     try:
         done = subprocess.run(
-            ["timedatectl", "show", "--property=NTPSynchronized", "--value"],
+            ["timedatectl", *args],
             capture_output=True,
             text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    answer = done.stdout.strip() if done.returncode == 0 else ""
-    return {"yes": True, "no": False}.get(answer)
-
-
-def _timedatectl(*args: str) -> tuple[bool, str]:
-    """Runs ``timedatectl`` (never asking for a password): (done, what it said)."""
-    try:
-        done = subprocess.run(
-            ["timedatectl", "--no-ask-password", *args],
-            capture_output=True,
-            text=True,
-            timeout=SET_TIMEOUT_S,
+            errors="replace",
+            timeout=timeout,
             check=False,
         )
     except FileNotFoundError:
         return False, "timedatectl not found (the clock is set by systemd)"
     except (OSError, subprocess.SubprocessError) as e:
         return False, str(e)
-    said = (done.stderr or done.stdout).strip().splitlines()
-    return done.returncode == 0, said[-1] if said else f"exit status {done.returncode}"
+    said = (done.stderr if done.returncode else done.stdout).strip().splitlines()
+    return done.returncode == 0, said[-1].strip() if said else f"exit status {done.returncode}"
 
 
-SET_TIMEOUT_S = 10.0  # timedated may be started on demand, and sets the RTC too
+def _flag(path: Path) -> bool:
+    try:
+        return path.read_text(errors="replace").strip() == "1"
+    except OSError:
+        return False
+
+
+def network_time() -> bool | None:
+    """True: the clock was set from the network since boot (or from a battery clock at
+    boot); False: it was not (check the date); None: this system cannot tell."""
+    if TIMESYNCD_FLAG.exists() or _flag(RTC_AT_BOOT):
+        return True
+    ok, said = _run("show", "--property=NTPSynchronized", "--value", timeout=SHOW_TIMEOUT_S)
+    return {"yes": True, "no": False}.get(said) if ok else None
+
+
+def _clock_now() -> datetime | None:
+    """The system clock as timedated reads it (``Tue 2026-12-01 20:30:05 CET``), local
+    time; None when it cannot be read."""
+    ok, said = _run("show", "--property=TimeUSec", "--value", timeout=SHOW_TIMEOUT_S)
+    try:
+        return datetime.strptime(" ".join(said.split()[1:3]), "%Y-%m-%d %H:%M:%S") if ok else None
+    except ValueError:
+        return None
 
 
 def set_clock(moment: datetime) -> str:
     """Sets the system clock to ``moment`` (local time, to the second): "" when done,
-    else why not, in timedatectl's words."""
-    _timedatectl("set-ntp", "false")  # fails where there is no network time: no matter
-    ok, said = _timedatectl("set-time", moment.strftime("%Y-%m-%d %H:%M:%S"))
-    _timedatectl("set-ntp", "true")  # the network puts it right again when there is one
-    return "" if ok else said
+    else why not (timedatectl's words, or the time the clock came back to)."""
+    was_on, said = _run("show", "--property=NTP", "--value", timeout=SHOW_TIMEOUT_S)
+    ntp = was_on and said == "yes"
+    if ntp:
+        ok, said = _run("--no-ask-password", "set-ntp", "false", timeout=SET_TIMEOUT_S)
+        if not ok:
+            return said
+    stamp = moment.strftime("%Y-%m-%d %H:%M:%S")
+    ok, said = _run("--no-ask-password", "set-time", stamp, timeout=SET_TIMEOUT_S)
+    if ntp:  # as it was: the network puts the clock right again when there is one
+        _run("--no-ask-password", "set-ntp", "true", timeout=SET_TIMEOUT_S)
+    if not ok:
+        return said
+    back = _clock_now()
+    if back is not None and abs(back - moment) > timedelta(seconds=HELD_S):
+        return (
+            f"the clock is at {back:%Y-%m-%d %H:%M} (network time, or the time it last"
+            " saved, is later)"
+        )
+    return ""

@@ -23,7 +23,9 @@ WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
 
 
 @contextmanager
-def kiosk(tmp_path: Path, *, store: bool = True) -> Iterator[Driver]:
+def kiosk(
+    tmp_path: Path, *, store: bool = True, clock_setting: bool | None = None
+) -> Iterator[Driver]:
     options = Options(
         window=True,
         size=(1280, 720),
@@ -31,6 +33,7 @@ def kiosk(tmp_path: Path, *, store: bool = True) -> Iterator[Driver]:
         env={},
         data_dir=tmp_path / "data",
         store=store,
+        clock_setting=clock_setting,
     )
     running = build(options, Config())
     d = Driver(running)

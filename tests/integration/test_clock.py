@@ -24,9 +24,29 @@ def _timedatectl(tmp_path: Path, script: str) -> str:
 
 @pytest.fixture
 def no_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This machine's own flags out of the way: timesyncd's file and the clock chip's."""
     flag = tmp_path / "run" / "synchronized"
     monkeypatch.setattr(clock, "TIMESYNCD_FLAG", flag)
+    monkeypatch.setattr(clock, "RTC_AT_BOOT", tmp_path / "rtc0" / "hctosys")
     return flag
+
+
+# A timedatectl as systemd's answers: network time on, the clock it was set to (nothing
+# before: not known), and every call recorded. ``saved``: a time timesyncd moves the clock
+# forward to when it starts again (the time it last saved, later than the one set).
+TIMEDATED = """d="${0%/*}"
+echo "$@" >> "$d/calls"
+case "$*" in
+  "show --property=NTPSynchronized --value")
+    [ -f "$d/synced" ] && read -r x < "$d/synced" && echo "$x" ;;
+  "show --property=NTP --value") echo yes ;;
+  "show --property=TimeUSec --value")
+    [ -f "$d/time" ] && read -r t < "$d/time" && echo "Tue $t UTC" ;;
+  "--no-ask-password set-time "*) echo "$3" > "$d/time" ;;
+  "--no-ask-password set-ntp true")
+    [ -f "$d/saved" ] && read -r t < "$d/saved" && echo "$t" > "$d/time" ;;
+esac
+exit 0"""  # shell builtins only: some tests leave nothing else on the PATH
 
 
 @pytest.mark.parametrize(
@@ -46,14 +66,31 @@ def test_timedatectl_says_whether_the_clock_was_set_from_the_network(
             "show", "--property=NTPSynchronized", "--value"]  # fmt: skip
 
 
-def test_timesyncd_flag_file_means_set_and_no_systemd_means_cannot_tell(
+def test_timesyncd_flag_file_or_a_battery_clock_mean_set_and_no_systemd_cannot_tell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_flag: Path
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     assert clock.network_time() is None
+    rtc = tmp_path / "rtc0" / "hctosys"
+    rtc.parent.mkdir()
+    rtc.write_text("0\n")  # a clock chip that did not set the clock at boot
+    assert clock.network_time() is None
+    rtc.write_text("1\n")  # a Pi 5 with its battery, an RTC board
+    assert clock.network_time() is True
+    rtc.write_text("0\n")
     no_flag.parent.mkdir()
     no_flag.touch()
     assert clock.network_time() is True
+
+
+def test_unreadable_output_is_no_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_flag: Path
+) -> None:
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, r"printf '\377\376no\n'"))
+    assert clock.network_time() is None
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == ""  # nothing said it failed
 
 
 def test_a_hung_timedatectl_is_given_up_on_in_a_second(
@@ -86,12 +123,9 @@ def test_the_league_menu_asks_to_check_the_date_only_when_the_clock_was_not_set(
         assert any(t.startswith("Tonight: ") for t in d.texts)
 
 
-RECORDING = 'echo "$@" >> "${0%/*}/calls"'
-
-
 def _calls(tmp_path: Path) -> list[str]:
     calls = tmp_path / "bin" / "calls"
-    return calls.read_text().splitlines() if calls.exists() else []
+    return [c for c in calls.read_text().splitlines() if "set-" in c] if calls.exists() else []
 
 
 def test_setting_the_clock_turns_network_time_off_sets_it_and_turns_it_on_again(
@@ -99,7 +133,7 @@ def test_setting_the_clock_turns_network_time_off_sets_it_and_turns_it_on_again(
 ) -> None:
     from datetime import datetime
 
-    monkeypatch.setenv("PATH", _timedatectl(tmp_path, RECORDING))
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED))
     assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == ""
     assert _calls(tmp_path) == [
         "--no-ask-password set-ntp false",
@@ -108,17 +142,55 @@ def test_setting_the_clock_turns_network_time_off_sets_it_and_turns_it_on_again(
     ]
 
 
+def test_network_time_that_was_off_stays_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED.replace("echo yes", "echo no")))
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == ""
+    assert _calls(tmp_path) == ["--no-ask-password set-time 2026-12-01 20:30:00"]
+
+
+def test_a_clock_set_back_that_timesyncd_moves_forward_again_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED))
+    (tmp_path / "bin" / "saved").write_text("2027-01-01 10:00:00\n")  # a typo set once
+    said = clock.set_clock(datetime(2026, 12, 1, 20, 30))
+    assert said.startswith("the clock is at 2027-01-01 10:00 ")
+
+
 def test_a_clock_that_cannot_be_set_says_why_in_timedatectls_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import datetime
 
     refuse = 'case "$2" in set-time) echo "Failed to set time: Access denied" >&2; exit 1;; esac'
-    monkeypatch.setenv("PATH", _timedatectl(tmp_path, f"{RECORDING}\n{refuse}"))
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, refuse + "\n" + TIMEDATED))
     assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == "Failed to set time: Access denied"
     assert _calls(tmp_path)[-1] == "--no-ask-password set-ntp true"  # network time on again
+    refuse_all = 'echo "$@" >> "${0%/*}/calls"; case "$2" in set-*) exit 1;; esac; echo yes'
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, refuse_all))
+    (tmp_path / "bin" / "calls").unlink()
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == "exit status 1"
+    assert _calls(tmp_path) == ["--no-ask-password set-ntp false"]  # and nothing after
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     assert "timedatectl not found" in clock.set_clock(datetime(2026, 12, 1, 20, 30))
+
+
+def test_a_hung_timedatectl_holds_the_screen_a_few_seconds_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, "exec sleep 60"))
+    t0 = time.monotonic()
+    assert clock.set_clock(datetime(2026, 12, 1, 20, 30))
+    assert time.monotonic() - t0 < 3 * clock.SET_TIMEOUT_S  # the watchdog allows 30 s
 
 
 def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking(
@@ -126,10 +198,11 @@ def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking
 ) -> None:
     from tests.e2e.test_league_screens import kiosk
 
-    bin_dir = _timedatectl(tmp_path, f'{RECORDING}\n[ "$1" = show ] && echo no\nexit 0')
+    bin_dir = _timedatectl(tmp_path, TIMEDATED)
+    (tmp_path / "bin" / "synced").write_text("no\n")
     monkeypatch.setenv("PATH", bin_dir + os.pathsep + os.environ["PATH"])
     warning = "Clock not set from the network: is tonight's date right?"
-    with kiosk(tmp_path) as d:
+    with kiosk(tmp_path, clock_setting=True) as d:
         d.press("1")  # attract: any key
         d.press("3")
         assert d.screen.name == "league-menu" and warning in d.texts
@@ -138,6 +211,8 @@ def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking
         assert d.screen.name == "settings" and "Date and time" in d.texts
         d.press("4")
         assert d.screen.name == "date-time"
+        d.press("\n")  # Enter alone: nothing set
+        assert "Type the date first" in d.texts and not _calls(tmp_path)
         d.press("202613")  # month 13
         d.press("\n")
         assert any(t.startswith("Not a date: 2026-13-") for t in d.texts), d.texts
@@ -151,3 +226,14 @@ def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking
         d.press("3")
         assert d.screen.name == "league-menu"
         assert warning not in d.texts
+
+
+def test_a_kiosk_not_run_as_the_service_offers_no_clock_setting(tmp_path: Path) -> None:
+    # From a desk or a test run (as root there) it would set the machine's own clock.
+    from tests.e2e.test_league_screens import kiosk
+
+    with kiosk(tmp_path) as d:
+        d.press("1")
+        d.press("4")
+        assert d.screen.name == "settings"
+        assert "Date and time" not in d.texts and "Back" in d.texts

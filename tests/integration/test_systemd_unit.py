@@ -286,7 +286,10 @@ def test_the_clock_rule_is_for_the_user_the_service_runs_as_and_install_sh_puts_
     assert installed_at == "/etc/polkit-1/rules.d/50-darts-kiosk.rules"
     assert "polkitd" in packages
     text = INSTALL.read_text()
-    assert 'install_polkit_rule "$repo"' in text and '"$POLKIT_RULE"' in text  # and uninstall
+    install = re.search(r"\ndo_install\(\) \{\n(.*?)\n\}\n", text, re.S)
+    uninstall = re.search(r"\ndo_uninstall\(\) \{\n(.*?)\n\}\n", text, re.S)
+    assert install and 'install_polkit_rule "$repo"' in install.group(1)
+    assert uninstall and re.search(r'rm -f [^\n]*"\$POLKIT_RULE"', uninstall.group(1))
 
 
 @pytest.mark.skipif(

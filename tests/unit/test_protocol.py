@@ -98,7 +98,8 @@ def test_every_dart_sent_as_text_comes_back(dart: Dart) -> None:
     [(b"T20\x00\n", Hit(Dart.parse("T20"))),  # a C string sent with its terminator
      (b"\x00\x00SB\r\n", Hit(Dart.parse("SB"))),  # NULs as the port opens
      (b"PING\x00\r\x00\n", Ping()),
-     (b"\x00\x00\x00\n", Unknown("\\x00\\x00\\x00"))],  # nothing but NULs: still garbage
+     (b"\x00\x00\x00\n", Unknown("\\x00\\x00\\x00")),  # nothing but NULs: still garbage
+     (b"\x00LSP\r\n", Unknown("\\x00LSP"))],  # the log shows what was sent
 )  # fmt: skip
 def test_nul_bytes_around_a_line_are_not_part_of_it(line: bytes, event: object) -> None:
     assert parse_line(line) == event

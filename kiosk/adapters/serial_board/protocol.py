@@ -88,18 +88,24 @@ def parse_line(raw: bytes) -> BoardEvent:
     end are not part of it: firmware that writes a C string with its terminator
     (``Serial.write(buf, sizeof buf)``) sends ``T20\\0``, and some USB serial chips
     send NULs as the port opens; a NUL inside a line is garbage."""
-    sent = raw.rstrip(b"\r\n")  # as sent, for the log
+    sent = raw.rstrip(b"\r\n")
     line = raw.rstrip(b"\r\n\x00").lstrip(b"\x00")
-    if not line and sent:
-        return Unknown(_printable(sent))  # nothing but NULs: garbage
+    event = _parse(line) if line or not sent else Unknown("")  # nothing but NULs: garbage
+    if isinstance(event, Unknown) and line != sent:  # the log shows the line as sent
+        return Unknown(_printable(sent[:MAX_LINE]) + ("..." if len(sent) > MAX_LINE else ""))
+    return event
+
+
+def _parse(line: bytes) -> BoardEvent:
+    """``parse_line`` of a line without its terminator and NULs around it."""
     if len(line) > MAX_LINE:
-        return Unknown(_printable(sent[:MAX_LINE]) + "...")
+        return Unknown(_printable(line[:MAX_LINE]) + "...")
     try:
         text = line.decode("ascii")
     except UnicodeDecodeError:
-        return Unknown(_printable(sent))
+        return Unknown(_printable(line))
     if not text.isprintable():
-        return Unknown(_printable(sent))
+        return Unknown(_printable(line))
     t = text.strip()
     u = t.upper()
     if u == "MISS":

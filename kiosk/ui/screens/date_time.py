@@ -4,7 +4,9 @@ For a kiosk without network time (a Pi has no battery clock: ``adapters.clock``)
 league nights would otherwise be dated by the time it last saved. The screen shows the
 clock's date and time; digits typed replace it from the left (year, month, day, hour,
 minute: ``202612012030`` is 2026-12-01 20:30), ``.`` takes the last digit back (with
-none typed, leaves), Enter sets the clock to what is shown, ``/`` leaves.
+none typed, leaves), Enter sets the clock to what is shown (with none typed, nothing),
+``/`` leaves. Offered only where the kiosk runs as the systemd service
+(``bootstrap.Options.clock_setting``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ class DateTimeScreen(Screen):
             self.apply()
 
     def apply(self) -> None:
+        if not self.typed:  # Enter alone: the clock stays as it is, to the second
+            self.good, self.message = False, self.t("Type the date first")
+            return
         digits = self.digits()
         moment = parse(digits)
         if moment is None:
@@ -87,7 +92,7 @@ class DateTimeScreen(Screen):
             return
         why = self.set_clock(moment)
         if why:
-            log.error("the clock was not set to %s: %s", moment, why)
+            log.warning("the clock was not set to %s: %s", moment, why)
             self.good, self.message = False, f"{self.t('Clock not set')}: {why}"
             return
         log.info("clock set by hand to %s", moment)
