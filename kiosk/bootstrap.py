@@ -227,7 +227,7 @@ def build(options: Options, config: Config) -> Running:
             single_bull=config.cricket.single_bull,
         ),
         save_settings=saver,
-        network_time=clock.network_time,
+        clock_source=clock.clock_source,
         set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)

@@ -86,7 +86,7 @@ def start(size: Size, language: str = "en", **options: Any) -> Driver:
     options.setdefault("env", {})
     d = Driver(build(Options(window=True, size=size, **options), Config()))
     # The league screen's "clock not set" line depends on this machine's clock, not the scene.
-    d.kiosk.network_time = lambda: None
+    d.kiosk.clock_source = lambda: None
     if language != "en":
         d.kiosk.set_language(language)
     d.settle()

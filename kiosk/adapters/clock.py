@@ -9,17 +9,18 @@ when ``network_time`` says no.
 
 ``network_time`` reads systemd: ``systemd-timesyncd`` (the Pi OS default) makes
 ``/run/systemd/timesync/synchronized`` once it has set the clock; else ``timedatectl``
-gives the kernel's own flag (chrony, ntpd set it too). A clock set at boot from a
-battery-backed clock chip (``/sys/class/rtc/rtc0/hctosys``: a Pi 5 with its battery, an
-RTC board) counts as set. None when none of these can tell (a desk without systemd, a
-container).
+gives the kernel's own flag (chrony, ntpd set it too); None when neither can tell (a
+desk without systemd, a container). ``clock_source`` adds a clock set at boot from a
+clock chip (``/sys/class/rtc/rtc0/hctosys``: a Pi 5 with its battery, an RTC board),
+which is right only if its battery kept it going.
 
 ``set_clock`` (Settings -> Date and time) goes through ``timedatectl``, which asks
 ``systemd-timedated``; the kiosk's user may do that by the polkit rule
 ``systemd/install.sh`` writes. Network time, when on, is turned off for the moment it
-takes (timedated refuses a time while it is on) and on again after; the clock is read
-back, since timesyncd, started again, moves a clock set back behind the time it last
-saved forward to it.
+takes (timedated refuses a time while it is on) and on again after, whatever happened.
+timesyncd, started again, moves a clock that is behind the time it last saved (its
+clock file's age) forward to it: a time before that is refused, and the clock is read
+back after.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from pathlib import Path
 TIMESYNCD_FLAG = Path("/run/systemd/timesync/synchronized")
 RTC_AT_BOOT = Path("/sys/class/rtc/rtc0/hctosys")  # "1": the clock was set from it at boot
 SHOW_TIMEOUT_S = 1.0  # timedatectl answers in milliseconds; a hung D-Bus must not hang the UI
-SET_TIMEOUT_S = 3.0  # per call: three calls at most, well inside the watchdog's 30 s
+SET_TIMEOUT_S = 10.0  # set_clock runs off the UI thread
+NTP_TIMEOUT_S = 30.0  # timedated reloads systemd to turn network time on or off
+TIMESYNC_CLOCK = Path("/var/lib/systemd/timesync/clock")
 HELD_S = 10.0  # the clock read back this close to the time set (the calls take a moment)
 
 
@@ -62,12 +65,25 @@ def _flag(path: Path) -> bool:
 
 
 def network_time() -> bool | None:
-    """True: the clock was set from the network since boot (or from a battery clock at
-    boot); False: it was not (check the date); None: this system cannot tell."""
-    if TIMESYNCD_FLAG.exists() or _flag(RTC_AT_BOOT):
+    """True: the clock was set from the network since boot; False: it was not (check
+    the date); None: this system cannot tell."""
+    if TIMESYNCD_FLAG.exists():
         return True
     ok, said = _run("show", "--property=NTPSynchronized", "--value", timeout=SHOW_TIMEOUT_S)
     return {"yes": True, "no": False}.get(said) if ok else None
+
+
+def clock_source() -> str | None:
+    """Where the clock's time came from since boot: "network"; "battery" (a clock chip
+    set it at boot: right only if its battery kept it going, so the caller checks it
+    against what it knows); "unset" (neither: the time saved at the last shutdown);
+    None when this system cannot tell."""
+    net = network_time()
+    if net:
+        return "network"
+    if _flag(RTC_AT_BOOT):
+        return "battery"
+    return None if net is None else "unset"
 
 
 def _clock_now() -> datetime | None:
@@ -80,21 +96,41 @@ def _clock_now() -> datetime | None:
         return None
 
 
+def _saved_by_timesyncd() -> datetime | None:
+    """The time systemd-timesyncd last saved (its clock file's age), local: when it
+    starts it moves a clock that is behind it forward to it."""
+    try:
+        return datetime.fromtimestamp(TIMESYNC_CLOCK.stat().st_mtime)
+    except (OSError, ValueError, OverflowError):
+        return None
+
+
 def set_clock(moment: datetime) -> str:
     """Sets the system clock to ``moment`` (local time, to the second): "" when done,
-    else why not (timedatectl's words, or the time the clock came back to)."""
+    else why not (timedatectl's words, or the time the clock came back to). Takes up to
+    a minute when systemd is slow: call it off the UI thread."""
+    saved = _saved_by_timesyncd()
+    if saved is not None and moment < saved - timedelta(minutes=1):
+        return (
+            f"it cannot go back before {saved:%Y-%m-%d %H:%M}: systemd-timesyncd, which"
+            " saved that time, would put it forward again"
+        )
     was_on, said = _run("show", "--property=NTP", "--value", timeout=SHOW_TIMEOUT_S)
     ntp = was_on and said == "yes"
-    if ntp:
-        ok, said = _run("--no-ask-password", "set-ntp", "false", timeout=SET_TIMEOUT_S)
+    try:
+        if ntp:
+            ok, said = _run("--no-ask-password", "set-ntp", "false", timeout=NTP_TIMEOUT_S)
+            if not ok:
+                return said
+        stamp = moment.strftime("%Y-%m-%d %H:%M:%S")
+        ok, said = _run("--no-ask-password", "set-time", stamp, timeout=SET_TIMEOUT_S)
         if not ok:
             return said
-    stamp = moment.strftime("%Y-%m-%d %H:%M:%S")
-    ok, said = _run("--no-ask-password", "set-time", stamp, timeout=SET_TIMEOUT_S)
-    if ntp:  # as it was: the network puts the clock right again when there is one
-        _run("--no-ask-password", "set-ntp", "true", timeout=SET_TIMEOUT_S)
-    if not ok:
-        return said
+    finally:
+        if ntp:  # as it was, whatever happened: the network puts the clock right again
+            back_on, on_said = _run("--no-ask-password", "set-ntp", "true", timeout=NTP_TIMEOUT_S)
+    if ntp and not back_on:
+        return f"the clock was set, but network time is off: {on_said}"
     back = _clock_now()
     if back is not None and abs(back - moment) > timedelta(seconds=HELD_S):
         return (

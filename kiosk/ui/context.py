@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -90,7 +90,7 @@ class Kiosk:
         cricket_defaults: CricketSetup | None = None,
         recorder: Callable[[str, CricketSetup], GameLog | None] | None = None,
         save_settings: Callable[[Settings], None] | None = None,
-        network_time: Callable[[], bool | None] | None = None,
+        clock_source: Callable[[], str | None] | None = None,
         set_clock: Callable[[datetime], str] | None = None,
     ) -> None:
         self.stack = ScreenStack()
@@ -101,9 +101,9 @@ class Kiosk:
         self.cricket_defaults = cricket_defaults or CricketSetup()
         self.new_recorder = recorder
         self.save_settings = save_settings
-        # Whether the system clock was set from the network since boot (``adapters.clock``;
-        # None: cannot tell). The league dates its nights by that clock.
-        self.network_time = network_time or (lambda: None)
+        # Where the system clock's time came from (``adapters.clock.clock_source``: None,
+        # cannot tell). The league dates its nights by that clock.
+        self.clock_source = clock_source or (lambda: None)
         # Sets the system clock (``adapters.clock.set_clock``): "" or why not. None: the
         # kiosk cannot (Settings then has no "Date and time").
         self.set_clock = set_clock
@@ -132,18 +132,35 @@ class Kiosk:
         return self.catalog.gettext(message)
 
     def clock_unset(self) -> bool:
-        """Whether the system clock is known not to have been set from the network since
-        boot, so that tonight's date may be wrong (logged the first time)."""
-        if self.clock_set_by_hand or self.network_time() is not False:
+        """Whether tonight's date may be wrong: the clock was set neither from the network
+        nor by hand, and came from no clock chip, or it is behind the newest input saved
+        (a chip whose battery ran down); logged the first time."""
+        if self.clock_set_by_hand:
+            return False
+        source = self.clock_source()
+        if source == "network":
+            return False
+        behind = source != "unset" and self._behind_saved()
+        if source != "unset" and not behind:
             return False
         if not self._clock_logged:
             self._clock_logged = True
             log.warning(
-                "the clock was not set from the network since boot: league nights are dated"
-                " by it (now %s); connect the kiosk to a network, or check the date",
+                "the clock may be wrong (%s): league nights are dated by it (now %s);"
+                " connect the kiosk to a network, or set it in Settings: Date and time",
+                "behind the newest game saved" if behind else "not set from the network",
                 time.strftime("%Y-%m-%d %H:%M"),
             )
         return True
+
+    def _behind_saved(self) -> bool:
+        store = self.store
+        try:
+            latest = store.games.latest_stamp() if store is not None else None
+            newest = datetime.fromisoformat(latest) if latest else None
+        except Exception:  # a damaged database says nothing about the clock
+            return False
+        return newest is not None and datetime.now(UTC) < newest - timedelta(minutes=5)
 
     def set_language(self, language: str) -> None:
         self.settings.language = language

@@ -5,11 +5,14 @@ PATH (a script here, answering as systemd's does); and the league screen's warni
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from kiosk.adapters import clock
+
+SLEEP = shutil.which("sleep")  # by its path: the stand-in's PATH holds only itself
 
 
 def _timedatectl(tmp_path: Path, script: str) -> str:
@@ -22,12 +25,14 @@ def _timedatectl(tmp_path: Path, script: str) -> str:
     return str(bin_dir)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def no_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """This machine's own flags out of the way: timesyncd's file and the clock chip's."""
+    """This machine's own files out of the way: timesyncd's flag and saved time, and the
+    clock chip's flag."""
     flag = tmp_path / "run" / "synchronized"
     monkeypatch.setattr(clock, "TIMESYNCD_FLAG", flag)
     monkeypatch.setattr(clock, "RTC_AT_BOOT", tmp_path / "rtc0" / "hctosys")
+    monkeypatch.setattr(clock, "TIMESYNC_CLOCK", tmp_path / "timesync" / "clock")
     return flag
 
 
@@ -66,21 +71,24 @@ def test_timedatectl_says_whether_the_clock_was_set_from_the_network(
             "show", "--property=NTPSynchronized", "--value"]  # fmt: skip
 
 
-def test_timesyncd_flag_file_or_a_battery_clock_mean_set_and_no_systemd_cannot_tell(
+def test_timesyncd_flag_means_network_a_clock_chip_battery_and_no_systemd_cannot_tell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_flag: Path
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
-    assert clock.network_time() is None
+    assert clock.network_time() is None and clock.clock_source() is None
     rtc = tmp_path / "rtc0" / "hctosys"
     rtc.parent.mkdir()
     rtc.write_text("0\n")  # a clock chip that did not set the clock at boot
-    assert clock.network_time() is None
+    assert clock.clock_source() is None
     rtc.write_text("1\n")  # a Pi 5 with its battery, an RTC board
-    assert clock.network_time() is True
+    assert clock.clock_source() == "battery" and clock.network_time() is None
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, "echo no"))
+    assert clock.clock_source() == "battery"
     rtc.write_text("0\n")
+    assert clock.clock_source() == "unset"
     no_flag.parent.mkdir()
     no_flag.touch()
-    assert clock.network_time() is True
+    assert clock.network_time() is True and clock.clock_source() == "network"
 
 
 def test_unreadable_output_is_no_crash(
@@ -96,8 +104,12 @@ def test_unreadable_output_is_no_crash(
 def test_a_hung_timedatectl_is_given_up_on_in_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_flag: Path
 ) -> None:
-    monkeypatch.setenv("PATH", _timedatectl(tmp_path, "exec sleep 30"))
+    import time
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, f"exec {SLEEP} 30"))
+    t0 = time.monotonic()
     assert clock.network_time() is None
+    assert time.monotonic() - t0 < 3 * clock.SHOW_TIMEOUT_S
 
 
 def test_the_league_menu_asks_to_check_the_date_only_when_the_clock_was_not_set(
@@ -163,6 +175,24 @@ def test_a_clock_set_back_that_timesyncd_moves_forward_again_is_told(
     assert said.startswith("the clock is at 2027-01-01 10:00 ")
 
 
+def test_a_time_before_the_one_timesyncd_saved_is_refused_before_anything_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os as _os
+    from datetime import datetime
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED))
+    saved = tmp_path / "timesync" / "clock"
+    saved.parent.mkdir()
+    saved.touch()
+    later = datetime(2027, 1, 1, 10, 0).timestamp()
+    _os.utime(saved, (later, later))  # a typo once set the clock to 2027
+    said = clock.set_clock(datetime(2026, 12, 1, 20, 30))
+    assert said.startswith("it cannot go back before 2027-01-01 10:00: systemd-timesyncd")
+    assert _calls(tmp_path) == []
+    assert clock.set_clock(datetime(2027, 1, 2, 9, 0)) == ""  # forward is fine
+
+
 def test_a_clock_that_cannot_be_set_says_why_in_timedatectls_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -176,21 +206,22 @@ def test_a_clock_that_cannot_be_set_says_why_in_timedatectls_words(
     monkeypatch.setenv("PATH", _timedatectl(tmp_path, refuse_all))
     (tmp_path / "bin" / "calls").unlink()
     assert clock.set_clock(datetime(2026, 12, 1, 20, 30)) == "exit status 1"
-    assert _calls(tmp_path) == ["--no-ask-password set-ntp false"]  # and nothing after
+    # set-time not tried; network time turned back on all the same (it may have gone off)
+    assert _calls(tmp_path) == ["--no-ask-password set-ntp false", "--no-ask-password set-ntp true"]
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     assert "timedatectl not found" in clock.set_clock(datetime(2026, 12, 1, 20, 30))
 
 
-def test_a_hung_timedatectl_holds_the_screen_a_few_seconds_at_most(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_hung_timedatectl_is_given_up_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
     from datetime import datetime
 
-    monkeypatch.setenv("PATH", _timedatectl(tmp_path, "exec sleep 60"))
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, f"exec {SLEEP} 60"))
+    for name in ("SHOW_TIMEOUT_S", "SET_TIMEOUT_S", "NTP_TIMEOUT_S"):
+        monkeypatch.setattr(clock, name, 0.3)
     t0 = time.monotonic()
-    assert clock.set_clock(datetime(2026, 12, 1, 20, 30))
-    assert time.monotonic() - t0 < 3 * clock.SET_TIMEOUT_S  # the watchdog allows 30 s
+    assert "timed out" in clock.set_clock(datetime(2026, 12, 1, 20, 30))
+    assert time.monotonic() - t0 < 5  # each call gives up at its timeout
 
 
 def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking(
@@ -219,7 +250,7 @@ def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking
         assert not any("set-time" in c for c in _calls(tmp_path))
         d.press("..")  # the 1 and 3 back; the rest as typed
         d.press("12012030\n")
-        assert "Clock set: 2026-12-01 20:30" in d.texts
+        d.wait_for(lambda: "Clock set: 2026-12-01 20:30" in d.texts, what="the clock set")
         assert "--no-ask-password set-time 2026-12-01 20:30:00" in _calls(tmp_path)
         d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
         d.press("/")  # the main menu
@@ -237,3 +268,33 @@ def test_a_kiosk_not_run_as_the_service_offers_no_clock_setting(tmp_path: Path) 
         d.press("4")
         assert d.screen.name == "settings"
         assert "Date and time" not in d.texts and "Back" in d.texts
+
+
+def test_a_clock_chip_is_trusted_unless_the_clock_is_behind_the_games_it_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Pi 5 whose clock battery ran down boots with the chip's stopped time: behind the
+    # games the kiosk saved before, which cannot be.
+    from datetime import UTC, datetime, timedelta
+
+    from test_store_support import Clock, win_cricket
+
+    from kiosk.adapters.store import Store
+    from tests.e2e.test_league_screens import kiosk, to_league
+
+    rtc = tmp_path / "rtc0" / "hctosys"
+    rtc.parent.mkdir()
+    rtc.write_text("1\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))  # no timedatectl: no network
+    warning = "Clock not set from the network: is tonight's date right?"
+    for days, warned in ((-1, False), (2, True)):
+        home = tmp_path / f"kiosk{days}"
+        (home / "data").mkdir(parents=True)
+        moment = datetime.now(UTC) + timedelta(days=days)
+        with Store.open(home / "data" / "kiosk.sqlite3", clock=Clock(moment)) as store:
+            for name in ("Ann", "Bob"):
+                store.players.add(name)
+            win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+        with kiosk(home) as d:
+            to_league(d)
+            assert (warning in d.texts) is warned, days

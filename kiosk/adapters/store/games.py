@@ -196,6 +196,15 @@ class Games:
         ).fetchall()
         return [str(r[0]) for r in rows]
 
+    def latest_stamp(self) -> str | None:
+        """The newest time an input was stamped with (ISO, UTC), over the last games:
+        a clock behind it is wrong (a Pi that lost its time)."""
+        row = self._db.conn.execute(
+            """SELECT MAX(at) FROM game_events
+               WHERE game_id >= (SELECT COALESCE(MAX(id), 0) - 20 FROM games)"""
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def replay(self, game_id: int) -> Engine:
         """The game's engine rebuilt from its events (``ReplayError`` if they do not fit)."""
         game = self.get(game_id)

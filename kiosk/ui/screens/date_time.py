@@ -12,6 +12,7 @@ none typed, leaves), Enter sets the clock to what is shown (with none typed, not
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -54,6 +55,10 @@ class DateTimeScreen(Screen):
         self.good = False
         self.close_at: float | None = None
         self.minute = ""
+        # Setting the clock runs on its own thread (systemd may take seconds): the
+        # moment being set and, once done, what set_clock said.
+        self.setting: datetime | None = None
+        self._said: list[str] = []
 
     def now_digits(self) -> str:
         return datetime.now().strftime("%Y%m%d%H%M")
@@ -65,6 +70,8 @@ class DateTimeScreen(Screen):
     def process_event(self, event: Any) -> None:
         if not isinstance(event, KeyAction) or self.close_at is not None:
             return
+        if self.setting is not None and event.name not in ("menu", "cancel"):
+            return  # being set: only leaving (the setting goes on, and is logged)
         self.dirty = True
         if event.name == "digit" and event.char.isdigit():
             self.message = ""
@@ -90,17 +97,37 @@ class DateTimeScreen(Screen):
         if moment is None:
             self.good, self.message = False, f"{self.t('Not a date')}: {shown(digits)}"
             return
-        why = self.set_clock(moment)
+        self.setting, self._said = moment, []
+        self.good, self.message = True, self.t("Setting the clock...")
+
+        def work(said: list[str] = self._said) -> None:
+            try:
+                why = self.set_clock(moment)
+            except Exception as e:  # never a crash at the bar: said on screen and logged
+                log.exception("setting the clock failed")
+                why = str(e) or type(e).__name__
+            if why:
+                log.warning("the clock was not set to %s: %s", moment, why)
+            else:
+                log.info("clock set by hand to %s", moment)
+            said.append(why)
+
+        threading.Thread(target=work, name="set-clock", daemon=True).start()
+
+    def _done(self, why: str) -> None:
+        moment, self.setting = self.setting, None
+        digits = "" if moment is None else moment.strftime("%Y%m%d%H%M")
         if why:
-            log.warning("the clock was not set to %s: %s", moment, why)
             self.good, self.message = False, f"{self.t('Clock not set')}: {why}"
             return
-        log.info("clock set by hand to %s", moment)
         self.kiosk.clock_set_by_hand = True
         self.good, self.message = True, f"{self.t('Clock set')}: {shown(digits)}"
         self.close_at = time.monotonic() + CLOSE_AFTER_SET
 
     def update(self, now: float) -> None:
+        if self.setting is not None and self._said:
+            self._done(self._said[0])
+            self.dirty = True
         minute = self.now_digits()
         if minute != self.minute:  # the clock shown moves on
             self.minute = minute
@@ -111,7 +138,9 @@ class DateTimeScreen(Screen):
                 self.kiosk.stack.pop()
 
     def wake_at(self) -> float | None:
-        return self.close_at if self.close_at is not None else time.monotonic() + 1.0
+        if self.close_at is not None:
+            return self.close_at
+        return time.monotonic() + (0.1 if self.setting is not None else 1.0)
 
     def draw(self, p: theme.Painter) -> None:
         t = self.t
