@@ -12,7 +12,9 @@
   time, players, who won.
 - ``league move GAMES --to DATE``: league games (``12-20`` or ``12,14,15``) into the
   night dated ``DATE`` of their season: the mend for games a kiosk whose clock was not
-  set put in an old night. A night left with no games goes. Ratings do not change.
+  set put in an old night. A range leaves out the training games in it (said); a
+  number given alone must be a league game. A night left with no games goes. Ratings
+  do not change.
 
 The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 ``data_dir``, as ``kiosk.commands._db`` says). Only ``season start`` makes a new file.
@@ -26,7 +28,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from kiosk.adapters.store import LeagueError, Store, StoreError
-from kiosk.adapters.store.league import Standing, night_date, positions
+from kiosk.adapters.store.league import MAX_MOVE, NightGame, Standing, night_date, positions
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path
 
 NAME = "league"
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             if args.action == "night":
                 return _night(store, args.date)
             if args.action == "move":
-                return _move(store, _game_numbers(args.games), args.to)
+                return _move(store, *_game_numbers(args.games), args.to)
             return _standings(store, args.season, args.night)
     except (LeagueError, StoreError, OSError) as e:
         return _fail(str(e))
@@ -116,18 +118,28 @@ def _night_day(text: str, store: Store) -> str:
         raise LeagueError(f"{text!r} is not a date like 2025-03-04 (or 'tonight')") from None
 
 
-def _game_numbers(text: str) -> list[int]:
-    """``12-20``, ``12,14,15`` or both (``3,7-9``) as game numbers."""
+def _game_numbers(text: str) -> tuple[list[int], set[int]]:
+    """``12-20``, ``12,14,15`` or both (``3,7-9``) as game numbers, and those of them
+    that came from a range (a range may span training games and missing numbers)."""
     out: list[int] = []
+    ranged: set[int] = set()
     for part in text.replace(" ", "").split(","):
         lo, dash, hi = part.partition("-")
-        if not (lo.isdigit() and (not dash or hi.isdigit())):
+        if not (
+            lo.isascii() and lo.isdecimal() and (not dash or (hi.isascii() and hi.isdecimal()))
+        ):
             raise LeagueError(f"{text!r} is not game numbers like 12-20 or 12,14,15")
         first, last = int(lo), int(hi) if dash else int(lo)
-        if last < first or last - first > 10_000:
-            raise LeagueError(f"{part!r} is not a range of game numbers")
+        if last < first:
+            raise LeagueError(f"{part!r} runs backwards: write it {last}-{first}")
+        if last - first >= MAX_MOVE:
+            raise LeagueError(f"{part!r}: at most {MAX_MOVE} games at a time")
         out += range(first, last + 1)
-    return out
+        if dash:
+            ranged.update(range(first, last + 1))
+        if len(out) > 10 * MAX_MOVE:
+            raise LeagueError(f"at most {MAX_MOVE} games at a time")
+    return out, ranged
 
 
 def _local_time(iso: str) -> str:
@@ -151,22 +163,43 @@ def _night(store: Store, text: str) -> int:
         if not games:
             print("no games")
         for g in games:
-            who = (
-                ", ".join(g.winners)
-                if g.winners
-                else ("draw" if g.status == "finished" else g.status)
-            )
+            who = ", ".join(g.winners) if g.winners else _no_winner(g)
             print(f"{g.game_id:>6}  {_local_time(g.started_at)}  {g.kind:<8} "
                   f"{' v '.join(g.players)}  ({who})")  # fmt: skip
     return 0
 
 
-def _move(store: Store, games: list[int], to: str) -> int:
-    night, emptied = store.league.move_games(games, _night_day(to, store))
-    print(f"moved {len(set(games))} game(s) to the night of {night.date}")
-    for day in emptied:
-        print(f"the night of {day} had no games left and was removed")
+def _no_winner(game: NightGame) -> str:
+    """A game with no winner: in play, abandoned, a draw, or lost by all (a formula
+    game nobody finished)."""
+    if game.status != "finished":
+        return "in play" if game.status == "playing" else "abandoned"
+    return "draw" if game.drawn else "no winner"
+
+
+def _move(store: Store, games: list[int], ranged: set[int], to: str) -> int:
+    done = store.league.move_games(games, _night_day(to, store), skip=ranged)
+    day = done.night.date
+    if done.moved:
+        print(f"moved {len(done.moved)} game(s) to the night of {day}")
+    if done.already:
+        print(f"{done.already} game(s) were in the night of {day} already")
+    if done.skipped:
+        print(f"left out (no league game): {_spans(done.skipped)}")
+    for was in done.emptied:
+        print(f"the night of {was} had no games left and was removed")
     return 0
+
+
+def _spans(numbers: list[int]) -> str:
+    """3, 5-9, 12: numbers in order, runs as ranges."""
+    out: list[str] = []
+    for n in sorted(numbers):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
 
 
 def _standings(store: Store, season_name: str | None, night: str | None) -> int:

@@ -213,7 +213,10 @@ def test_games_a_kiosk_put_in_last_weeks_night_are_listed_and_moved_to_their_own
     ("games", "to", "said"),
     [("4", "2025-03-11", "game 4 is not a league game"),
      ("9", "2025-03-11", "no game 9"),
-     ("3-1", "2025-03-11", "not a range"),
+     ("3-1", "2025-03-11", "'3-1' runs backwards: write it 1-3"),
+     ("1-20000", "2025-03-11", "at most 10000 games at a time"),
+     ("\u00b2", "2025-03-11", "is not game numbers"),  # a superscript 2: no number here
+     ("4-5", "2025-03-11", "none of these games is a league game"),
      ("1;2", "2025-03-11", "is not game numbers"),
      ("1", "11.03.2025", "is not a date like 2025-03-04")],
 )  # fmt: skip
@@ -230,3 +233,53 @@ def test_a_move_that_cannot_be_done_is_refused_and_changes_nothing(db, capsys, g
     with Store.open(db) as store:
         assert [n.date for n in store.league.nights(store.league.current_season().id)] == [
             "2025-03-04"]  # fmt: skip
+
+
+def test_a_range_leaves_out_training_games_and_the_listing_says_who_won(db, capsys, monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "America/Argentina/Buenos_Aires")  # UTC-3: times are local
+    time.tzset()
+    try:
+        clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+        with Store.open(db, clock=clock) as store:
+            for name in ("Ann", "Bob", "Cy", "Di"):
+                store.players.add(name)
+            teams = {"teams": [[0, 2], [1, 3]]}
+            win_cricket(
+                store.start_game("cricket", ["Ann", "Bob", "Cy", "Di"], teams, rated=True), 0
+            )
+            store.start_game("cricket", ["Ann", "Bob"])  # game 2: training, no night
+            draw_cricket(store, ["Cy", "Di"])  # game 3
+            store.start_game("cricket", ["Ann", "Di"], rated=True)  # game 4: still in play
+            store.start_game("cricket", ["Bob", "Cy"], rated=True).abandon()  # game 5
+        assert league(db, "night", "2025-03-04") == 0
+        out = capsys.readouterr().out.splitlines()
+        assert [line.split()[:2] for line in out[1:]] == [
+            ["1", "20:00"], ["3", "20:00"], ["4", "20:00"], ["5", "20:00"]]  # fmt: skip
+        assert out[1].endswith("(Ann, Cy)")  # a team's win: both
+        assert out[2].endswith("(draw)") and out[3].endswith("(in play)")
+        assert out[4].endswith("(abandoned)")
+
+        assert league(db, "move", "1-6,1", "--to", "2025-03-11") == 0
+        said = capsys.readouterr().out
+        assert "moved 4 game(s) to the night of 2025-03-11" in said
+        assert "left out (no league game): 2, 6" in said
+        assert "the night of 2025-03-04 had no games left and was removed" in said
+        assert league(db, "move", "1", "--to", "2025-03-11") == 0
+        assert "1 game(s) were in the night of 2025-03-11 already" in capsys.readouterr().out
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_games_of_two_seasons_are_not_moved_together(db, capsys):
+    clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+    with Store.open(db, clock=clock) as store:
+        for name in ("Ann", "Bob"):
+            store.players.add(name)
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+        store.league.start_season("Autumn")
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 1)
+    assert league(db, "move", "1-2", "--to", "2025-03-11") == 1
+    assert "different seasons" in capsys.readouterr().err

@@ -22,7 +22,7 @@ players were added in. The name is only a listing order, not a tie-break on meri
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -103,6 +103,20 @@ class SeasonInfo:
     last_night: str | None
 
 
+MAX_MOVE = 10_000  # games moved at once (a season is a few hundred)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What ``League.move_games`` did."""
+
+    night: Night  # where the games are now
+    moved: list[int]  # the games that changed night
+    already: int  # games that were in that night already
+    skipped: list[int]  # numbers of a range left out: no league game, or no game
+    emptied: list[str]  # dates of the nights left with no game, removed
+
+
 @dataclass(frozen=True, slots=True)
 class NightGame:
     """One game of a league night, as ``league night`` lists it."""
@@ -112,7 +126,8 @@ class NightGame:
     status: str  # "playing" | "finished" | "abandoned"
     started_at: str  # ISO, UTC
     players: tuple[str, ...]  # by seat
-    winners: tuple[str, ...]  # of a finished game ("": none, a draw)
+    winners: tuple[str, ...]  # of a finished game (none: a draw, or all lost)
+    drawn: bool = False  # a finished game that every player drew
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,14 +279,17 @@ class League:
             ).fetchall()
             names = tuple(str(n) for n, _ in seats)
             won = tuple(str(n) for n, outcome in seats if outcome == "won")
-            out.append(NightGame(int(gid), str(kind), str(status), str(started), names, won))
+            drawn = bool(seats) and all(outcome == "drawn" for _, outcome in seats)
+            out.append(NightGame(int(gid), str(kind), str(status), str(started), names, won, drawn))
         return out
 
-    def move_games(self, game_ids: Sequence[int], day: str) -> tuple[Night, list[str]]:
+    def move_games(self, game_ids: Sequence[int], day: str, *, skip: Collection[int] = ()) -> Moved:
         """Moves league games to the night dated ``day`` (ISO) of their own season, made
         if need be: the mend for games a kiosk put in the wrong night (its clock was not
-        set). Nights left with no game are removed; returns the night and their dates.
-        Ratings do not change (they follow the order the games ended in)."""
+        set). Nights left with no game are removed. Ratings do not change (they follow
+        the order the games were rated in). ``skip``: numbers (from a range) that are
+        left out when they are no league game or no game at all; any other such number
+        is refused, and nothing moves."""
         try:
             day = date.fromisoformat(day).isoformat()
         except ValueError:
@@ -279,6 +297,8 @@ class League:
         ids = sorted(set(int(i) for i in game_ids))
         if not ids:
             raise LeagueError("no games given")
+        if len(ids) > MAX_MOVE:
+            raise LeagueError(f"{len(ids)} games: at most {MAX_MOVE} at a time")
         marks = ",".join("?" * len(ids))
         with self._db.transaction() as c:
             rows = c.execute(
@@ -286,14 +306,19 @@ class League:
                     LEFT JOIN nights n ON n.id = g.night_id WHERE g.id IN ({marks})""",
                 ids,
             ).fetchall()
-            found = {int(g): (n, s) for g, n, s in rows}
-            missing = [i for i in ids if i not in found]
-            if missing:
-                raise LeagueError(f"no game {missing[0]}")
-            outside = [i for i in ids if found[i][0] is None]
-            if outside:
-                raise LeagueError(f"game {outside[0]} is not a league game (it has no night)")
-            seasons = {found[i][1] for i in ids}
+            found = {int(g): (n, s) for g, n, s in rows if n is not None}
+            for i in ids:
+                if i not in found and i not in skip:
+                    raise LeagueError(
+                        f"game {i} is not a league game (it has no night)"
+                        if any(int(g) == i for g, _n, _s in rows)
+                        else f"no game {i}"
+                    )
+            league = [i for i in ids if i in found]
+            skipped = [i for i in ids if i not in found]
+            if not league:
+                raise LeagueError("none of these games is a league game")
+            seasons = {found[i][1] for i in league}
             if len(seasons) > 1:
                 raise LeagueError("the games are in different seasons: move each season's apart")
             (season_id,) = seasons
@@ -305,19 +330,21 @@ class League:
                     "INSERT INTO nights (season_id, date) VALUES (?, ?)", (season_id, day)
                 ).lastrowid,)  # fmt: skip
             night = Night(int(row[0]), int(season_id), day)
-            c.execute(
-                f"UPDATE games SET night_id = ? WHERE id IN ({marks})",
-                [night.id, *ids],
-            )
-            left = sorted({int(found[i][0]) for i in ids} - {night.id})
+            moving = [i for i in league if found[i][0] != night.id]
+            for k in range(0, len(moving), 500):
+                part = moving[k : k + 500]
+                c.execute(
+                    f"UPDATE games SET night_id = ? WHERE id IN ({','.join('?' * len(part))})",
+                    [night.id, *part],
+                )
             emptied = []
-            for nid in left:
+            for nid in sorted({int(found[i][0]) for i in moving}):
                 if c.execute("SELECT 1 FROM games WHERE night_id = ? LIMIT 1", (nid,)).fetchone():
                     continue
                 (was,) = c.execute("SELECT date FROM nights WHERE id = ?", (nid,)).fetchone()
                 c.execute("DELETE FROM nights WHERE id = ?", (nid,))
                 emptied.append(str(was))
-        return night, emptied
+        return Moved(night, moving, len(league) - len(moving), skipped, emptied)
 
     def overview(self) -> list[SeasonInfo]:
         """Every season, oldest first, with its nights and rated finished games."""
