@@ -110,6 +110,7 @@ class DateTimeScreen(Screen):
                 log.warning("the clock was not set to %s: %s", moment, why)
             else:
                 log.info("clock set by hand to %s", moment)
+                self.kiosk.clock_set_by_hand = True  # also when the screen was left meanwhile
             said.append(why)
 
         threading.Thread(target=work, name="set-clock", daemon=True).start()
@@ -120,7 +121,6 @@ class DateTimeScreen(Screen):
         if why:
             self.good, self.message = False, f"{self.t('Clock not set')}: {why}"
             return
-        self.kiosk.clock_set_by_hand = True
         self.good, self.message = True, f"{self.t('Clock set')}: {shown(digits)}"
         self.close_at = time.monotonic() + CLOSE_AFTER_SET
 
