@@ -298,3 +298,28 @@ def test_a_clock_chip_is_trusted_unless_the_clock_is_behind_the_games_it_saved(
         with kiosk(home) as d:
             to_league(d)
             assert (warning in d.texts) is warned, days
+
+
+def test_a_date_far_ahead_of_the_clock_needs_enter_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A year typed wrong (2062) could not be set back from the kiosk: timesyncd saves it.
+    from datetime import datetime, timedelta
+
+    from tests.e2e.test_league_screens import kiosk
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED) + os.pathsep + os.environ["PATH"])
+    ahead = (datetime.now() + timedelta(days=400)).replace(hour=20, minute=30)
+    digits = ahead.strftime("%Y%m%d%H%M")
+    with kiosk(tmp_path, clock_setting=True) as d:
+        d.press("1")
+        d.press("4")
+        d.press("4")
+        assert d.screen.name == "date-time"
+        d.press(digits + "\n")
+        said = [t for t in d.texts if "ahead of the clock" in t]
+        assert said and ("(days: 399)" in said[0] or "(days: 400)" in said[0]), d.texts
+        assert not _calls(tmp_path)
+        d.press("\n")
+        d.wait_for(lambda: any(t.startswith("Clock set: ") for t in d.texts), what="set")
+        assert f"--no-ask-password set-time {ahead:%Y-%m-%d %H:%M}:00" in _calls(tmp_path)

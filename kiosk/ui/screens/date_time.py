@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
@@ -28,6 +28,9 @@ log = logging.getLogger("kiosk.ui")
 DIGITS = 12  # YYYYMMDDHHMM
 SHAPE = "####-##-## ##:##"
 CLOSE_AFTER_SET = 1.5  # s "Clock set" stays up
+# Further ahead than this, Enter asks again: a clock set to a year typed wrong (2062)
+# cannot be set back from here (systemd-timesyncd saves the time and moves it forward).
+CONFIRM_AHEAD = timedelta(days=2)
 
 
 def shown(digits: str) -> str:
@@ -59,6 +62,7 @@ class DateTimeScreen(Screen):
         # moment being set and, once done, what set_clock said.
         self.setting: datetime | None = None
         self._said: list[str] = []
+        self.confirm: datetime | None = None  # asked once: Enter again sets it
 
     def now_digits(self) -> str:
         return datetime.now().strftime("%Y%m%d%H%M")
@@ -73,6 +77,8 @@ class DateTimeScreen(Screen):
         if self.setting is not None and event.name not in ("menu", "cancel"):
             return  # being set: only leaving (the setting goes on, and is logged)
         self.dirty = True
+        if event.name != "enter":
+            self.confirm = None
         if event.name == "digit" and event.char.isdigit():
             self.message = ""
             if len(self.typed) < DIGITS:
@@ -97,6 +103,15 @@ class DateTimeScreen(Screen):
         if moment is None:
             self.good, self.message = False, f"{self.t('Not a date')}: {shown(digits)}"
             return
+        ahead = moment - datetime.now()
+        if ahead > CONFIRM_AHEAD and self.confirm != moment:
+            self.confirm = moment
+            self.good = False
+            self.message = self.t(
+                "{}: ahead of the clock (days: {}). Enter again to set it"
+            ).format(shown(digits), ahead.days)
+            return
+        self.confirm = None
         self.setting, self._said = moment, []
         self.good, self.message = True, self.t("Setting the clock...")
 
