@@ -11,8 +11,9 @@ when ``network_time`` says no.
 ``/run/systemd/timesync/synchronized`` once it has set the clock; else ``timedatectl``
 gives the kernel's own flag (chrony, ntpd set it too); None when neither can tell (a
 desk without systemd, a container). ``clock_source`` adds a clock set at boot from a
-clock chip (``/sys/class/rtc/rtc0/hctosys``: a Pi 5 with its battery, an RTC board),
-which is right only if its battery kept it going.
+clock chip (``/sys/class/rtc/rtc0``: a Pi 5 with its battery, an RTC board) that still
+reads what the system clock reads (one that lost power starts again from its first
+day, and the time saved at shutdown moves the system clock away from it).
 
 ``set_clock`` (Settings -> Date and time) goes through ``timedatectl``, which asks
 ``systemd-timedated``; the kiosk's user may do that by the polkit rule
@@ -26,11 +27,14 @@ back after.
 from __future__ import annotations
 
 import subprocess
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
 TIMESYNCD_FLAG = Path("/run/systemd/timesync/synchronized")
 RTC_AT_BOOT = Path("/sys/class/rtc/rtc0/hctosys")  # "1": the clock was set from it at boot
+RTC_NOW = Path("/sys/class/rtc/rtc0/since_epoch")  # the chip's own time, seconds
+RTC_AGREES_S = 3600.0  # a chip that kept time reads what the system clock reads
 SHOW_TIMEOUT_S = 1.0  # timedatectl answers in milliseconds; a hung D-Bus must not hang the UI
 SET_TIMEOUT_S = 10.0  # set_clock runs off the UI thread
 NTP_TIMEOUT_S = 30.0  # timedated reloads systemd to turn network time on or off
@@ -73,15 +77,29 @@ def network_time() -> bool | None:
     return {"yes": True, "no": False}.get(said) if ok else None
 
 
+def _rtc_kept_time() -> bool:
+    """Whether a clock chip set the clock at boot and still reads what the clock reads.
+    A chip without power (no battery, or a flat one) starts again from its first day;
+    the time saved at shutdown (fake-hwclock, timesyncd) then moves the system clock on,
+    away from the chip's."""
+    if not _flag(RTC_AT_BOOT):
+        return False
+    try:
+        chip = float(RTC_NOW.read_text(errors="replace").strip())
+    except (OSError, ValueError):
+        return False
+    return abs(chip - time.time()) < RTC_AGREES_S
+
+
 def clock_source() -> str | None:
     """Where the clock's time came from since boot: "network"; "battery" (a clock chip
-    set it at boot: right only if its battery kept it going, so the caller checks it
-    against what it knows); "unset" (neither: the time saved at the last shutdown);
-    None when this system cannot tell."""
+    that kept time set it at boot; the caller still checks it against what it knows);
+    "unset" (neither: the time saved at the last shutdown); None when this system
+    cannot tell."""
     net = network_time()
     if net:
         return "network"
-    if _flag(RTC_AT_BOOT):
+    if _rtc_kept_time():
         return "battery"
     return None if net is None else "unset"
 
