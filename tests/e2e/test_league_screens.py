@@ -14,10 +14,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.adapters.store import Store
 from kiosk.bootstrap import Options, build
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.ui.driver import Driver
+from tests.integration.test_store_support import formula_qualifications
 
 WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
 
@@ -63,6 +65,15 @@ def rated_win(d: Driver, players: list[str], winner: str) -> None:
         else:
             live.end_turn()
     live.finish()
+
+
+def saved(d: Driver, *names: str) -> Store:
+    """The kiosk's store, with ``names`` added as saved players."""
+    store = d.kiosk.store
+    assert store is not None
+    for name in names:
+        store.players.add(name)
+    return store
 
 
 def to_league(d: Driver) -> None:
@@ -111,10 +122,7 @@ def test_the_standings_show_the_players_of_finished_rated_games_in_order(
     tmp_path: Path,
 ) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        for name in ("Ann", "Bob", "Cy"):
-            store.players.add(name)
+        store = saved(d, "Ann", "Bob", "Cy")
         rated_win(d, ["Ann", "Cy"], "Cy")
         rated_win(d, ["Bob", "Cy"], "Cy")
         rated_win(d, ["Ann", "Bob"], "Bob")
@@ -133,15 +141,8 @@ def test_the_standings_show_formula_points_rounds_to_zero_and_the_fewest_rounds(
     tmp_path: Path,
 ) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Ann")
-        for start in (50, 100):  # "50+0*1" takes 50 a round: 0 in one round, then in two
-            quick = {"mode": "qualification", "digits": [5001] * 3, "start": start, "bonus": 0}
-            live = store.start_game("formula", ["Ann"], quick, rated=True)
-            while not live.is_over():
-                live.submit(0, "50+0*1")
-            live.finish()
+        store = saved(d, "Ann")
+        formula_qualifications(store, "Ann")  # 0 in one round, then in two
         to_league(d)
         d.press("2")  # Tonight's standings
         assert d.screen.name == "standings"
@@ -155,10 +156,7 @@ def test_the_standings_show_formula_points_rounds_to_zero_and_the_fewest_rounds(
 
 def test_the_player_page_shows_the_rating_form_and_mpr(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Ann")
-        store.players.add("Bob")
+        saved(d, "Ann", "Bob")
         rated_win(d, ["Ann", "Bob"], "Ann")
         to_league(d)
         d.press("2")
@@ -176,10 +174,7 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
     tmp_path: Path,
 ) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Ann")
-        store.players.add("Bob")
+        store = saved(d, "Ann", "Bob")
         rated_win(d, ["Ann", "Bob"], "Ann")
         training = store.start_game("cricket", ["Ann", "Bob"])  # Bob wins, unrated
         darts = iter(WINNING)
@@ -201,10 +196,7 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
 
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Ann")
-        store.players.add("Bob")
+        saved(d, "Ann", "Bob")
         rated_win(d, ["Ann", "Bob"], "Ann")
         to_league(d)
         d.press("4")  # Players
@@ -225,9 +217,7 @@ def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Pat
 
 def test_a_name_already_taken_is_refused_on_the_entry_screen(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Bob")
+        store = saved(d, "Bob")
         to_league(d)
         d.press("41")
         d.press("BOB\n")
@@ -238,10 +228,7 @@ def test_a_name_already_taken_is_refused_on_the_entry_screen(tmp_path: Path) -> 
 
 def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        for name in ("Ann", "Bob"):
-            store.players.add(name)
+        store = saved(d, "Ann", "Bob")
         to_league(d)
         d.press("1")  # Start a rated Cricket game: the Cricket options
         assert d.screen.name == "cricket-menu"
@@ -264,9 +251,7 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
 
 def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
-        store = d.kiosk.store
-        assert store is not None
-        store.players.add("Ann")
+        store = saved(d, "Ann")
         d.press("\n")  # attract -> main menu
         d.press("2")  # Formula darts
         assert d.screen.name == "formula-menu"

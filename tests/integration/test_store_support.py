@@ -15,9 +15,21 @@ def win_cricket(live, winner_seat):
     return live.finish()
 
 
-def quick_formula_settings(mode):
-    """Start 50 and no bonus: ``50+0*1`` on 5001 finishes in one round."""
-    return {"mode": mode, "digits": [5001, 5001, 5001], "start": 50, "bonus": 0}
+def quick_formula_settings(mode, start=50):
+    """No bonus, digits 5001: ``50+0*1`` takes 50 a round (start 50: 0 in one round)."""
+    return {"mode": mode, "digits": [5001, 5001, 5001], "start": start, "bonus": 0}
+
+
+def formula_qualifications(store, player, starts=(50, 100)):
+    """One rated qualification of ``player`` per start, ``50+0*1`` every round: 0 in one
+    round from 50, in two from 100."""
+    for start in starts:
+        live = store.start_game(
+            "formula", [player], quick_formula_settings("qualification", start), rated=True
+        )
+        while not live.is_over():
+            live.submit(0, "50+0*1")
+        live.finish()
 
 
 class Clock:
