@@ -168,11 +168,12 @@ class CricketGame:
         self._states.pop()
         return self._inputs.pop()
 
-    def correct(self, index: int, dart: Dart | str) -> None:
-        """Replaces the dart at ``history[index]`` and replays the later inputs.
-
-        Refused (nothing changed) if that entry is not a dart, or if the corrected game
-        would end before every later input is replayed: undo those first.
+    def correct(self, index: int, dart: Dart | str) -> tuple[Entry, ...]:
+        """Replaces the dart at ``history[index]`` and replays the later inputs, as if
+        the right dart had been thrown. When the corrected dart (or a later one) now
+        wins, the game ends there, as it would have on the night: the inputs after it
+        are dropped and returned (empty when every later input was replayed), for the
+        caller to say so. Refused (nothing changed) if that entry is not a dart.
         """
         if not -len(self._inputs) <= index < len(self._inputs):
             raise CricketError(f"no input number {index} in a history of {len(self._inputs)}")
@@ -185,11 +186,14 @@ class CricketGame:
         del self._inputs[index:]
         try:
             self.push(dart)
-            for entry in tail:
+            for k, entry in enumerate(tail):
+                if self.outcome() is not None:
+                    return tuple(tail[k:])
                 self.apply(entry)
         except ValueError as e:
             self._states, self._inputs = saved
             raise CricketError(f"cannot correct input number {index}: {e}") from e
+        return ()
 
     @classmethod
     def replay(

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.domain.cricket import CricketGame
+from kiosk.domain.cricket import TURN_END, CricketGame
 from kiosk.domain.darts import Dart, all_darts
 
 TARGETS = (20, 19, 18, 17, 16, 15, 25)
@@ -828,6 +828,19 @@ def test_a_dart_corrected_in_place_rescores_the_rest_of_the_game() -> None:
     assert game.points("A") == 80
     assert game.stats("A").marks == 3 + 1 + 3
     assert game.current_player == "B"
+
+
+def test_a_correction_that_wins_ends_the_game_at_that_dart() -> None:
+    # A's S1 was really a single bull: with it A owned everything, level at 0, and won
+    # there. B's dart after it was never part of the game; it comes back to be shown.
+    game = play(new(), "T20 T19 T18 / - / T17 T16 T15 / - / DB S1 / S20")
+    assert game.outcome() is None
+    assert game.correct(-4, Dart.parse("SB")) == (TURN_END, Dart.parse("S20"), TURN_END)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "A"
+    assert game.history[-1] == Dart.parse("SB") and game.stats("B").darts == 0
+    game.pop()  # and undone like any dart
+    assert game.outcome() is None and game.current_player == "A"
 
 
 @pytest.mark.parametrize(
