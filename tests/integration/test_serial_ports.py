@@ -3,6 +3,7 @@ and, on the virtual board, a board plugged in later (real ptys)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +41,18 @@ def test_the_by_id_device_that_speaks_is_chosen_over_a_mute_one(tmp_path: Path) 
         (by_id / "usb-ZZZ_dartboard-if00").symlink_to(board.path)
         found = choose_port(None, fixed=tmp_path / "no-fixed", by_id=by_id, timeout=1.0)
     assert found == str(by_id / "usb-ZZZ_dartboard-if00")
+
+
+def test_a_hello_behind_bytes_left_from_the_reset_is_heard(tmp_path: Path) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    with VirtualBoard(ping_interval=3600) as board:  # a board that never pings
+        # Reset by the port's opening, it says HELLO once, behind its bootloader's bytes.
+        board.hello = lambda: board.write(b"\xf0\x00\xfe\x1c" + b"HELLO board 1.0\r\n")
+        threading.Thread(target=board.wait_for_reader, args=(5.0, 0.1), daemon=True).start()
+        (by_id / "usb-dartboard").symlink_to(board.path)
+        found = choose_port(None, fixed=tmp_path / "x", by_id=by_id, timeout=1.5)
+    assert found == str(by_id / "usb-dartboard")
 
 
 def test_no_board_anywhere_means_none(tmp_path: Path) -> None:

@@ -95,6 +95,17 @@ def test_every_dart_sent_as_text_comes_back(dart: Dart) -> None:
 
 @pytest.mark.parametrize(
     ("line", "event"),
+    [(b"T20\t\r\n", Hit(Dart.parse("T20"))),
+     (b"\tMISS\n", Hit(Dart.MISS)),
+     (b"BTN\tNEXT\n", Button("NEXT")),
+     (b"HELLO\tboard\t1.2\n", Hello("board", "1.2"))],
+)  # fmt: skip
+def test_a_tab_counts_as_a_space(line: bytes, event: object) -> None:
+    assert parse_line(line) == event
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
     [(b"T20\x00\n", Hit(Dart.parse("T20"))),  # a C string sent with its terminator
      (b"\x00\x00SB\r\n", Hit(Dart.parse("SB"))),  # NULs as the port opens
      (b"PING\x00\r\x00\n", Ping()),

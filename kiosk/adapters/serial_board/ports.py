@@ -129,7 +129,7 @@ def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT)
         while time.monotonic() < deadline:
             chunk = port.read(min(max(1, port.in_waiting), CHUNK))
             for item in splitter.feed(chunk):
-                if isinstance(item, bytes) and isinstance(parse_line(item), Hello | Ping):
+                if isinstance(item, bytes) and _greets(item):
                     return True
         return False
     except (serial.SerialException, OSError) as e:
@@ -137,3 +137,14 @@ def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT)
         return False
     finally:
         port.close()
+
+
+def _greets(line: bytes) -> bool:
+    """Whether ``line`` is a HELLO or a PING, also after bytes that are no text: an
+    Arduino resets as the port opens, and what its bootloader sent at another speed
+    (or what the USB chip still held) can come in front of its first line. Only here:
+    in a game such a line is no dart."""
+    if isinstance(parse_line(line), Hello | Ping):
+        return True
+    junk = [i for i, b in enumerate(line.rstrip(b"\r\n")) if not 0x20 <= b <= 0x7E]
+    return bool(junk) and isinstance(parse_line(line[junk[-1] + 1 :]), Hello | Ping)

@@ -104,6 +104,7 @@ def _parse(line: bytes) -> BoardEvent:
         text = line.decode("ascii")
     except UnicodeDecodeError:
         return Unknown(_printable(line))
+    text = text.replace("\t", " ")  # firmware printing with "\t" between fields
     if not text.isprintable():
         return Unknown(_printable(line))
     t = text.strip()
