@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from kiosk_support import ANNA_WINS, kiosk_on_board, send, start_game
 
-from kiosk.adapters.store import Store
+from kiosk.adapters.store import Store, schema
 from kiosk.domain.replay import GameEvent
 from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import PLAYING, READY, FormulaSetup
@@ -185,6 +185,25 @@ def test_an_input_that_cannot_be_saved_is_not_shown_and_raises_the_banner(
         assert game.marks("Anna", 19) == 0 and [str(x) for x in game.darts_this_turn] == ["T20"]
         assert "T19" not in d.texts
         assert any(t.startswith("Results are not being saved") for t in d.texts), d.texts
+
+
+def test_once_a_dart_is_saved_again_not_saved_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.2)
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
+            other.execute("BEGIN EXCLUSIVE")  # another program holding the database
+            send(d, board, ["T19"])
+            assert "Not saved: try again" in d.texts
+            other.execute("ROLLBACK")
+        send(d, board, ["T19"])
+        assert d.screen.session.game.marks("Anna", 19) == 3  # type: ignore[attr-defined]
+        assert "Not saved: try again" not in d.texts, d.texts
+        assert not any(t.startswith("Results are not being saved") for t in d.texts), d.texts
+    assert [kind for _, kind, _ in stored_events(tmp_path)].count("dart") == 2
 
 
 def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> None:

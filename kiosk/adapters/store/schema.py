@@ -22,6 +22,8 @@ from pathlib import Path
 DB_NAME = "kiosk.sqlite3"
 APP_DIR = "darts-kiosk"
 
+BUSY_TIMEOUT_S = 10.0  # a commit waits this long for another connection's lock (a backup)
+
 
 class StoreError(Exception):
     """The database cannot be used (not a database, too new, damaged)."""
@@ -179,7 +181,7 @@ def connect(
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     try:
         try:
             conn.execute("PRAGMA foreign_keys = ON")

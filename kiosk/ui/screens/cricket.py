@@ -43,6 +43,7 @@ class CricketScreen(Screen):
         self.typed = ""
         self.message = ""
         self.message_until: float | None = None
+        self.refusal = False  # the message says an input was refused ("Not saved")
         self.finish_at: float | None = None
         # The other dart the cameras could have meant for the last dart, while that
         # dart is still the last change (the session's revision then): ``*`` takes it.
@@ -110,12 +111,15 @@ class CricketScreen(Screen):
             self.kiosk.sound.play(sound)
         if fb.message:
             self.say(self.t(fb.message))
+            self.refusal = not fb.accepted
+        elif fb.accepted and self.refusal:  # a later input was taken: the refusal is old news
+            self.message, self.message_until, self.refusal = "", None, False
         if self.session.over and self.finish_at is None:
             self.finish_at = time.monotonic() + FINISH_DELAY
         self.dirty = True
 
     def say(self, message: str, seconds: float = MESSAGE_TIME) -> None:
-        self.message = message
+        self.message, self.refusal = message, False
         self.message_until = time.monotonic() + seconds
         self.dirty = True
 
