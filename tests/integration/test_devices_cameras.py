@@ -72,7 +72,9 @@ def test_a_camera_turned_away_is_named_to_calibrate_again(tmp_path: Path) -> Non
     ])  # fmt: skip
     devices = (str(good), str(turned))
     seen = _down_events(devices, tuple(str(Path(d).with_suffix(".json")) for d in devices))
-    assert CamerasDown(((2, "calibrate"),)) in seen, seen
+    # (On a loaded machine the first video can end, "no pictures", before the second
+    # camera's check has said so: the order of the two is not the point.)
+    assert any((2, "calibrate") in e.cameras for e in seen), seen
 
 
 def _log_for(
