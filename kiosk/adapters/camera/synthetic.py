@@ -45,8 +45,8 @@ from kiosk.domain.darts import Dart
 
 __all__ = [
     "FRAME_SIZE", "SHAKE_FRAMES", "Camera", "DartModel", "Hand", "Scene", "Step", "Throw",
-    "Video", "random_camera", "random_dart", "random_scene", "render", "render_throw",
-    "render_turn", "rig", "sample_tip",
+    "Video", "random_camera", "random_dart", "random_scene", "render", "render_grouped",
+    "render_throw", "render_turn", "rig", "sample_tip",
 ]  # fmt: skip
 
 # -- the scene and frames -----------------------------------------------------------------
@@ -229,6 +229,27 @@ def render_throw(
     after = tuple(render(c, scene, rng, (dm,), flicker=rng.normal(0, 0.01), shake=moved)
                   for c in cams)  # fmt: skip
     return Throw(cams, cals, before, after, dm)
+
+
+def render_grouped(
+    seed: int,
+    tips: list[tuple[float, float]],
+    n_cameras: int = 3,
+    *,
+    off_axis: tuple[float, float] = (0.0, 50.0),
+    size: tuple[int, int] = FRAME_SIZE,
+) -> list[Throw]:
+    """The darts of one turn landing at ``tips`` in turn, each left in the board: per
+    dart a ``Throw`` whose before frame has the darts before it (a later dart can hide
+    behind an earlier one, or hide it), all seen by the same cameras."""
+    rng = np.random.default_rng(seed)
+    cams = rig(rng, n_cameras, off_axis, size)
+    cals = tuple(c.calibration(rng) for c in cams)
+    scene = random_scene(rng)
+    darts = [random_dart(rng, tip) for tip in tips]
+    frames = [tuple(render(c, scene, rng, tuple(darts[:k]), flicker=rng.normal(0, 0.01))
+                    for c in cams) for k in range(len(darts) + 1)]  # fmt: skip
+    return [Throw(cams, cals, frames[k], frames[k + 1], dm) for k, dm in enumerate(darts)]
 
 
 # -- a turn as a video --------------------------------------------------------------------
