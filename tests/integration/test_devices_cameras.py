@@ -75,6 +75,7 @@ def test_a_camera_turned_away_is_named_to_calibrate_again(tmp_path: Path) -> Non
     # (On a loaded machine the first video can end, "no pictures", before the second
     # camera's check has said so: the order of the two is not the point.)
     assert any((2, "calibrate") in e.cameras for e in seen), seen
+    assert not any((1, "calibrate") in e.cameras for e in seen), seen
 
 
 def _log_for(

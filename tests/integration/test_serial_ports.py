@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import devices as devices_module
-from kiosk.adapters.serial_board.ports import choose_port, plugged_in
+from kiosk.adapters.serial_board.ports import _greets, choose_port, plugged_in
 from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.reader import Status
 from kiosk.adapters.serial_board.virtual import VirtualBoard
@@ -53,6 +53,21 @@ def test_a_hello_behind_bytes_left_from_the_reset_is_heard(tmp_path: Path) -> No
         (by_id / "usb-dartboard").symlink_to(board.path)
         found = choose_port(None, fixed=tmp_path / "x", by_id=by_id, timeout=1.5)
     assert found == str(by_id / "usb-dartboard")
+
+
+@pytest.mark.parametrize(
+    ("line", "greets"),
+    [(b"\xf0\x00\xfe HELLO board 1.0", True),
+     (b"\xf0HELLO\tboard\t1.0", True),  # fields apart by tabs
+     (b"\xf0HELLO board 1.0\x00", True),  # a C string's terminator
+     (b"\x80\xffPING", True),
+     (b"ERROR: bad\x01PING", False),  # text in front: some other device talking
+     (b"$GPGGA,123\x07HELLO x y", False),
+     (b"\xf0HELLO onlyname", False),  # no greeting behind the junk either
+     (b"\xf0\xfeT20", False)],
+)  # fmt: skip
+def test_the_probe_hears_a_greeting_behind_junk_and_nothing_else(line: bytes, greets: bool) -> None:
+    assert _greets(line) is greets
 
 
 def test_no_board_anywhere_means_none(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import re
 import threading
 import time
 from pathlib import Path
@@ -140,11 +141,19 @@ def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT)
 
 
 def _greets(line: bytes) -> bool:
-    """Whether ``line`` is a HELLO or a PING, also after bytes that are no text: an
-    Arduino resets as the port opens, and what its bootloader sent at another speed
-    (or what the USB chip still held) can come in front of its first line. Only here:
-    in a game such a line is no dart."""
+    """Whether ``line`` is a HELLO or a PING, also behind bytes that are mostly no
+    text: an Arduino resets as the port opens, and what its bootloader sent at another
+    speed (or what the USB chip still held) can come in front of its first line. Only
+    here: in a game such a line is no dart. (Junk and greeting together are still one
+    line: over ``MAX_LINE`` bytes it is dropped before it gets here.)"""
     if isinstance(parse_line(line), Hello | Ping):
         return True
-    junk = [i for i, b in enumerate(line.rstrip(b"\r\n")) if not 0x20 <= b <= 0x7E]
-    return bool(junk) and isinstance(parse_line(line[junk[-1] + 1 :]), Hello | Ping)
+    found = [m.start() for m in _GREETING.finditer(line)]
+    if not found:
+        return False
+    at = found[-1]
+    junk = sum(not (0x20 <= b <= 0x7E or b == 0x09) for b in line[:at])
+    return 2 * junk >= at and isinstance(parse_line(line[at:]), Hello | Ping)
+
+
+_GREETING = re.compile(rb"HELLO|PING", re.IGNORECASE)

@@ -104,6 +104,8 @@ class CricketScreen(Screen):
                 self.clicks = []
             if self.pending_clicks and source in ("mouse", "board"):
                 self.clicks.append(self.pending_clicks.pop(0))
+            if self.refusal and not fb.message:  # saved: the refusal is old news
+                self.message, self.message_until, self.refusal = "", None, False
         self.feedback(fb)
 
     def feedback(self, fb: Feedback) -> None:
@@ -112,8 +114,6 @@ class CricketScreen(Screen):
         if fb.message:
             self.say(self.t(fb.message))
             self.refusal = not fb.accepted
-        elif fb.accepted and self.refusal:  # a later input was taken: the refusal is old news
-            self.message, self.message_until, self.refusal = "", None, False
         if self.session.over and self.finish_at is None:
             self.finish_at = time.monotonic() + FINISH_DELAY
         self.dirty = True
