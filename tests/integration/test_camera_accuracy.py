@@ -38,6 +38,16 @@ def scored():
     return out
 
 
+def _fused(th):
+    """The throw scored by all its cameras, as ``camera-score`` does."""
+    ests = []
+    for c in range(len(th.cameras)):
+        f = find_tip(th.before[c], th.after[c], th.calibrations[c])
+        if f is not None:
+            ests.append(estimate_from(f, th.calibrations[c], c))
+    return fuse(ests)
+
+
 def _err(th, fused):
     return float(np.hypot(fused.board[0] - th.dart.tip[0], fused.board[1] - th.dart.tip[1]))
 
@@ -74,12 +84,7 @@ WRONG_BUT_FLAGGED = (7_000_088, 7_000_153, 7_000_315)
 def test_a_flagged_dart_that_is_wrong_names_the_right_one_as_the_other():
     for seed in WRONG_BUT_FLAGGED:
         th = render_throw(seed, 3, near_wire=True)
-        ests = []
-        for c in range(3):
-            f = find_tip(th.before[c], th.after[c], th.calibrations[c])
-            if f is not None:
-                ests.append(estimate_from(f, th.calibrations[c], c))
-        fused = fuse(ests)
+        fused = _fused(th)
         assert fused is not None and fused.dart != th.truth, f"seed {seed}: now exact"
         assert fused.doubt == th.truth
 
@@ -256,11 +261,6 @@ def test_darts_grouped_by_earlier_ones_score_at_least_14_of_16_with_cameras_moun
         throws = render_grouped(seed, [(ax + dx, ay + dy) for dx, dy in SPREAD_MM], 3,
                                 off_axis=(15.0, 50.0))  # fmt: skip
         for th in throws[1:]:
-            ests = []
-            for c in range(3):
-                f = find_tip(th.before[c], th.after[c], th.calibrations[c])
-                if f is not None:
-                    ests.append(estimate_from(f, th.calibrations[c], c))
-            fused = fuse(ests)
+            fused = _fused(th)
             exact += fused is not None and fused.dart == th.truth
     assert exact >= 14, f"{exact}/16 exact"
