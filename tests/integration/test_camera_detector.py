@@ -5,7 +5,10 @@ import numpy as np
 import pytest
 
 from kiosk.adapters.camera.detector import Bounce, DartSeen, Detector, Takeout
+from kiosk.adapters.camera.fusion import fuse
 from kiosk.adapters.camera.synthetic import SHAKE_FRAMES, Step, render_turn, sample_tip
+from kiosk.domain.board import centre_of
+from kiosk.domain.darts import Dart
 
 
 def _run(video):
@@ -165,3 +168,30 @@ def test_a_person_in_front_of_the_board_is_not_taken_for_a_moved_camera():
     det, seen = _run(video)
     assert det.moved_away == 0.0
     assert [type(o).__name__ for _, o in seen] == ["DartSeen"]
+
+
+# Bar Cricket turns: three darts at one target, 6-8 mm apart (seeds never looked at
+# before): in the picture the second and third cross the ones already in the board.
+AIMS = ("T20", "T19", "T18", "T17", "T16", "T15", "DB", "T20")
+GROUPED = tuple(zip(range(7_200_000, 7_200_008), AIMS, strict=True))
+SPREAD_MM = ((0.0, 0.0), (6.0, 4.0), (-5.0, 6.0))
+
+
+def test_darts_grouped_at_one_target_are_seen_and_placed_by_one_camera():
+    # Change where an earlier dart is was once taken for that dart nudged and left
+    # out: 5 of these 16 second and third darts were placed right, the rest unseen or
+    # read from a sliver of themselves.
+    exact = 0
+    for seed, aim in GROUPED:
+        ax, ay = centre_of(Dart.parse(aim))
+        steps = [Step("still", 2)]
+        for dx, dy in SPREAD_MM:
+            steps += [Step("throw", tip=(ax + dx, ay + dy)), Step("still", 3)]
+        video = render_turn(seed, steps, off_axis=30.0)
+        for i, seen in _run(video)[1]:
+            # The dart that landed last before the detector spoke of one.
+            k, thrown = max((k, d) for k, (at, d) in enumerate(video.impacts) if at <= i)
+            if isinstance(seen, DartSeen) and k > 0 and seen.estimate is not None:
+                fused = fuse([seen.estimate])
+                exact += fused is not None and fused.dart == thrown.dart
+    assert exact >= 9, f"{exact}/16 exact"
