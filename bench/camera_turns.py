@@ -8,11 +8,12 @@ third can hide behind the ones already in the board, or hide them, in one camera
 more. Each turn here: three darts aimed at one of ``camera.CRICKET_AIMS`` (scattered as
 there), left in the board, seen by three cameras in one angle band (0-15, 15-30, 30-50
 degrees off the board's axis, in turn); each dart scored from the picture before it
-(the earlier darts in) and after it, by each camera alone and the three fused, as the
-kiosk's detector does. Prints the columns of ``bench/camera.py`` per dart of the turn.
-(While the detector left out change lying mostly where earlier darts were, taking it
-for one of them nudged, darts 2 and 3 of such turns read 94.8 and 82.7 % with three
-cameras, 78.6 and 61.9 % with one: 1280x720, seeds 6,900,000..6,900,599.)
+(the earlier darts in) and after it, by each camera alone and the three fused, as
+``camera-score`` does. (The kiosk's detector also keeps where the earlier darts are,
+and leaves change lying mostly there out as one of them knocked, when enough is left:
+``tip.KNOWN_KEEP``; not modelled here. ``tests/integration/test_camera_detector.py``
+runs the detector on such turns.) Prints the columns of ``bench/camera.py`` per dart
+of the turn.
 
 Seeds 6,000,000.. and 6,500,000.. were looked at while trying to mend what these turns
 showed (neither try held on seeds not looked at: the steel point, which passes for

@@ -178,9 +178,9 @@ SPREAD_MM = ((0.0, 0.0), (6.0, 4.0), (-5.0, 6.0))
 
 
 def test_darts_grouped_at_one_target_are_seen_and_placed_by_one_camera():
-    # Change where an earlier dart is was once taken for that dart nudged and left
-    # out: 5 of these 16 second and third darts were placed right, the rest unseen or
-    # read from a sliver of themselves.
+    # Change lying mostly where earlier darts are is left out as one of them knocked,
+    # unless little is left (``tip.KNOWN_KEEP``): left out always, 5 of these 16 second
+    # and third darts were placed right, the rest unseen or read from a sliver.
     exact = 0
     for seed, aim in GROUPED:
         ax, ay = centre_of(Dart.parse(aim))

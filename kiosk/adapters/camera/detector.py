@@ -58,6 +58,7 @@ class DetectorParams:
     hand_frac: float = 0.015  # more than this: a hand, a person, the light (see _is_hand)
     hand_gone: float = 2.0  # ... whose peak was this many times what is left at settle
     hand_max: float = 3.0  # ... or this many times hand_frac left: a hand whatever it is
+    nudge_px: int = 15  # an earlier dart knocked by a new one moves at most this far
     tip: TipParams = field(default_factory=TipParams)
 
 
@@ -112,6 +113,10 @@ class Detector:
         # Pixels the camera was moved, further than can be lined up: it gives no more
         # darts until it is calibrated again (``use``). 0: not moved away.
         self.moved_away = 0.0
+        # Where the darts already in the board are, grown by what a nudge moves them.
+        self._known: np.ndarray | None = None
+        r = params.nudge_px
+        self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
     @property
     def peak(self) -> float:
@@ -137,7 +142,7 @@ class Detector:
         """Forget the background (e.g. the camera was lost and came back)."""
         self.phase = Phase.EMPTY
         self.motion = None
-        self._background = self._bg = self._empty = self._prev = None
+        self._background = self._bg = self._empty = self._prev = self._known = None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -220,6 +225,7 @@ class Detector:
             if self.darts and self._changed(lined_up, self._empty) < p.dart_frac:
                 self.darts = 0
                 self._empty = _Small.of(lined_up)
+                self._known = None
                 return [Takeout(self.camera, index)]
             return []
         if now < p.dart_frac:
@@ -227,12 +233,15 @@ class Detector:
                 return [Bounce(self.camera, index)]
             return []
         assert self._background is not None
-        finding = find_tip(self._background, frame, self.cal, self.pose, p.tip)
+        finding = find_tip(self._background, frame, self.cal, self.pose, p.tip, self._known)
         if finding is not None:
             self.motion = finding.motion
         self._background = register.back(frame, self.motion, self._background)
         self._bg = _Small.of(small)
         self.darts += 1
+        if finding is not None and finding.pixels is not None:
+            grown = cv2.dilate(finding.pixels.astype(np.uint8), self._grow).astype(bool)
+            self._known = grown if self._known is None else self._known | grown
         if finding is None:
             return [DartSeen(self.camera, index, None, None)]
         return [
