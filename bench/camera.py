@@ -74,16 +74,23 @@ def band_name(band: tuple[float, float]) -> str:
 
 
 def cricket_tip(seed: int) -> tuple[float, float]:
-    """Where a dart of a bar Cricket game lands: aimed at one of ``CRICKET_AIMS`` (the
-    treble's middle, or the bull's centre), off by ``CRICKET_SCATTER_MM`` each way; never
-    in a wire (a steel point bounces off one, as in ``synthetic.sample_tip``) nor off the
-    board's surround."""
+    """Where a dart of a bar Cricket game lands (``cricket_tips``' first)."""
+    return cricket_tips(seed, 1)[0]
+
+
+def cricket_tips(seed: int, n: int) -> list[tuple[float, float]]:
+    """Where ``n`` darts of a bar Cricket turn land: all aimed at one of
+    ``CRICKET_AIMS`` (the treble's middle, or the bull's centre), each off by
+    ``CRICKET_SCATTER_MM`` each way; never in a wire (a steel point bounces off one, as
+    in ``synthetic.sample_tip``) nor off the board's surround."""
     rng = np.random.default_rng([seed, 7])  # not the renderer's stream
     ax, ay = board.centre_of(CRICKET_AIMS[int(rng.integers(len(CRICKET_AIMS)))])
-    while True:
+    tips: list[tuple[float, float]] = []
+    while len(tips) < n:
         x, y = ax + rng.normal(0.0, CRICKET_SCATTER_MM), ay + rng.normal(0.0, CRICKET_SCATTER_MM)
         if math.hypot(x, y) <= 175.0 and board.wire_distance(x, y) >= synth_board.WIRE_MM / 2:
-            return (x, y)
+            tips.append((x, y))
+    return tips
 
 
 def one_throw(

@@ -34,32 +34,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _rendered
 import cv2
-import numpy as np
-from camera import BANDS, CRICKET_AIMS, CRICKET_SCATTER_MM, Tally, band_name
+from camera import BANDS, Tally, band_name, cricket_tips
 
-from kiosk.adapters.camera import synth_board, synthetic
+from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.fusion import Estimate, estimate_from, fuse
 from kiosk.adapters.camera.tip import find_tip
-from kiosk.domain import board
 
 CAMERAS = 3
 DARTS = 3
 
 # cameras, band, dart of the turn (1-3), exact, error mm (None: no point), flagged
 Row = tuple[str, str, int, bool, float | None, bool]
-
-
-def grouped_tips(seed: int) -> list[tuple[float, float]]:
-    """Where one turn's darts land: all aimed at one target (``bench/camera.py``'s
-    ``cricket_tip`` for one dart), never in a wire nor off the board's surround."""
-    rng = np.random.default_rng([seed, 7])
-    ax, ay = board.centre_of(CRICKET_AIMS[int(rng.integers(len(CRICKET_AIMS)))])
-    tips: list[tuple[float, float]] = []
-    while len(tips) < DARTS:
-        x, y = ax + rng.normal(0.0, CRICKET_SCATTER_MM), ay + rng.normal(0.0, CRICKET_SCATTER_MM)
-        if math.hypot(x, y) <= 175.0 and board.wire_distance(x, y) >= synth_board.WIRE_MM / 2:
-            tips.append((x, y))
-    return tips
 
 
 def _row(cams: str, band: str, k: int, th: synthetic.Throw, ests: list[Estimate]) -> Row:
@@ -75,7 +60,8 @@ def one(args: tuple[int, tuple[float, float], tuple[int, int]]) -> list[Row]:
     cv2.setNumThreads(1)
     rows = []
     bn = band_name(band)
-    throws = synthetic.render_grouped(seed, grouped_tips(seed), CAMERAS, off_axis=band, size=size)
+    tips = cricket_tips(seed, DARTS)
+    throws = synthetic.render_grouped(seed, tips, CAMERAS, off_axis=band, size=size)
     for k, th in enumerate(throws, start=1):
         ests = []
         for c in range(CAMERAS):

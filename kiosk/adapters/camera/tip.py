@@ -274,7 +274,6 @@ def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.
         if int(size[big & out].sum()) >= KNOWN_KEEP * int(size[big].sum()):
             big &= out
             size = np.where(out, size, 0)
-    big[0] = False
     if not big.any():  # specks and a shadow's rim, nothing else: no dart
         return None
     # The largest piece is the dart's even if it passed for a rim (a thin point or

@@ -140,6 +140,9 @@ def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT)
         port.close()
 
 
+_GREETING = re.compile(rb"HELLO|PING", re.IGNORECASE)
+
+
 def _greets(line: bytes) -> bool:
     """Whether ``line`` is a HELLO or a PING, also behind bytes that are mostly no
     text: an Arduino resets as the port opens, and what its bootloader sent at another
@@ -148,12 +151,8 @@ def _greets(line: bytes) -> bool:
     line: over ``MAX_LINE`` bytes it is dropped before it gets here.)"""
     if isinstance(parse_line(line), Hello | Ping):
         return True
-    found = [m.start() for m in _GREETING.finditer(line)]
-    if not found:
+    at = max((m.start() for m in _GREETING.finditer(line)), default=None)
+    if at is None:
         return False
-    at = found[-1]
     junk = sum(not (0x20 <= b <= 0x7E or b == 0x09) for b in line[:at])
     return 2 * junk >= at and isinstance(parse_line(line[at:]), Hello | Ping)
-
-
-_GREETING = re.compile(rb"HELLO|PING", re.IGNORECASE)
