@@ -105,6 +105,16 @@ def test_a_tab_counts_as_a_space(line: bytes, event: object) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "text"),
+    [(b"T\t20\n", "T\\x0920"),  # a tab inside a dart is not a space between fields
+     (b"BTN\tFIRE\r\n", "BTN\\x09FIRE"),
+     (b"\tT 20\t\n", "T 20")],  # the tabs around it are stripped like spaces
+)  # fmt: skip
+def test_a_refused_line_with_a_tab_is_logged_as_sent(line: bytes, text: str) -> None:
+    assert parse_line(line) == Unknown(text)
+
+
+@pytest.mark.parametrize(
     ("line", "event"),
     [(b"T20\x00\n", Hit(Dart.parse("T20"))),  # a C string sent with its terminator
      (b"\x00\x00SB\r\n", Hit(Dart.parse("SB"))),  # NULs as the port opens

@@ -104,10 +104,17 @@ def _parse(line: bytes) -> BoardEvent:
         text = line.decode("ascii")
     except UnicodeDecodeError:
         return Unknown(_printable(line))
-    text = text.replace("\t", " ")  # firmware printing with "\t" between fields
-    if not text.isprintable():
+    spaced = text.replace("\t", " ")  # firmware printing with "\t" between fields
+    if not spaced.isprintable():
         return Unknown(_printable(line))
-    t = text.strip()
+    event = _parse_text(spaced.strip())
+    if isinstance(event, Unknown) and "\t" in text:  # the log shows the tab as sent
+        return Unknown(_printable(line.strip(b" \t")))
+    return event
+
+
+def _parse_text(t: str) -> BoardEvent:
+    """``_parse`` of printable text, tabs made spaces, stripped."""
     u = t.upper()
     if u == "MISS":
         return Hit(Dart.MISS)
