@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kiosk.adapters.camera import synthetic
-from kiosk.adapters.camera.calibration import Calibration, PointPair
+from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
 from kiosk.adapters.camera.fusion import estimate_from
 from kiosk.adapters.camera.shadow import find_shadow
 from kiosk.adapters.camera.tip import find_tip
@@ -76,16 +76,19 @@ def test_without_a_lamps_shadow_no_shadow_line_is_made_up():
 
 
 def test_a_calibration_gone_wrong_or_a_tip_not_a_number_do_not_break_the_shadow_search(views):
-    # A calibration that says a board mm is 10,000 pixels (about the smallest board the
-    # calibration accepts): the search would cover a gigabyte of samples; it stays
-    # within a few hundred pixels of the tip.
+    # A homography that says a board mm is 10,000 pixels (points that close together
+    # are refused in a calibration file, but a homography can go wrong otherwise): the
+    # search would cover a gigabyte of samples; it stays within a few hundred pixels of
+    # the tip.
     th, c, f = views[0]
     mega = 1e-4
-    pts = [
+    pts = tuple(
         PointPair((x, y), (x * mega, y * mega))
         for x, y in ((0, 0), (1200, 0), (0, 700), (1200, 700))
-    ]
-    wrong = Calibration.from_points((1280, 720), pts)
+    )
+    with pytest.raises(CalibrationError, match="within"):
+        Calibration.from_points((1280, 720), pts)
+    wrong = Calibration((1280, 720), pts, np.diag([mega, mega, 1.0]), (True,) * 4, 0.0)
     found = find_shadow(th.before[c], th.after[c], f.image, f.pixels, wrong)
     assert found is None or math.isfinite(found.sigma_px)
     assert find_shadow(th.before[c], th.after[c], (float("nan"), 0.0), f.pixels, wrong) is None

@@ -73,6 +73,52 @@ def test_a_bad_calibration_is_refused_with_a_reason(data, message):
         Calibration.from_dict(data)
 
 
+def _scaled(factor: float, image_factor: float = 1.0) -> dict:
+    return {"image_size": [1280, 720],
+            "points": [{"image": [p.image[0] * image_factor, p.image[1] * image_factor],
+                        "board": [p.board[0] * factor, p.board[1] * factor]} for p in FIVE]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_scaled(0.1), "board points lie within 34 mm"),  # the double ring's points in cm
+        (_scaled(1 / 25.4), "board points lie within 13.4 mm"),  # in inches
+        (_scaled(1.0, 1 / 1280), "image points lie within 0.266 px"),  # pixels as fractions
+    ],
+)
+def test_points_in_other_units_are_refused_not_scored_as_a_board_that_small(data, message):
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.from_dict(data)
+
+
+def test_a_board_point_far_off_the_board_is_refused_not_a_crash():
+    data = _scaled(1.0)
+    data["points"][1]["board"] = [0.0, 1e308]
+    with pytest.raises(CalibrationError, match="point 2: board 0,1e.308 is further than 1000 mm"):
+        Calibration.from_dict(data)
+
+
+def test_a_calibration_of_thousands_of_points_is_read(tmp_path):
+    # A tool that writes every pixel of the rings it found: the checks for points on a
+    # line used to look at every triple (minutes for 1,000 points, the kiosk hung).
+    true = random_camera(np.random.default_rng(5), 30.0).calibration(
+        np.random.default_rng(6), click_px=0.0
+    )
+    t = np.linspace(0.0, 2 * np.pi, 3000, endpoint=False)
+    board = np.column_stack([100 * np.sin(t), 100 * np.cos(t)])  # the treble ring
+    image = true.board_to_image(board)
+    pts = [PointPair(tuple(i), tuple(b)) for i, b in zip(image, board, strict=True)]
+    cal = Calibration.from_points(true.image_size, pts)
+    assert all(cal.inliers) and cal.rms_mm < 0.01
+
+
+def test_a_calibration_written_with_a_byte_order_mark_is_read(tmp_path):
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps(_scaled(1.0)), encoding="utf-8-sig")  # as Windows Notepad saves
+    assert Calibration.load(p).image_size == (1280, 720)
+
+
 def test_a_calibration_file_that_is_not_json_names_the_file(tmp_path):
     p = tmp_path / "c.json"
     p.write_text("{not json")

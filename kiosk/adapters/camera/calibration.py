@@ -37,6 +37,11 @@ RANSAC_MM = 3.0  # a point further than this from the fit is a mis-click
 MAX_RMS_MM = 5.0  # a least-squares fit worse than this means the points disagree
 LINE_TOLERANCE = 0.005  # of the points' extent: this close to a line counts as on it
 MAX_IMAGE_SIZE = 16384
+MAX_BOARD_MM = 1000.0  # a point further from the bull is not on the board or its cabinet
+# Points closer together than this tell the homography too little (or are in other
+# units: the double ring's points span 340 mm, or 34 in cm; pixels given as fractions).
+MIN_BOARD_SPREAD_MM = 60.0
+MIN_IMAGE_SPREAD_PX = 20.0
 # A camera closer than this to the board's axis (straight in front) sees every dart lean
 # the same way as the other cameras: their lines through the tip are nearly parallel
 # and the tip is placed worse along them. On rendered throws (bench/camera.py, held-out
@@ -101,6 +106,13 @@ class Calibration:
         for i, (x, y) in enumerate(img):
             if not (-0.5 <= x <= w + 0.5 and -0.5 <= y <= h + 0.5):
                 raise CalibrationError(f"point {i + 1}: image {x:g},{y:g} is outside {w}x{h}")
+        for i, (x, y) in enumerate(brd):
+            if math.hypot(x, y) > MAX_BOARD_MM:
+                raise CalibrationError(
+                    f"point {i + 1}: board {x:.4g},{y:.4g} is further than {MAX_BOARD_MM:.0f} mm"
+                    " from the bull; board points are in mm from the bull (the board is 451 mm"
+                    " across)"
+                )
         for name, arr in (("image", img), ("board", brd)):
             if _spread_area(arr) < 1e-3 * max(1.0, float(np.ptp(arr, axis=0).max()) ** 2):
                 raise CalibrationError(f"the {name} points are (nearly) on one line")
@@ -111,6 +123,15 @@ class Calibration:
                     f"the {name} points {listed} are (nearly) on one line and only one point"
                     " is off it: a homography needs 4 points with no three on a line"
                     " (add a point off that line)"
+                )
+        for name, arr, least, unit in (("image", img, MIN_IMAGE_SPREAD_PX, "px"),
+                                       ("board", brd, MIN_BOARD_SPREAD_MM, "mm")):  # fmt: skip
+            spread = float(np.ptp(arr, axis=0).max())
+            if spread < least:
+                raise CalibrationError(
+                    f"the {name} points lie within {spread:.3g} {unit} of each other: mark"
+                    " points far apart, on the double ring (board points in mm, image"
+                    " points in pixels)"
                 )
         if len(pts) >= RANSAC_FROM:
             H, mask = cv2.findHomography(img, brd, cv2.RANSAC, RANSAC_MM)
@@ -167,7 +188,7 @@ class Calibration:
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")  # a BOM: Windows Notepad
         except OSError as e:
             raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
         try:
@@ -273,8 +294,12 @@ def _all_but_one_on_a_line(pts: np.ndarray) -> list[int]:
     other across it), or [] when 4 points with no three on a line exist."""
     n = len(pts)
     tol = LINE_TOLERANCE * max(1e-9, float(np.ptp(pts, axis=0).max()))
-    for i in range(n):
-        for j in range(i + 1, n):
+    # A line through all points but one passes through two of any three of them (or
+    # through two of any four, when two of them coincide): lines through pairs of the
+    # first few points are enough, and a file of hundreds of points is checked at once.
+    first = min(n, 5)
+    for i in range(first):
+        for j in range(i + 1, first):
             d = pts[j] - pts[i]
             length = float(np.hypot(*d))
             if length <= tol:
