@@ -32,8 +32,10 @@ grey part (``_flight_to_grey``), the longest strips come after it. Which end
 is the tip: away from the flight (what an opening with a disc wider than a barrel
 leaves, ``axis.split_flight``); with no flight in view, the side the calibration's
 pose says the dart leaves the board towards, where that is sure whatever the dart's
-lean; else the end with less change. The tip end is bounded by the longest a dart
-can look from this camera (a shadow in line with the dart reaches further).
+lean; else the end the picture's edge does not cut off (a dart near the board's
+edge leaning out of a tightly framed picture); else the end with less change. The
+tip end is bounded by the longest a dart can look from this camera (a shadow in
+line with the dart reaches further).
 
 Tuned on rendered throws with seeds below 1,000,000 (see ``bench/camera.py``).
 """
@@ -71,6 +73,8 @@ RIM_CORE_PX = 2.5  # no point of a shadow's rim is further than this from its ed
 MAX_TILT_DEG = 30.0  # a dart in the board leans at most this far from its normal
 GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least this big
 GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
+EDGE_PX = 2  # change this close to the picture's edge runs on out of the picture
+ON_AXIS_PX = 6.0  # change this close to a first axis is the dart's (``_cut_end``)
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,15 @@ def find_tip(
     shadow = find_shadow(before, after, found[0].image, dart, cal, found[0].axis)
     found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
+
+
+def too_much_change(before: np.ndarray, after: np.ndarray, params: TipParams = TipParams()) -> bool:
+    """Whether more changed between the pictures than a dart can (a hand, a person in
+    front of the board, the light): ``find_tip`` then finds no dart, whether one is
+    there or not."""
+    ch = change(before, after, params.change)
+    h, w = ch.mask.shape
+    return bool(int(ch.mask.sum()) > params.max_area_frac * h * w)
 
 
 def _flight_to_grey(
@@ -392,6 +405,31 @@ def _orient(
     return axis if float(axis @ up) >= 0 else -axis
 
 
+def _cut_end(pts: np.ndarray, axis: np.ndarray, centre: np.ndarray, frame: tuple[int, int]) -> int:
+    """Which end of the dart's change along ``axis`` the picture's edge cuts off: 1
+    the end ``axis`` points to, -1 the other, 0 neither or both. A dart near the
+    board's edge leaning out of a tightly framed picture runs out of it at the
+    flight's end; its tip, on the board, is in the picture (a tip within
+    ``EDGE_PX`` of the edge is taken for a cut flight: a tip there is barely seen
+    anyway). Seen nearly face-on, a dart whose flight is out of the picture was read
+    from the wrong end as often as not (the end with more change). Only change on
+    the axis counts (a shadow on the wall that runs out of the picture is not the
+    dart). ``frame``: (width, height)."""
+    w, h = frame
+    rel = pts - centre
+    on = np.abs(rel @ np.array([-axis[1], axis[0]])) <= ON_AXIS_PX
+    x, y = pts[on, 0], pts[on, 1]
+    edge = (x < EDGE_PX) | (y < EDGE_PX) | (x >= w - EDGE_PX) | (y >= h - EDGE_PX)
+    if not edge.any():
+        return 0
+    along = rel[on] @ axis
+    lo, hi = float(along.min()), float(along.max())
+    reach = 0.25 * (hi - lo)
+    lo_cut = bool((edge & (along <= lo + reach)).any())
+    hi_cut = bool((edge & (along >= hi - reach)).any())
+    return 0 if lo_cut == hi_cut else (1 if hi_cut else -1)
+
+
 def _follow(
     pts: np.ndarray,
     axis: np.ndarray,
@@ -410,16 +448,25 @@ def _follow(
     ``point_end.opaque_point``). ``flip``: the other end, when which end it is was a
     guess (else None)."""
     up = cal.up_direction((float(centre[0]), float(centre[1])), pose)
+    frame = (ch.mask.shape[1], ch.mask.shape[0])
+    up_sure = _up_is_sure(cal, pose, centre)
     if flight is not None and abs(float((flight - centre) @ axis)) > 3.0:
         if flip:
             return None
         axis = axis if float((flight - centre) @ axis) > 0 else -axis
-    else:
-        up_sure = _up_is_sure(cal, pose, centre)
-        if flip and up_sure:
+        if not up_sure and _cut_end(pts, axis, centre, frame) < 0:
+            # The tip would be where the dart runs out of the picture: that "flight"
+            # is something else (a red or green ring's blend with the barrel's edge).
             return None
-        axis = _orient(pts, axis, centre, up, up_sure)
-        axis = -axis if flip else axis
+    else:
+        cut = 0 if up_sure else _cut_end(pts, axis, centre, frame)
+        if flip and (up_sure or cut):
+            return None
+        if cut:  # the picture's edge cuts the flight's end off
+            axis = axis if cut > 0 else -axis
+        else:
+            axis = _orient(pts, axis, centre, up, up_sure)
+            axis = -axis if flip else axis
     score = ch.score
     images = (ch.diff, score) if ch.shadow.any() else (ch.diff,)
     rel = pts - centre
@@ -509,4 +556,4 @@ def _tip_end(along: np.ndarray, px_per_mm: float) -> float:
     return max(end, float(s[0]) - DART_MAX_MM * px_per_mm)
 
 
-__all__ = ["Change", "TipFinding", "TipParams", "find_tip"]
+__all__ = ["Change", "TipFinding", "TipParams", "find_tip", "too_much_change"]
