@@ -14,7 +14,8 @@ import numpy as np
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
-from kiosk.adapters.camera.tip import find_tip
+from kiosk.adapters.camera.taken_out import dart_in_before
+from kiosk.adapters.camera.tip import find_tip, too_much_change
 
 NAME = "camera-score"
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
                      "give one of each per camera")  # fmt: skip
     estimates = []
     moved: list[int] = []  # cameras whose pictures are too far apart to line up
+    busy: list[int] = []  # cameras whose pictures changed too much for one dart
+    taken_out: list[int] = []  # cameras that see the dart in BEFORE, not in AFTER
     for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
         try:
             cal = Calibration.load(c)
@@ -88,9 +91,17 @@ def run(args: argparse.Namespace) -> int:
             continue
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
-            if args.verbose:
+            if too_much_change(imgs[0], imgs[1]):
+                busy.append(i + 1)
+                if len(cals) > 1:  # one camera: the refusal below says it
+                    print(f"camera-score: camera {i + 1}: too much changed from {b} to {a} for "
+                          "one dart (a hand, a person, the light?): left out",
+                          file=sys.stderr)  # fmt: skip
+            elif args.verbose:
                 print(f"camera {i + 1}: no dart")
             continue
+        if f.pixels is not None and dart_in_before(imgs[0], imgs[1], cal, f.pixels):
+            taken_out.append(i + 1)
         est = estimate_from(f, cal, i)
         estimates.append(est)
         if args.verbose:
@@ -99,11 +110,21 @@ def run(args: argparse.Namespace) -> int:
                 f"axis line +-{est.line_weight ** -0.5:.2f} mm")  # fmt: skip
             print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
                   f"{bx:.1f}, {by:.1f} mm +-{est.weight ** -0.5:.1f} mm, {line}")  # fmt: skip
+    if 2 * len(taken_out) > len(estimates):  # most cameras that see a dart: taken out
+        print("none")
+        which = f" ({befores[0]}, {afters[0]})" if len(befores) == 1 else ""
+        print(f"camera-score: a dart is in BEFORE and not in AFTER{which}: taken out, or the "
+              "pictures the wrong way round; no new dart", file=sys.stderr)  # fmt: skip
+        return 0
     fused = fuse(estimates)
     if fused is None and moved and not estimates:
         # Not "none": the dart may well be there; these pictures cannot tell.
         return _fail(f"camera {', '.join(map(str, moved))} moved between the pictures: "
                      "take both from a camera that holds still")  # fmt: skip
+    if fused is None and busy and not estimates:
+        return _fail(f"camera {', '.join(map(str, busy))}: too much changed between the "
+                     "pictures to tell a dart: take AFTER with the board clear of hands and "
+                     "people, in the light BEFORE was taken in")  # fmt: skip
     if fused is None:
         print("none")
         return 0
