@@ -62,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(e))
         except UnicodeDecodeError:
             return _fail(f"{c}: not JSON (not even UTF-8 text)")
+        if cal.mirrored:
+            print(f"camera-score: {c}: the board points come out mirrored: is board y up "
+                  "(towards the 20) and x to the right? Unless the camera mirrors its picture, "
+                  "darts come out at their mirror image", file=sys.stderr)  # fmt: skip
         imgs = []
         for path in (b, a):
             img = _read_picture(path)

@@ -234,3 +234,19 @@ def test_pictures_the_wrong_way_round_are_no_new_dart(tmp_path):
     args = [x for c, bb, aa in files for x in ("--calibration", c, "--before", bb, "--after", aa)]
     r = _cli(*args)
     assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20" and r.stderr == ""
+
+
+def test_board_points_given_with_y_down_are_named_as_mirrored(tmp_path):
+    import json
+
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    r = _cli("--calibration", cal, b, a)
+    assert r.stdout.splitlines()[0] == "T20" and "mirror" not in r.stderr
+    data = json.loads(Path(cal).read_text())
+    for p in data["points"]:
+        p["board"][1] = -p["board"][1]  # y down, as image coordinates go
+    Path(cal).write_text(json.dumps(data))
+    r = _cli("--calibration", cal, b, a)
+    assert r.stdout.splitlines()[0] == "T3"  # the mirror image: said, not hidden
+    assert "the board points come out mirrored: is board y up (towards the 20)" in r.stderr

@@ -189,3 +189,15 @@ def test_a_mis_click_among_a_few_points_is_named_or_among_six_dropped(count: int
     else:
         cal = Calibration.from_points((1280, 720), pts)
         assert cal.inliers == (True, True, True, False, True, True) and cal.rms_mm < 0.01
+
+
+def test_a_calibration_knows_when_its_board_comes_out_mirrored():
+    # However a camera is turned (rolled upside down included), the board keeps its
+    # handedness; board points given y down are a mirror.
+    for seed in range(20):
+        cal = random_camera(np.random.default_rng(seed), 40.0).calibration(
+            np.random.default_rng(seed + 100)
+        )
+        assert not cal.mirrored
+        flipped = [PointPair(p.image, (p.board[0], -p.board[1])) for p in cal.points]
+        assert Calibration.from_points(cal.image_size, flipped).mirrored

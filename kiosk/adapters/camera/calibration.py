@@ -264,6 +264,17 @@ class Calibration:
             return math.nan
         return math.degrees(math.atan2(math.hypot(float(c[0]), float(c[1])), abs(float(c[2]))))
 
+    @cached_property
+    def mirrored(self) -> bool:
+        """Whether the board comes out mirrored: board y given pointing down (image
+        style) or x pointing left, or a camera that mirrors its picture. A camera
+        however turned keeps the board's handedness (the picture's y points down, the
+        board's up); a mirror flips it. Darts are then scored at their mirror image
+        (T20 as T3) unless the picture is mirrored too."""
+        ((x, y),) = self.board_to_image(np.zeros((1, 2)))
+        b = self.image_to_board(np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
+        return bool(np.linalg.det(np.column_stack([b[1] - b[0], b[2] - b[0]])) > 0)
+
     @property
     def face_on(self) -> bool:
         """Whether the camera is too close to the board's axis to score its best
