@@ -6,18 +6,20 @@ cameras they are fused (``kiosk.adapters.camera.fusion``)."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 import cv2
 import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
-from kiosk.adapters.camera.fusion import estimate_from, fuse
+from kiosk.adapters.camera.fusion import Estimate, estimate_from, fuse
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import find_tip, too_much_change
 
 NAME = "camera-score"
+APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing this dart
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
@@ -135,7 +137,25 @@ def run(args: argparse.Namespace) -> int:
     print(fused.dart)
     print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
     if fused.doubt is not None:  # stderr: stdout stays two lines for scripts
-        why = (f"+-{fused.sigma_mm:.2f} mm, a wire is that close" if fused.doubt_why == "wire"
-               else "another reading of the pictures puts the point there")  # fmt: skip
+        if fused.doubt_why == "wire":
+            why = f"+-{fused.sigma_mm:.2f} mm, a wire is that close"
+        else:
+            why = _apart(estimates) or "another reading of the pictures puts the point there"
         print(f"camera-score: unsure, could be {fused.doubt} ({why})", file=sys.stderr)
     return 0
+
+
+def _apart(estimates: list[Estimate]) -> str:
+    """The two cameras whose tips lie furthest apart, when that is more than
+    ``APART_MM`` (a camera that took a shadow for the dart, or pictures given with
+    another camera's calibration), else ""."""
+    far, pair = 0.0, (0, 0)
+    for i, e in enumerate(estimates):
+        for f in estimates[i + 1 :]:
+            d = math.dist(e.board, f.board)
+            if d > far:
+                far, pair = d, (e.camera + 1, f.camera + 1)
+    if far <= APART_MM:
+        return ""
+    return (f"cameras {pair[0]} and {pair[1]} place it {far:.0f} mm apart: a shadow taken for "
+            "the dart, or pictures given with another camera's calibration?")  # fmt: skip

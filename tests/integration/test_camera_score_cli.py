@@ -250,3 +250,15 @@ def test_board_points_given_with_y_down_are_named_as_mirrored(tmp_path):
     r = _cli("--calibration", cal, b, a)
     assert r.stdout.splitlines()[0] == "T3"  # the mirror image: said, not hidden
     assert "the board points come out mirrored: is board y up (towards the 20)" in r.stderr
+
+
+def test_two_cameras_far_apart_are_named_not_blamed_on_the_pictures(tmp_path):
+    # Each camera's pictures given with the other's calibration: the two place the dart
+    # far apart, and the doubt says which cameras disagree and by how much.
+    t = render_throw(7_100_011, 2, off_axis=(15.0, 50.0))
+    (c0, b0, a0), (c1, b1, a1) = _files(tmp_path, t, 0), _files(tmp_path, t, 1)
+    r = _cli("--calibration", c0, "--before", b1, "--after", a1,
+             "--calibration", c1, "--before", b0, "--after", a0)  # fmt: skip
+    assert r.returncode == 0
+    assert "unsure, could be" in r.stderr and "cameras 1 and 2 place it" in r.stderr
+    assert "mm apart" in r.stderr
