@@ -99,7 +99,7 @@ def test_a_board_point_far_off_the_board_is_refused_not_a_crash():
         Calibration.from_dict(data)
 
 
-def test_a_calibration_of_thousands_of_points_is_read(tmp_path):
+def test_a_calibration_of_thousands_of_points_is_read():
     # A tool that writes every pixel of the rings it found: the checks for points on a
     # line used to look at every triple (minutes for 1,000 points, the kiosk hung).
     true = random_camera(np.random.default_rng(5), 30.0).calibration(
@@ -201,3 +201,15 @@ def test_a_calibration_knows_when_its_board_comes_out_mirrored():
         assert not cal.mirrored
         flipped = [PointPair(p.image, (p.board[0], -p.board[1])) for p in cal.points]
         assert Calibration.from_points(cal.image_size, flipped).mirrored
+
+
+def test_a_point_given_several_times_counts_once_for_the_line_check():
+    # The bull marked three times, 20/1 and 3/19 on the double ring (a line through the
+    # bull), and one point off it marked twice: a line and one point, whatever the
+    # repeats. Accepted, it was 110-145 mm off away from the line.
+    d201, d319, off = (26.6, 168.0), (-26.6, -168.0), (168.0, -26.6)
+    board_pts = [(0.0, 0.0)] * 3 + [off, off, d201, d319, (15.6, 98.5)]
+    image = [(640 + 2 * x, 360 - 2 * y) for x, y in board_pts]
+    pts = [PointPair(i, b) for i, b in zip(image, board_pts, strict=True)]
+    with pytest.raises(CalibrationError, match="points 1, 2, 3, 6, 7, 8 are .nearly. on one"):
+        Calibration.from_points((1280, 720), pts)

@@ -36,6 +36,7 @@ RANSAC_FROM = 6
 RANSAC_MM = 3.0  # a point further than this from the fit is a mis-click
 MAX_RMS_MM = 5.0  # a least-squares fit worse than this means the points disagree
 LINE_TOLERANCE = 0.005  # of the points' extent: this close to a line counts as on it
+ALL_PAIRS_UP_TO = 40  # points; more are checked for a line through the first two only
 MAX_IMAGE_SIZE = 16384
 MAX_BOARD_MM = 1000.0  # a point further from the bull is not on the board or its cabinet
 # Points closer together than this tell the homography too little (or are in other
@@ -121,8 +122,8 @@ class Calibration:
                 listed = ", ".join(str(i + 1) for i in lined)
                 raise CalibrationError(
                     f"the {name} points {listed} are (nearly) on one line and only one point"
-                    " is off it: a homography needs 4 points with no three on a line"
-                    " (add a point off that line)"
+                    " is off it (given once or more): a homography needs 4 points with no"
+                    " three on a line (add a point off that line)"
                 )
         for name, arr, least, unit in (("image", img, MIN_IMAGE_SPREAD_PX, "px"),
                                        ("board", brd, MIN_BOARD_SPREAD_MM, "mm")):  # fmt: skip
@@ -302,25 +303,39 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def _all_but_one_on_a_line(pts: np.ndarray) -> list[int]:
     """The points on a line that holds all of them but one (any 4 then include three on
     it, and the homography is not fixed: the bull with 20/1 and 3/19, which face each
-    other across it), or [] when 4 points with no three on a line exist."""
-    n = len(pts)
+    other across it), or [] when 4 points with no three on a line exist. Points given
+    twice (or within the tolerance of each other) count once: the bull marked three
+    times with three points on a line through it and one off it is still a line and
+    one point."""
     tol = LINE_TOLERANCE * max(1e-9, float(np.ptp(pts, axis=0).max()))
-    # A line through all points but one passes through two of any three of them (or
-    # through two of any four, when two of them coincide): lines through pairs of the
-    # first few points are enough, and a file of hundreds of points is checked at once.
-    first = min(n, 5)
-    for i in range(first):
-        for j in range(i + 1, first):
-            d = pts[j] - pts[i]
+    distinct = _distinct(pts, tol)
+    n = len(distinct)
+    # Up to ``ALL_PAIRS_UP_TO`` points every pair's line is tried. With more, a line
+    # through all but one passes through the first point or (that point being the one
+    # off it) the second: the lines through those two and every other are enough.
+    firsts = range(n) if n <= ALL_PAIRS_UP_TO else range(min(n, 2))
+    for i in firsts:
+        for j in range(i + 1, n):
+            d = distinct[j] - distinct[i]
             length = float(np.hypot(*d))
             if length <= tol:
                 continue
-            rel = pts - pts[i]
+            rel = distinct - distinct[i]
             off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / length
-            on = [k for k in range(n) if off[k] <= tol]
-            if len(on) >= n - 1:
-                return on
+            if int(np.count_nonzero(off <= tol)) >= n - 1:
+                rel = pts - distinct[i]
+                off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / length
+                return [k for k in range(len(pts)) if off[k] <= tol]
     return []
+
+
+def _distinct(pts: np.ndarray, tol: float) -> np.ndarray:
+    """``pts`` less those within ``tol`` of one before them."""
+    kept: list[np.ndarray] = []
+    for p in pts:
+        if not kept or float(np.min(np.hypot(*(np.array(kept) - p).T))) > tol:
+            kept.append(p)
+    return np.array(kept)
 
 
 def _spread_area(pts: np.ndarray) -> float:
