@@ -211,5 +211,5 @@ def test_a_point_given_several_times_counts_once_for_the_line_check():
     board_pts = [(0.0, 0.0)] * 3 + [off, off, d201, d319, (15.6, 98.5)]
     image = [(640 + 2 * x, 360 - 2 * y) for x, y in board_pts]
     pts = [PointPair(i, b) for i, b in zip(image, board_pts, strict=True)]
-    with pytest.raises(CalibrationError, match="points 1, 2, 3, 6, 7, 8 are .nearly. on one"):
+    with pytest.raises(CalibrationError, match=r"points 1, 2, 3, 6, 7, 8 are \(nearly\) on one"):
         Calibration.from_points((1280, 720), pts)
