@@ -381,13 +381,21 @@ def _up_is_sure(cal: Calibration, pose: CameraPose, pt: np.ndarray) -> bool:
 
 
 def _orient(
-    pts: np.ndarray, axis: np.ndarray, centre: np.ndarray, up: np.ndarray, up_sure: bool
+    pts: np.ndarray,
+    axis: np.ndarray,
+    centre: np.ndarray,
+    up: np.ndarray,
+    up_sure: bool,
+    frame: tuple[int, int],
 ) -> np.ndarray:
     """Which way along the axis the flight is: where the view says the body leaves the
-    board when that is sure, else the end with more change (a flight is larger than the
-    point)."""
+    board when that is sure; else the end the picture's edge cuts off (``_cut_end``);
+    else the end with more change (a flight is larger than the point). ``frame``: the
+    picture's (width, height)."""
     if up_sure:
         return axis if float(axis @ up) >= 0 else -axis
+    if cut := _cut_end(pts, axis, centre, frame):
+        return axis if cut > 0 else -axis
     rel = pts - centre
     along = rel @ axis
     across = np.abs(rel @ np.array([-axis[1], axis[0]]))
@@ -409,12 +417,13 @@ def _cut_end(pts: np.ndarray, axis: np.ndarray, centre: np.ndarray, frame: tuple
     """Which end of the dart's change along ``axis`` the picture's edge cuts off: 1
     the end ``axis`` points to, -1 the other, 0 neither or both. A dart near the
     board's edge leaning out of a tightly framed picture runs out of it at the
-    flight's end; its tip, on the board, is in the picture (a tip within
-    ``EDGE_PX`` of the edge is taken for a cut flight: a tip there is barely seen
-    anyway). Seen nearly face-on, a dart whose flight is out of the picture was read
-    from the wrong end as often as not (the end with more change). Only change on
-    the axis counts (a shadow on the wall that runs out of the picture is not the
-    dart). ``frame``: (width, height)."""
+    flight's end; its tip, on the board, is in the picture. Seen nearly face-on, such
+    a dart was read from the wrong end first as often as not (the end with more
+    change). A tip a few pixels from the edge (its point's change or its shadow
+    reaching it) is now the one read from the wrong end first: a far narrower band
+    of the picture than the dart's length, and the other end stays a reading
+    (``TipParams.flipped``). Only change on the axis counts (a shadow on the wall
+    that runs out of the picture is not the dart). ``frame``: (width, height)."""
     w, h = frame
     rel = pts - centre
     on = np.abs(rel @ np.array([-axis[1], axis[0]])) <= ON_AXIS_PX
@@ -448,25 +457,17 @@ def _follow(
     ``point_end.opaque_point``). ``flip``: the other end, when which end it is was a
     guess (else None)."""
     up = cal.up_direction((float(centre[0]), float(centre[1])), pose)
-    frame = (ch.mask.shape[1], ch.mask.shape[0])
-    up_sure = _up_is_sure(cal, pose, centre)
     if flight is not None and abs(float((flight - centre) @ axis)) > 3.0:
         if flip:
             return None
         axis = axis if float((flight - centre) @ axis) > 0 else -axis
-        if not up_sure and _cut_end(pts, axis, centre, frame) < 0:
-            # The tip would be where the dart runs out of the picture: that "flight"
-            # is something else (a red or green ring's blend with the barrel's edge).
-            return None
     else:
-        cut = 0 if up_sure else _cut_end(pts, axis, centre, frame)
-        if flip and (up_sure or cut):
+        up_sure = _up_is_sure(cal, pose, centre)
+        if flip and up_sure:
             return None
-        if cut:  # the picture's edge cuts the flight's end off
-            axis = axis if cut > 0 else -axis
-        else:
-            axis = _orient(pts, axis, centre, up, up_sure)
-            axis = -axis if flip else axis
+        frame = (ch.mask.shape[1], ch.mask.shape[0])
+        axis = _orient(pts, axis, centre, up, up_sure, frame)
+        axis = -axis if flip else axis
     score = ch.score
     images = (ch.diff, score) if ch.shadow.any() else (ch.diff,)
     rel = pts - centre
