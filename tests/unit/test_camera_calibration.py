@@ -213,3 +213,9 @@ def test_a_point_given_several_times_counts_once_for_the_line_check():
     pts = [PointPair(i, b) for i, b in zip(image, board_pts, strict=True)]
     with pytest.raises(CalibrationError, match=r"points 1, 2, 3, 6, 7, 8 are \(nearly\) on one"):
         Calibration.from_points((1280, 720), pts)
+
+
+def test_a_calibration_scaled_to_a_tiny_picture_says_the_picture_is_too_small():
+    cal = Calibration.from_points((1280, 720), FIVE)  # the board 340 px across
+    with pytest.raises(CalibrationError, match="the pictures are 64x36, too small for the"):
+        cal.for_size((64, 36))

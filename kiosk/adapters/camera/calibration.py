@@ -230,7 +230,12 @@ class Calibration:
             )
         sx, sy = w / w0, h / h0
         pts = [PointPair((p.image[0] * sx, p.image[1] * sy), p.board) for p in self.points]
-        return Calibration.from_points((w, h), pts)
+        try:
+            return Calibration.from_points((w, h), pts)
+        except CalibrationError as e:  # its points bunched together at this size
+            raise CalibrationError(
+                f"the pictures are {w}x{h}, too small for the calibration made at {w0}x{h0} ({e})"
+            ) from e
 
     # -- using --------------------------------------------------------------------------
 
