@@ -37,7 +37,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.calibration import (
+    Calibration,
+    CalibrationError,
+    PointPair,
+    jacobian_det,
+)
 from kiosk.domain import board
 
 R_OUTER = board.DOUBLE_OUTER
@@ -301,14 +306,9 @@ def _rectify(c_out: np.ndarray, c_in: np.ndarray) -> np.ndarray:
     A[:2, :2] = R_OUTER * S
     H0 = A @ PT
     # A camera in front of the board sees it unmirrored: image y runs down, board y up.
-    if _jacobian_det(H0, centre[:2]) > 0:
+    if jacobian_det(H0, centre[:2]) > 0:
         H0 = np.diag([1.0, -1.0, 1.0]) @ H0
     return np.asarray(H0 / H0[2, 2])
-
-
-def _jacobian_det(H: np.ndarray, p: np.ndarray) -> float:
-    q = apply(H, np.array([p, p + np.array([1.0, 0.0]), p + np.array([0.0, 1.0])]))
-    return float(np.linalg.det(np.column_stack([q[1] - q[0], q[2] - q[0]])))
 
 
 def apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -278,8 +278,7 @@ class Calibration:
         board's up); a mirror flips it. Darts are then scored at their mirror image
         (T20 as T3) unless the picture is mirrored too."""
         ((x, y),) = self.board_to_image(np.zeros((1, 2)))
-        b = self.image_to_board(np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
-        return bool(np.linalg.det(np.column_stack([b[1] - b[0], b[2] - b[0]])) > 0)
+        return jacobian_det(self.homography, np.array([x, y])) > 0
 
     @property
     def face_on(self) -> bool:
@@ -298,6 +297,14 @@ class Calibration:
         d = p[1] - p[0]
         n = float(np.hypot(*d))
         return d / n if n > 1e-9 else np.array([0.0, -1.0])
+
+
+def jacobian_det(H: np.ndarray, p: np.ndarray) -> float:
+    """The determinant of the homography ``H``'s Jacobian at ``p``: its sign says
+    whether ``H`` mirrors (image to board: image y runs down, board y up, so a camera
+    in front of the board gives a negative one)."""
+    q = _apply(H, np.array([p, p + np.array([1.0, 0.0]), p + np.array([0.0, 1.0])]))
+    return float(np.linalg.det(np.column_stack([q[1] - q[0], q[2] - q[0]])))
 
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
