@@ -133,8 +133,7 @@ def find_tip(
     ch = change(before, after, params.change)
     if ch.after is not None:  # the camera moved: the after frame in the before's pixels
         after = ch.after
-    h, w = ch.mask.shape
-    if int(ch.mask.sum()) > params.max_area_frac * h * w:
+    if _too_much(ch, params):
         return None
     dart = _dart_pieces(ch, params, known)
     if dart is None:
@@ -181,7 +180,10 @@ def too_much_change(before: np.ndarray, after: np.ndarray, params: TipParams = T
     """Whether more changed between the pictures than a dart can (a hand, a person in
     front of the board, the light): ``find_tip`` then finds no dart, whether one is
     there or not."""
-    ch = change(before, after, params.change)
+    return _too_much(change(before, after, params.change), params)
+
+
+def _too_much(ch: Change, params: TipParams) -> bool:
     h, w = ch.mask.shape
     return bool(int(ch.mask.sum()) > params.max_area_frac * h * w)
 
