@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from kiosk.adapters.camera.board_colours import GREEN, RED, colour_at
 from kiosk.adapters.camera.calibration import (
     Calibration,
     CalibrationError,
@@ -414,15 +415,10 @@ def ring_model(ppm: float = TEMPLATE_PPM, half: float = TEMPLATE_HALF) -> np.nda
     x, y = np.meshgrid(xs, -xs)
     r = np.hypot(x, y)
     ang = np.degrees(np.arctan2(x, y)) % 360.0
-    red = (((ang + 9.0) // 18.0) % 2) == 0
-    ring = ((r >= board.TREBLE_INNER) & (r <= board.TREBLE_OUTER)) | (
-        (r >= board.DOUBLE_INNER) & (r <= board.DOUBLE_OUTER)
-    )
+    colour = colour_at(x, y)
     out = np.zeros((n, n), np.float32)
-    out[ring & red] = 1.0
-    out[ring & ~red] = -1.0
-    out[r <= board.OUTER_BULL] = -1.0
-    out[r <= board.INNER_BULL] = 1.0
+    out[colour == RED] = 1.0
+    out[colour == GREEN] = -1.0
     # Wires (about 1 mm) between the segments and around the rings.
     wire = np.zeros(r.shape, bool)
     for rad in (board.INNER_BULL, board.OUTER_BULL, board.TREBLE_INNER, board.TREBLE_OUTER,

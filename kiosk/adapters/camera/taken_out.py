@@ -17,11 +17,12 @@ import math
 
 import numpy as np
 
+from kiosk.adapters.camera.board_colours import colour_at
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.camera.change import change
 from kiosk.domain import board
 
-CLASSES = 4  # 0 black, 1 cream (singles); 2 red, 3 green (doubles, trebles, bull)
+CLASSES = 4  # board_colours: BLACK, CREAM (singles); RED, GREEN (doubles, trebles, bull)
 AROUND_PX = 40  # the segments' colours are taken this close round the change
 WIRE_CLEAR_MM = 1.5  # pixels this close to a wire could be either side of it
 MIN_PIXELS = 30  # fewer of the dart's pixels to judge by: cannot tell
@@ -42,18 +43,11 @@ BOARD_AGREES = 0.95
 
 
 def board_class(x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
-    """The colour of the board at board points: 0 black, 1 cream, 2 red, 3 green, -1
-    near a wire or off the scoring area (the surround, the numbers)."""
+    """The colour of the board at board points (``board_colours``: 0 black, 1 cream, 2
+    red, 3 green), -1 near a wire or off the scoring area (the surround, the numbers)."""
     r = np.hypot(x_mm, y_mm)
     ang = (np.degrees(np.arctan2(x_mm, y_mm)) + board.SEGMENT_DEGREES / 2) % 360.0
-    dark = (ang // board.SEGMENT_DEGREES).astype(np.int64) % 2 == 0  # 20 is black
-    ring = ((r >= board.TREBLE_INNER) & (r <= board.TREBLE_OUTER)) | (
-        (r >= board.DOUBLE_INNER) & (r <= board.DOUBLE_OUTER)
-    )
-    out = np.where(dark, 0, 1)
-    out = np.where(ring, np.where(dark, 2, 3), out)
-    out = np.where(r <= board.OUTER_BULL, 3, out)
-    out = np.where(r <= board.INNER_BULL, 2, out)
+    out = colour_at(x_mm, y_mm)
     out = np.where((_wire_distance(r, ang) < WIRE_CLEAR_MM) | (r > board.DOUBLE_OUTER), -1, out)
     return np.asarray(out, np.int64)
 
