@@ -13,13 +13,14 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
-from kiosk.adapters.camera.fusion import Estimate, estimate_from, fuse
+from kiosk.adapters.camera.fusion import Estimate, Fused, estimate_from, fuse
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import find_tip, too_much_change
 
 NAME = "camera-score"
 APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing this dart
+VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the wires
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
@@ -137,12 +138,19 @@ def run(args: argparse.Namespace) -> int:
     print(fused.dart)
     print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
     if fused.doubt is not None:  # stderr: stdout stays two lines for scripts
-        if fused.doubt_why == "wire":
-            why = f"+-{fused.sigma_mm:.2f} mm, a wire is that close"
-        else:
-            why = _apart(estimates) or "another reading of the pictures puts the point there"
-        print(f"camera-score: unsure, could be {fused.doubt} ({why})", file=sys.stderr)
+        print(f"camera-score: unsure, could be {fused.doubt} ({unsure_why(fused, estimates)})",
+              file=sys.stderr)  # fmt: skip
     return 0
+
+
+def unsure_why(fused: Fused, estimates: list[Estimate]) -> str:
+    """Why ``fused`` names another dart it could be, in words for support."""
+    if fused.doubt_why != "wire":
+        return _apart(estimates) or "another reading of the pictures puts the point there"
+    if fused.sigma_mm <= VAGUE_MM:
+        return f"+-{fused.sigma_mm:.2f} mm, a wire is that close"
+    # Not a wire's fault: with the point that vague, most wires are within reach.
+    return f"the pictures place the point only to +-{fused.sigma_mm:.0f} mm: check the dart by eye"
 
 
 def _apart(estimates: list[Estimate]) -> str:

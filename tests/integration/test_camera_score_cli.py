@@ -1,12 +1,16 @@
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from kiosk.adapters.camera.fusion import Fused
 from kiosk.adapters.camera.synthetic import render_throw
+from kiosk.commands._camera_score import unsure_why
+from kiosk.domain.darts import Dart
 
 
 def _cli(*args):
@@ -70,6 +74,17 @@ def test_an_unsure_score_says_why_a_wire_or_another_reading_of_the_pictures(tmp_
     assert r.stdout.splitlines()[0] == "S3"
     assert "unsure, could be T17 (another reading of the pictures" in r.stderr
     assert "wire" not in r.stderr
+
+
+def test_a_point_too_vague_to_blame_a_wire_says_so():
+    # +-14.5 mm "a wire is that close" blamed the wire for a point the pictures do not
+    # pin down: every wire is that close. Wider than VAGUE_MM, it says what is wrong.
+    near = Fused((0.0, 103.0), Dart.parse("T20"), (0,), 0.0, sigma_mm=0.4,
+                 doubt=Dart.parse("S20"), doubt_why="wire")  # fmt: skip
+    assert unsure_why(near, []) == "+-0.40 mm, a wire is that close"
+    vague = replace(near, sigma_mm=14.5)
+    why = unsure_why(vague, [])
+    assert "wire" not in why and "+-14 mm" in why and "check the dart" in why
 
 
 def test_a_dart_running_out_of_the_picture_is_read_from_its_end_in_the_picture(tmp_path):
