@@ -30,15 +30,26 @@ def _fail(msg: str) -> int:
     return 2
 
 
+CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
+
+
 def _read_picture(path: str) -> np.ndarray | str:
     """The picture, or why not. Read through numpy and ``imdecode`` so a missing file is
-    our one-line message, not OpenCV's warning on top of it."""
+    our one-line message, not OpenCV's warning on top of it; a PNG cut short is told
+    before decoding (libpng would print its own line first)."""
     try:
         data = np.fromfile(path, dtype=np.uint8)
     except OSError as e:
         return f"cannot read the picture: {e.strerror or e}"
+    head, tail = data[:8].tobytes(), data[-64:].tobytes()
+    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
+        return CUT_SHORT
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    return "cannot read the picture: not an image OpenCV knows" if img is None else img
+    if img is not None:
+        return img
+    if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:  # a JPEG with no end marker
+        return CUT_SHORT
+    return "cannot read the picture: not an image OpenCV knows"
 
 
 def run(args: argparse.Namespace) -> int:
