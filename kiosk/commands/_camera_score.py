@@ -22,15 +22,13 @@ NAME = "camera-score"
 APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing this dart
 VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the wires
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
+CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
 
 def _fail(msg: str) -> int:
     print(f"camera-score: {msg}", file=sys.stderr)
     return 2
-
-
-CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 
 
 def _read_picture(path: str) -> np.ndarray | str:

@@ -18,8 +18,8 @@ def _cli(*args):
                           capture_output=True, text=True, timeout=60)  # fmt: skip
 
 
-def _files(tmp_path, throw, i):
-    cal, b, a = tmp_path / f"c{i}.json", tmp_path / f"b{i}.png", tmp_path / f"a{i}.png"
+def _files(tmp_path, throw, i, ext="png"):
+    cal, b, a = tmp_path / f"c{i}.json", tmp_path / f"b{i}.{ext}", tmp_path / f"a{i}.{ext}"
     throw.calibrations[i].save(cal)
     cv2.imwrite(str(b), throw.before[i])
     cv2.imwrite(str(a), throw.after[i])
@@ -124,20 +124,18 @@ def test_a_picture_cut_short_is_named_as_such_in_one_line(tmp_path, ext):
     # A copy off the kiosk that did not finish: "not an image OpenCV knows" sent support
     # looking at the format, and for a PNG libpng printed its own line first.
     t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
-    cal, _, _ = _files(tmp_path, t, 0)
-    b, a = tmp_path / f"b.{ext}", tmp_path / f"a.{ext}"
-    cv2.imwrite(str(b), t.before[0])
-    cv2.imwrite(str(a), t.after[0])
+    cal, b, after = _files(tmp_path, t, 0, ext)
+    a = Path(after)
     whole = a.read_bytes()
     a.write_bytes(whole[: len(whole) * 7 // 10])
-    r = _cli("--calibration", cal, str(b), str(a))
+    r = _cli("--calibration", cal, b, after)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.splitlines() == [
         f"camera-score: {a}: cannot read the picture: the file is cut short (a copy or a "
         "save that did not finish)"
     ]
     a.write_bytes(whole)  # the whole file reads
-    assert _cli("--calibration", cal, str(b), str(a)).stdout.splitlines()[0] == "T20"
+    assert _cli("--calibration", cal, b, after).stdout.splitlines()[0] == "T20"
 
 
 def test_pictures_of_another_size_from_the_same_camera_use_the_calibration_scaled(tmp_path):
