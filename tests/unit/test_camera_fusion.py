@@ -318,3 +318,35 @@ def test_a_view_with_no_pixels_is_no_view():
                    view=(np.zeros((0, 2)), np.eye(3)))  # fmt: skip
     f = fuse([est])
     assert f is not None and f.dart == Dart.parse("T20")
+
+
+def _face_on_with_a_flights_shadow(before_tip):
+    # Three cameras nearly face-on: their axis lines through the tip (0, 103), T20,
+    # cross at a degree or two; their tip points agree. Each also found one shadow
+    # line, the same for all three, that passes 8 mm from the tip: a flight's vane's
+    # shadow, cast beside it.
+    wrong_shadow = _line_through(0.0, 95.0, 30.0)
+    return [
+        Estimate(k, (0.0, 103.0), 1.0, _line_through(0.0, 103.0, 89.0 + k), 10.0,
+                 shadow=wrong_shadow, shadow_weight=100.0, shadow_before_tip=before_tip)
+        for k in range(3)
+    ]  # fmt: skip
+
+
+def test_a_shadow_that_meets_its_dart_before_the_tip_is_left_out_when_other_cameras_see_it():
+    trusted = fuse(_face_on_with_a_flights_shadow(before_tip=False))
+    assert trusted is not None and trusted.dart != Dart.parse("T20")
+    f = fuse(_face_on_with_a_flights_shadow(before_tip=True))
+    assert f is not None and f.dart == Dart.parse("T20")
+    assert f.board == pytest.approx((0.0, 103.0), abs=0.5)
+
+
+def test_one_camera_keeps_a_shadow_that_meets_its_dart_before_the_tip():
+    # Alone, its shadow is its only second line, and it is more often the tip that went
+    # on too far than the shadow that is another's: the shadow still fixes the tip.
+    line = _line_through(0.0, 103.0, 90.0)
+    shadow = _line_through(0.0, 103.0, 30.0)
+    est = Estimate(0, (0.0, 95.0), 1.0, line, 100.0, shadow=shadow, shadow_weight=100.0,
+                   shadow_before_tip=True)  # fmt: skip
+    f = fuse([est])
+    assert f is not None and f.dart == Dart.parse("T20")

@@ -11,7 +11,9 @@ Each camera gives up to three things, in board mm (see ``estimate_from``):
 - the **shadow's line**, when a lamp casts a clear shadow (see ``shadow``): a board
   line through the tip as seen from the lamp, which crosses the cameras' lines at a
   good angle even when they look at the board nearly face-on and their lines are
-  nearly parallel (one camera alone then has two lines).
+  nearly parallel (one camera alone then has two lines). With other cameras, a
+  shadow whose line meets its dart before the tip is left out (a flight's vane's
+  shadow cast beside the tip, which they all find alike: ``tip``).
 
 The fused point minimises the weighted squared distances to all lines and points
 (weights 1 / sigma^2): two or three lines at good angles pin it down, the points
@@ -89,6 +91,9 @@ class Estimate:
     # = c, (a, b) unit, mm) and its weight (1 / sigma^2, 1/mm^2): see ``shadow``.
     shadow: tuple[float, float, float] | None = None
     shadow_weight: float = 0.0
+    # The shadow's line meets the dart's axis before the tip, where the dart is still
+    # seen (``shadow.ShadowLine.before_tip``): with other cameras it is left out.
+    shadow_before_tip: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +126,19 @@ class _Obs:
 
 def _observations(estimates: list[Estimate] | tuple[Estimate, ...]) -> list[_Obs]:
     obs = []
+    # A shadow whose line meets its dart before the tip is another shadow or comes with
+    # a tip found too far on. One camera has no other second line, and it is more often
+    # the tip (so it stays); other cameras' lines do the shadow's work, and a flight's
+    # shadow is found by all of them alike, so it is left out.
+    several = len({e.camera for e in estimates}) > 1
     for e in estimates:
         point_ok = e.weight >= MAX_SIGMA_MM**-2 and math.isfinite(e.weight)
         if point_ok and all(map(math.isfinite, e.board)):
             s = max(MIN_SIGMA_MM, 1 / math.sqrt(e.weight))
             obs.append(_Obs(e.camera, np.eye(2), np.array(e.board), s, False, POINT_TRUST))
         lines = ((e.line, e.line_weight, e.line_trust, False),
-                 (e.shadow, e.shadow_weight, SHADOW_TRUST, True))  # fmt: skip
+                 (None if several and e.shadow_before_tip else e.shadow, e.shadow_weight,
+                  SHADOW_TRUST, True))  # fmt: skip
         for line, weight, trust, shadow in lines:
             if line is None or not weight >= MAX_SIGMA_MM**-2 or not all(map(math.isfinite, line)):
                 continue
@@ -462,9 +473,10 @@ def estimate_from(finding: TipFinding, cal: Calibration, camera: int) -> Estimat
             step = len(xs) // VIEW_MAX_PIXELS + 1
             pix = np.column_stack([xs[::step], ys[::step]]).astype(np.float64)
             view = (pix, np.linalg.inv(cal.homography))
-    shadow: tuple[tuple[float, float, float] | None, float] = (None, 0.0)
+    shadow: tuple[tuple[float, float, float] | None, float, bool] = (None, 0.0, False)
     if (sh := finding.shadow) is not None:
-        shadow = _board_line(cal, sh.image_line(), sh.point, sh.direction, sh.sigma_px)
+        line = _board_line(cal, sh.image_line(), sh.point, sh.direction, sh.sigma_px)
+        shadow = (*line, sh.before_tip)
     return _estimate(finding, cal, camera, view, shadow)
 
 
@@ -473,7 +485,7 @@ def _estimate(
     cal: Calibration,
     camera: int,
     view: tuple[np.ndarray, np.ndarray] | None,
-    shadow: tuple[tuple[float, float, float] | None, float],
+    shadow: tuple[tuple[float, float, float] | None, float, bool],
 ) -> Estimate:
     """``estimate_from`` for one reading; its other readings share the dart's pixels
     and its shadow (worked out once per camera)."""

@@ -60,6 +60,9 @@ class ShadowLine:
     point: tuple[float, float]  # on the shadow's centre line, near the tip, pixels
     direction: tuple[float, float]  # unit, away from the tip
     sigma_px: float  # the line's error across itself at the tip
+    # It meets the dart's axis before the tip, where the dart is still seen (``tip``):
+    # another shadow, or a tip found too far on.
+    before_tip: bool = False
 
     def image_line(self) -> np.ndarray:
         """As a homogeneous image line (a, b, c), a x + b y + c = 0."""
