@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kiosk.adapters.camera import synthetic
+from kiosk.adapters.camera import tip as tip_module
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
 from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.shadow import find_shadow
@@ -128,3 +129,11 @@ def test_a_flights_shadow_beside_the_tip_is_told_by_where_it_meets_the_dart():
 
     trusting = fuse([trusted(e) for e in ests])
     assert trusting is not None and trusting.dart != th.truth
+
+
+def test_a_shadow_line_that_is_not_a_number_is_not_said_to_meet_the_dart(views):
+    f = next(f for _, _, f in views if f is not None and f.shadow is not None)
+    nan = float("nan")
+    for broken in (dataclasses.replace(f.shadow, point=(nan, 0.0)),
+                   dataclasses.replace(f.shadow, direction=(nan, 1.0))):  # fmt: skip
+        assert not tip_module._meets_dart_before_tip(broken, f, f.pixels)

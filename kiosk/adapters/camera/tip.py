@@ -197,15 +197,15 @@ def _meets_dart_before_tip(shadow: ShadowLine, f: TipFinding, dart: np.ndarray) 
     p, d = np.array(shadow.point), np.array(shadow.direction)
     m = np.column_stack([u, -d])
     sin = abs(float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]))
-    if sin < SHADOW_MEETS_SIN:
+    if not sin >= SHADOW_MEETS_SIN:  # (also not a number)
         return False
     s, _ = np.linalg.solve(m, p - t)  # where it meets the axis, px from the tip
     line = f.line_sigma_px if math.isfinite(f.line_sigma_px) else 1.0
     margin = max(SHADOW_MEETS_PX, 3.0 * math.hypot(line, shadow.sigma_px) / sin)
-    if s <= margin:
+    if not math.isfinite(s) or s <= margin:
         return False
     h, w = dart.shape
-    ss = np.arange(0.0, s - margin, 0.5)
+    ss = np.arange(0.0, min(float(s), float(h + w)) - margin, 0.5)
     nrm = np.array([-u[1], u[0]])
     seen = 0
     for off in (-1.0, 0.0, 1.0):
