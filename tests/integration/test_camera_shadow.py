@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
+from kiosk.adapters.camera import shadow as shadow_module
 from kiosk.adapters.camera import synthetic
-from kiosk.adapters.camera import tip as tip_module
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
 from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.shadow import find_shadow
@@ -136,4 +136,6 @@ def test_a_shadow_line_that_is_not_a_number_is_not_said_to_meet_the_dart(views):
     nan = float("nan")
     for broken in (dataclasses.replace(f.shadow, point=(nan, 0.0)),
                    dataclasses.replace(f.shadow, direction=(nan, 1.0))):  # fmt: skip
-        assert not tip_module._meets_dart_before_tip(broken, f, f.pixels)
+        assert not shadow_module._meets_dart_before_tip(
+            broken, f.image, f.axis, f.line_sigma_px, f.pixels
+        )

@@ -13,7 +13,7 @@ Each camera gives up to three things, in board mm (see ``estimate_from``):
   good angle even when they look at the board nearly face-on and their lines are
   nearly parallel (one camera alone then has two lines). With other cameras, a
   shadow whose line meets its dart before the tip is left out (a flight's vane's
-  shadow cast beside the tip, which they all find alike: ``tip``).
+  shadow cast beside the tip, which they all find alike: ``shadow``).
 
 The fused point minimises the weighted squared distances to all lines and points
 (weights 1 / sigma^2): two or three lines at good angles pin it down, the points

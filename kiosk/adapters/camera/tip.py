@@ -75,13 +75,6 @@ GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least t
 GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
 EDGE_PX = 2  # change this close to the picture's edge runs on out of the picture
 ON_AXIS_PX = 6.0  # change this close to a first axis is the dart's (``_cut_end``)
-# A shadow's line meets the dart's axis before the tip (``_meets_dart_before_tip``):
-# more than this far before it (or 3 sigmas of where they meet), with at least
-# SHADOW_MEETS_DART_PX of the dart seen on the axis between, the lines at least
-# asin(SHADOW_MEETS_SIN) apart (nearer parallel, where they meet is anyone's guess).
-SHADOW_MEETS_PX = 4.0
-SHADOW_MEETS_DART_PX = 2.0
-SHADOW_MEETS_SIN = 0.05
 
 
 @dataclass(frozen=True)
@@ -178,41 +171,10 @@ def find_tip(
                 found.append(f)
     if not found:
         return None
-    shadow = find_shadow(before, after, found[0].image, dart, cal, found[0].axis)
-    if shadow is not None and _meets_dart_before_tip(shadow, found[0], dart):
-        shadow = replace(shadow, before_tip=True)
+    first = found[0]
+    shadow = find_shadow(before, after, first.image, dart, cal, first.axis, first.line_sigma_px)
     found = [replace(f, shadow=shadow) for f in found]
     return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
-
-
-def _meets_dart_before_tip(shadow: ShadowLine, f: TipFinding, dart: np.ndarray) -> bool:
-    """Whether ``shadow``'s line meets the dart's axis before the tip ``f`` found,
-    where the dart is still seen on the way to it (``dart``: its pixels). A shadow
-    starts at the tip, at or past the end of the dart in the picture: either it is
-    another shadow (a flight's vane's, cast beside the tip, which every camera finds
-    alike) or the tip went on too far along something taken for the dart. Seen
-    nearly face-on, on tuning seeds 210,000..210,799 at 1280x720, 51 of 1,702 shadows:
-    17 another shadow, 34 a tip gone too far (``fusion`` weighs which)."""
-    t, u = np.array(f.image), np.array(f.axis)
-    p, d = np.array(shadow.point), np.array(shadow.direction)
-    m = np.column_stack([u, -d])
-    sin = abs(float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]))
-    if not sin >= SHADOW_MEETS_SIN:  # (also not a number)
-        return False
-    s, _ = np.linalg.solve(m, p - t)  # where it meets the axis, px from the tip
-    line = f.line_sigma_px if math.isfinite(f.line_sigma_px) else 1.0
-    margin = max(SHADOW_MEETS_PX, 3.0 * math.hypot(line, shadow.sigma_px) / sin)
-    if not math.isfinite(s) or s <= margin:
-        return False
-    h, w = dart.shape
-    ss = np.arange(0.0, min(float(s), float(h + w)) - margin, 0.5)
-    nrm = np.array([-u[1], u[0]])
-    seen = 0
-    for off in (-1.0, 0.0, 1.0):
-        q = np.round(t + ss[:, None] * u + off * nrm).astype(np.int64)
-        inside = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
-        seen = max(seen, int(dart[q[inside, 1], q[inside, 0]].sum()))
-    return seen * 0.5 >= SHADOW_MEETS_DART_PX
 
 
 def too_much_change(before: np.ndarray, after: np.ndarray, params: TipParams = TipParams()) -> bool:
