@@ -10,7 +10,12 @@ CSV: one table per file, so a spreadsheet opens it as it is:
 - ``--table games``: one row per game: night, kind, players, scores (in the players'
   order, `` / `` between), winner (`` & `` between partners; empty when nobody won)
   and result (won / drawn / lost).
-An empty cell is an average over no games.
+An empty cell is an average over no games. A text cell that a spreadsheet would take
+for a formula (a player called ``=HYPERLINK(...)``, ``+1``, ``@SUM(A1)``: first
+character ``= + - @``, a tab or a carriage return) starts with ``'`` instead, so it
+shows as the text it is (numbers are left alone: a rating change of -16 stays a
+number). A file written with ``--out`` starts with a byte-order mark, so a spreadsheet
+reads its names (Олег, Ірина) as UTF-8; standard output has none (it is piped).
 
 The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 ``data_dir``, as ``kiosk.commands._db`` says).
@@ -47,8 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_db_arguments(parser)
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: Any) -> Any:
-    return "" if value is None else value
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def standings_csv(data: dict[str, Any]) -> str:
@@ -72,7 +84,7 @@ def games_csv(data: dict[str, Any]) -> str:
         row["players"] = " / ".join(game["players"])
         row["scores"] = " / ".join(str(s) for s in game["scores"])
         row["winner"] = " & ".join(game["winner"])
-        writer.writerow(row)
+        writer.writerow({k: _cell(v) for k, v in row.items()})
     return buf.getvalue()
 
 
@@ -102,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
     text = text if text.endswith("\n") else text + "\n"
     try:
         if args.out:
-            args.out.write_text(text, encoding="utf-8")
+            bom = args.format == "csv"
+            args.out.write_text(text, encoding="utf-8-sig" if bom else "utf-8")
         else:
             sys.stdout.write(text)
     except OSError as e:

@@ -42,7 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p.add_argument("--undo", action="store_true")
     add_db_arguments(p, sub=True)
-    p = sub.add_parser("import", help="add the players of a roster CSV (a 'name' column)")
+    p = sub.add_parser(
+        "import",
+        help="add the players of a roster CSV (its 'name' or 'player' column, else the "
+        "first; fields split by ',', ';' or a tab)",
+    )
     p.add_argument("csv", type=Path)
     add_db_arguments(p, sub=True)
 

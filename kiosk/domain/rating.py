@@ -15,6 +15,9 @@
   rating.
 - Solo formula qualification: a game against a fixed par of ``PAR`` = 1500 that never
   changes: a win is a win against par, a loss a loss.
+- A formula duel that both players lose (distance rules, neither at 0 after the last
+  round) is rated as a draw: their placings are equal (``replay._formula_results``), so
+  the lower-rated player gains a little, as in any draw.
 
 Ratings are floats; screens round them. Only rated games reach this module; the caller
 decides what is rated (training never is).

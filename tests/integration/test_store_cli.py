@@ -94,7 +94,7 @@ def test_a_season_exports_as_csv_with_season_and_night_rows(db, tmp_path):
     night = league_with_a_game(db)
     out = tmp_path / "spring.csv"
     assert main(["export", "--db", str(db), "--season", "Spring", "--out", str(out)]) == 0
-    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
     assert [(r["scope"], r["name"], r["won"]) for r in rows] == [
         ("season", "Ann", "1"),
         ("season", "Bob", "0"),

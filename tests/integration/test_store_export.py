@@ -132,3 +132,48 @@ def test_an_unwritable_output_file_is_a_clear_error(db, tmp_path, capsys):
     out = tmp_path / "no-such-dir" / "spring.csv"
     assert main(["export", "--db", str(db), "--season", "Spring", "--out", str(out)]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_names_a_spreadsheet_would_run_as_formulas_are_exported_as_text(tmp_path, capsys):
+    path = tmp_path / "kiosk.sqlite3"
+    clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+    evil = '=HYPERLINK("http://x")'
+    with Store.open(path, clock=clock) as store:
+        for name in (evil, "@SUM(1)", "-Bob", "Ann"):
+            store.players.add(name)
+        store.league.start_season("Spring")
+        win_cricket(store.start_game("cricket", [evil, "@SUM(1)"], rated=True), 0)
+        win_cricket(store.start_game("cricket", ["Ann", "-Bob"], rated=True), 1)
+    standings = list(csv.DictReader(io.StringIO(export(path, capsys))))
+    names = {r["name"] for r in standings if r["scope"] == "season"}
+    assert names == {"'" + evil, "'@SUM(1)", "'-Bob", "Ann"}
+    # Numbers stay numbers: a loser's rating change is negative and not quoted.
+    changes = [float(r["rating_change"]) for r in standings if r["scope"] == "season"]
+    assert min(changes) < 0
+    games = list(csv.DictReader(io.StringIO(export(path, capsys, "--table", "games"))))
+    assert [(g["players"], g["winner"]) for g in games] == [
+        ("'" + evil + " / @SUM(1)", "'" + evil),
+        ("Ann / -Bob", "'-Bob"),
+    ]
+    data = json.loads(export(path, capsys, "--format", "json"))
+    assert {row["name"] for row in data["standings"]} == {evil, "@SUM(1)", "-Bob", "Ann"}
+
+
+def test_a_csv_file_starts_with_a_byte_order_mark_so_spreadsheets_read_utf8(tmp_path, capsys):
+    path = tmp_path / "kiosk.sqlite3"
+    clock = Clock(datetime(2025, 3, 4, 20, 0).astimezone())
+    with Store.open(path, clock=clock) as store:
+        for name in ("Олег", "Ірина"):
+            store.players.add(name)
+        store.league.start_season("Spring")
+        win_cricket(store.start_game("cricket", ["Олег", "Ірина"], rated=True), 0)
+    out = tmp_path / "spring.csv"
+    assert main(["export", "--db", str(path), "--season", "Spring", "--out", str(out)]) == 0
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfscope,")
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert {r["name"] for r in rows} == {"Олег", "Ірина"}
+    assert not export(path, capsys).startswith("\ufeff")  # none on standard output
+    assert main(["export", "--db", str(path), "--season", "Spring", "--format", "json",
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert json.loads(out.read_text(encoding="utf-8"))["season"]

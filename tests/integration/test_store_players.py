@@ -121,3 +121,35 @@ def test_a_merge_recomputes_ratings_in_the_order_games_ended_even_if_the_clock_w
         after = {n: store.players.rating(store.players.find(n).id) for n in ("Ann", "Bob")}
     assert after == pytest.approx(before)
     assert before["Ann"] != pytest.approx(before["Bob"])  # the order matters to Elo
+
+
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_a_roster_saved_with_semicolons_or_tabs_adds_the_names_not_whole_lines(store, sep):
+    # A spreadsheet in a Ukrainian, Russian or German locale saves CSV with ";".
+    text = (
+        sep.join(["Ім'я", "email"])
+        + "\n"
+        + "\n".join(
+            sep.join(row) for row in (["Олег", "o@x.ua"], ['"Smith, John"', "j@x"], ["Ivan", ""])
+        )
+        + "\n"
+    )
+    report = store.players.import_roster(text)
+    assert report.added == ["Олег", "Smith, John", "Ivan"]
+    assert not report.refused
+
+
+def test_a_roster_header_called_player_is_a_header_not_a_player(store):
+    report = store.players.import_roster("Team,Player\nRed,Ann\nBlue,Bob\n")
+    assert report.added == ["Ann", "Bob"]
+    assert store.players.find("Player") is None
+
+
+def test_a_merged_name_cannot_be_retired_in_place_of_the_kept_player(store):
+    store.players.add("Ann")
+    store.players.add("Annie")
+    store.players.merge("Annie", "Ann")
+    with pytest.raises(PlayerError, match="merged into 'Ann'"):
+        store.players.retire("Annie")
+    assert not store.players.find("Ann").retired
+    assert store.players.retire("Ann").retired

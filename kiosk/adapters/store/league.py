@@ -8,9 +8,10 @@ Standings per player (night or season):
 - played / won / lost / drawn;
 - Cricket MPR over all their Cricket games (scoring marks / darts * 3, as rules.md);
 - formula average points per round, and average rounds to finish (over the formula
-  games they won, i.e. brought the score to 0);
-- best game: the Cricket game with their highest MPR and the formula game won in the
-  fewest rounds (ties: the earlier game).
+  games they finished, i.e. brought the score to 0: a win, or a duel's draw with both
+  at 0);
+- best game: the Cricket game with their highest MPR and the formula game finished in
+  the fewest rounds (ties: the earlier game).
 
 Order (``standing_key``): most wins, then most draws, then fewest games played. Players
 level on all three share a position (``positions``: 1, 2, 2, 4); among them the table

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,12 @@ from kiosk.adapters.store.db import Db
 from kiosk.domain.rating import START
 
 MAX_NAME = 24
+# A roster's first row is a header when one of its cells is one of these (any case):
+# what a league secretary's spreadsheet calls the column of names.
+NAME_HEADERS = frozenset({
+    "name", "names", "player", "players", "player name", "full name",
+    "ім'я", "імʼя", "гравець", "прізвище та ім'я", "имя", "игрок", "фио",
+})  # fmt: skip
 
 
 class PlayerError(ValueError):
@@ -139,8 +146,13 @@ class Players:
         return self.get(player.id)
 
     def retire(self, name: str, retired: bool = True) -> Player:
-        """A retired player keeps their history and leaves the pick lists."""
+        """A retired player keeps their history and leaves the pick lists. A merged
+        name is refused: it would retire the player it was merged into."""
         player = self.need(name)
+        if name_key(name) != name_key(player.name):
+            raise PlayerError(
+                f"{name!r} was merged into {player.name!r}: retire {player.name!r} if you mean them"
+            )
         with self._db.transaction() as c:
             c.execute("UPDATE players SET retired = ? WHERE id = ?", (int(retired), player.id))
         return self.get(player.id)
@@ -199,16 +211,21 @@ class Players:
         return [(int(g), float(b), float(a)) for g, b, a in rows]
 
     def import_roster(self, text: str) -> ImportReport:
-        """Adds the players of a roster CSV: a ``name`` column if the first row has one,
-        else the first column. Existing names are left alone; bad lines are reported."""
+        """Adds the players of a roster CSV: the name column if the first row is a
+        header that has one (``NAME_HEADERS``), else the first column. Fields are
+        separated by commas, or by what the first line uses instead (``;`` from a
+        spreadsheet in a locale with decimal commas, a tab). Existing names are left
+        alone; bad lines are reported."""
         report = ImportReport()
-        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+        text = text.lstrip("\ufeff")
+        rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
         column = 0
         start = 0
         if rows:
-            header = [h.strip().casefold() for h in rows[0]]
-            if "name" in header:
-                column, start = header.index("name"), 1
+            header = [" ".join(h.split()).casefold() for h in rows[0]]
+            named = [i for i, h in enumerate(header) if h in NAME_HEADERS]
+            if named:
+                column, start = named[0], 1
         for number, row in enumerate(rows[start:], start=start + 1):
             if not row or not any(cell.strip() for cell in row):
                 continue
@@ -225,3 +242,13 @@ class Players:
                 continue
             report.added.append(self.add(name).name)
         return report
+
+
+def _delimiter(text: str) -> str:
+    """The field separator of a roster: of a comma, a semicolon and a tab, the one the
+    first line that holds anything uses most outside quotes (a comma when it uses none)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    bare = re.sub(r'"[^"]*"', "", first)
+    counts = {d: bare.count(d) for d in (",", ";", "\t")}
+    best = max(counts, key=lambda d: counts[d])  # the first listed on a tie: a comma
+    return best if counts[best] else ","
