@@ -1,10 +1,11 @@
-"""The banners drawn over whatever screen is up: the board is lost; some of the
-cameras are not scoring (the others are); the board map did not load; the database
-is damaged; results are not being saved (no database, or the last input could not be
-committed)."""
+"""The banners drawn over whatever screen is up: the board is lost (or sends what
+cannot be read: set to another speed); some of the cameras are not scoring (the
+others are); the board map did not load; the database is damaged; results are not
+being saved (no database, or the last input could not be committed)."""
 
 from __future__ import annotations
 
+from kiosk.adapters.serial_board.reader import UNREADABLE
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
@@ -16,6 +17,11 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
     if kiosk.board.lost:
         if kiosk.board.detail == "cameras moved":
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
+        elif kiosk.board.detail.startswith(UNREADABLE):
+            text = kiosk.t(
+                "The board's data cannot be read: check its speed (baud, [input] in the"
+                " config). Darts can be typed."
+            )
         elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
             text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import time
 from pathlib import Path
 from typing import Any
 
@@ -328,3 +329,28 @@ def test_four_players_points_are_drawn_a_tenth_of_the_screen_high(
         assert lowest >= 0.094, scores
     else:
         assert lowest >= 0.10, scores
+
+
+def test_a_board_sending_noise_at_another_speed_shows_what_to_check(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        banner = (
+            "The board's data cannot be read: check its speed (baud, [input] in the config)."
+            " Darts can be typed."
+        )
+        board.pause_pings()  # its PINGs are noise too at the wrong speed
+        deadline = time.monotonic() + 10.0
+        while banner not in d.texts:  # a board at 9600 baud read at 115200
+            assert time.monotonic() < deadline, d.texts
+            board.write(b"\x00\xf8\x80\x00\xfe\x80")
+            d.settle()
+            time.sleep(0.2)
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20"]
+        board.send("")
+        board.resume_pings()
+        send(d, board, ["S19"])  # the speed put right: darts score, the banner goes
+        d.settle()
+        assert banner not in d.texts
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import socket
 import threading
@@ -211,6 +212,79 @@ def test_a_board_that_never_pings_is_not_lost_when_quiet(tmp_path: Path) -> None
         events.next(lambda e: e == Hit(Dart(20, 3)))
         reader.stop()
     assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
+
+
+def test_a_board_at_another_speed_is_reported_unreadable_until_a_line_reads(
+    tmp_path: Path,
+) -> None:
+    # Read at the wrong baud rate, a board's lines come out as noise without line ends:
+    # no dart, no PING understood. The banner must say so, not "connected".
+    with VirtualBoard(tmp_path / "fast", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.5)
+        for _ in range(15):
+            vb.write(b"\x00\xf8\x80\x00\xfe")
+            time.sleep(0.1)
+        lost = events.status("lost")
+        assert lost.detail.startswith("unreadable") and "115200 baud" in lost.detail
+        vb.send("")  # the speed put right: the noise's line ends (and is dropped), then
+        vb.send("T20")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        events.status("connected")
+        reader.stop()
+    assert [s.state for s in events.of_type(Status)] == ["connected", "lost", "connected"]  # type: ignore[attr-defined]
+
+
+def test_a_line_read_in_pieces_after_a_quiet_spell_is_not_noise(tmp_path: Path) -> None:
+    with VirtualBoard(tmp_path / "legacy", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.3)
+        vb.write(b"\x00")  # one stray byte as the board is plugged in
+        time.sleep(0.5)
+        for _ in range(3):
+            vb.write(b"32")
+            time.sleep(0.05)
+            vb.write(b"0\r\n")
+            events.next(lambda e: e == Hit(Dart(20, 3)))
+            events.mark()
+            time.sleep(0.5)
+        reader.stop()
+    assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
+
+
+def test_a_pinging_board_that_hangs_again_after_its_reset_is_lost_again(
+    board: VirtualBoard,
+) -> None:
+    reader, events = open_reader(board.link, ping_timeout=1.0)  # type: ignore[arg-type]
+    events.next(lambda e: type(e).__name__ == "Ping")
+    board.pause_pings()
+    events.status("lost")
+    events.status("reconnecting")
+    board.hello()  # the reopen reset it: it says HELLO, then hangs again
+    events.status("connected")
+    events.mark()
+    events.status("reconnecting")  # silent again: the reader reopens it
+    board.resume_pings()
+    events.status("connected")
+    reader.stop()
+
+
+def test_unknown_lines_past_the_log_limit_are_counted_in_the_log_when_the_burst_ends(
+    board: VirtualBoard, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kiosk.adapters.serial_board import reader as reader_module
+
+    monkeypatch.setattr(reader_module, "LOG_WINDOW", 0.5)
+    caplog.set_level(logging.WARNING, logger="kiosk.serial")
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    for k in range(25):
+        board.send(f"junk {k}")
+    board.send("T20")
+    events.next(lambda e: e == Hit(Dart(20, 3)))
+    deadline = time.monotonic() + 3.0
+    while "15 more unknown lines not logged" not in caplog.text:
+        assert time.monotonic() < deadline, caplog.text
+        time.sleep(0.05)
+    reader.stop()
+    assert reader.stats.unknown == 25
 
 
 def test_a_double_read_within_the_debounce_window_counts_once(board: VirtualBoard) -> None:

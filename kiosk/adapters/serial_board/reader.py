@@ -7,9 +7,13 @@ it gets on its queue.
 Connection states, sent to the sink as ``Status(state, detail)``:
 
 - ``connected``: the port is open (after a heartbeat loss: once the board speaks again);
-- ``lost``: the port failed (unplugged, read error) or a board that sends ``PING`` went
-  silent for ``ping_timeout`` seconds; also sent once if the port cannot be opened at
-  start;
+- ``lost``: the port failed (unplugged, read error) or a board that sends ``PING`` sent
+  nothing at all for ``ping_timeout`` seconds (a board that has pinged once is known
+  to ping, also after it is reopened and says HELLO again); also sent once if the port
+  cannot be opened at start; and while bytes arrive but no line the protocol knows has
+  come for ``ping_timeout`` seconds (``UNREADABLE``: a board at another speed sends
+  noise with no line ends): the port stays open, and the first good line is
+  ``connected``;
 - ``reconnecting``: the first reopen attempt failed (or the reopened port is silent);
   the reader keeps retrying every ``retry_interval`` seconds, forever, on its thread.
 
@@ -55,6 +59,9 @@ GATHER_STEP_S = 0.004
 GATHER_S = 0.02
 LOG_BURST = 10  # unknown lines / double reads logged per LOG_WINDOW, then summarised
 LOG_WINDOW = 10.0  # s
+# The detail of a ``lost`` status for a board whose bytes make no line the protocol
+# knows (the banner asks for its speed to be checked).
+UNREADABLE = "unreadable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +177,12 @@ class _RateLimitedLog:
         else:
             self.suppressed += 1
 
+    def flush(self, now: float) -> None:
+        """The count of the rest, once the window is over, even if nothing more comes."""
+        if self.suppressed and now - self.window_start >= LOG_WINDOW:
+            log.warning("%d more %s not logged", self.suppressed, self.what)
+            self.window_start, self.logged, self.suppressed = now, 0, 0
+
 
 class BoardReader:
     """Reads a board on its own thread; see the module docstring for the states."""
@@ -199,6 +212,7 @@ class BoardReader:
         self._port_lock = threading.Lock()  # cancel_read must not race close
         self._state: str | None = None
         self._last_seen: dict[BoardEvent, float] = {}
+        self._pings = False  # the board has sent PING: its silence means it is gone
         self._unknown_log = _RateLimitedLog("unknown lines")
         self._double_log = _RateLimitedLog("double reads")
         self._unmapped_log = _RateLimitedLog("contacts not in the board map")
@@ -290,8 +304,12 @@ class BoardReader:
     def _pump(self, port: Any, probation: bool) -> tuple[str, bool] | None:
         """Read until loss (returns the reason and whether it was silence) or stop (None)."""
         splitter = LineSplitter()
-        heartbeat = False  # this board sends PING: its silence means it is gone
-        last_line = time.monotonic()
+        last_heard = time.monotonic()  # bytes, not lines: noise is unreadable, not silence
+        # Bytes since the last line the protocol knows: how many, in how many reads, from
+        # when to when.
+        unread = unread_reads = 0
+        unread_since = unread_last = 0.0
+        unreadable = False
         while not self._stop.is_set():
             try:
                 chunk = self._read(port)
@@ -299,19 +317,44 @@ class BoardReader:
                 return f"read failed: {e}", False
             now = time.monotonic()
             if chunk:
+                last_heard = now
                 self.stats.reads += 1
                 self.stats.bytes += len(chunk)
                 items = splitter.feed(chunk)
                 self.stats.max_buffered = max(self.stats.max_buffered, splitter.high_water)
+                good = False
                 for item in items:
-                    last_line = now
                     if probation:
                         probation = False
                         self._status("connected", self.url)
                     event = parse_line(item) if isinstance(item, bytes) else item
-                    heartbeat = heartbeat or isinstance(event, Ping)
+                    self._pings = self._pings or isinstance(event, Ping)
+                    good = good or not isinstance(event, Unknown)
                     self._deliver(event, now)
-            if (heartbeat or probation) and now - last_line > self.ping_timeout:
+                if good:
+                    unread = unread_reads = 0
+                    if unreadable:
+                        unreadable = False
+                        log.info("board on %s readable again", self.url)
+                        self._status("connected", self.url)
+                else:
+                    unread_since = unread_since if unread else now
+                    unread, unread_reads, unread_last = unread + len(chunk), unread_reads + 1, now
+            # Noise that goes on, not a line read in two pieces (a legacy board's dart
+            # after a quiet hour is "32", then "0\r\n" milliseconds later) nor one stray
+            # byte as the board is plugged in.
+            secs = unread_last - unread_since
+            if not unreadable and unread_reads >= 3 and secs > self.ping_timeout:
+                unreadable = True
+                detail = (
+                    f"{UNREADABLE}: {unread} bytes in {secs:.0f} s and no line the kiosk"
+                    f" knows; is the board set to {self.baudrate} baud?"
+                )
+                log.warning("board on %s: %s", self.url, detail)
+                self._status("lost", detail)
+            for rate_limited in (self._unknown_log, self._double_log, self._unmapped_log):
+                rate_limited.flush(now)
+            if (self._pings or probation) and now - last_heard > self.ping_timeout:
                 return f"silent for {self.ping_timeout:g} s (no PING)", True
         return None
 
