@@ -141,6 +141,18 @@ def test_a_line_over_64_bytes_is_dropped_even_if_it_starts_like_a_hit() -> None:
     assert parse_line(b"T20" + b" " * 61) == Hit(Dart(20, 3))  # 64 bytes is still a line
 
 
+def test_nul_padding_counts_towards_the_64_bytes_as_the_reader_counts_it() -> None:
+    # The reader's splitter drops a 65-byte line whatever its bytes are; the parser
+    # alone must say the same of it, and log it escaped, not as a Python repr.
+    event = parse_line(b"\x00" * 62 + b"T20\n")
+    assert isinstance(event, Unknown)
+    assert event.text.startswith("\\x00\\x00") and event.text.endswith("...")
+    assert len(event.text) <= 83
+    assert parse_line(b"\x00" * 61 + b"T20\n") == Hit(Dart(20, 3))
+    (dropped,) = LineSplitter().feed(b"\x00" * 62 + b"T20\n")
+    assert isinstance(dropped, Unknown) and dropped.text == event.text
+
+
 @pytest.mark.parametrize(
     ("event", "text"),
     [

@@ -89,11 +89,18 @@ def parse_line(raw: bytes) -> BoardEvent:
     (``Serial.write(buf, sizeof buf)``) sends ``T20\\0``, and some USB serial chips
     send NULs as the port opens; a NUL inside a line is garbage."""
     sent = raw.rstrip(b"\r\n")
+    if len(sent) > MAX_LINE:  # NULs count: the reader's splitter drops the same line
+        return overlong(sent)
     line = raw.rstrip(b"\r\n\x00").lstrip(b"\x00")
     event = _parse(line) if line or not sent else Unknown("")  # nothing but NULs: garbage
     if isinstance(event, Unknown) and line != sent:  # the log shows the line as sent
         return Unknown(_printable(sent[:MAX_LINE]) + ("..." if len(sent) > MAX_LINE else ""))
     return event
+
+
+def overlong(sample: bytes) -> Unknown:
+    """A line over ``MAX_LINE`` bytes, dropped: its first ``MAX_LINE`` bytes, escaped."""
+    return Unknown(_printable(sample[:MAX_LINE]) + "...")
 
 
 def _parse(line: bytes) -> BoardEvent:

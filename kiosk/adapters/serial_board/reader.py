@@ -44,6 +44,7 @@ from kiosk.adapters.serial_board.protocol import (
     Raw,
     Unknown,
     describe,
+    overlong,
     parse_line,
 )
 
@@ -125,10 +126,9 @@ class LineSplitter:
                     break
                 self._dropping = False
             elif len(self._buf) + len(piece) > self.max_line:
-                # No terminator inside, so over MAX_LINE: parse_line makes it an Unknown
-                # with the escaped sample.
+                # No terminator inside, so over MAX_LINE: an Unknown with the escaped sample.
                 sample = bytes(self._buf + piece[: self.max_line + 1])[: self.max_line + 1]
-                out.append(Unknown(describe_overlong(sample)))
+                out.append(overlong(sample))
                 self._buf.clear()
                 self._dropping = end < 0
                 if end < 0:
@@ -144,11 +144,6 @@ class LineSplitter:
             start = end + 1
         self.high_water = max(self.high_water, len(self._buf))
         return out
-
-
-def describe_overlong(sample: bytes) -> str:
-    event = parse_line(sample[: MAX_LINE + 1].ljust(MAX_LINE + 1, b"."))
-    return event.text if isinstance(event, Unknown) else repr(sample)
 
 
 def _next_terminator(chunk: bytes, start: int) -> int:
