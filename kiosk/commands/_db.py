@@ -5,13 +5,19 @@ the kiosk's own, found the way the kiosk finds it.
 (``load_config``: the system and user files, then ``--config FILE``), resolved as the
 kiosk resolves it (``Config.resolved_data_dir``: ``$STATE_DIRECTORY`` under systemd,
 ``$XDG_STATE_HOME/darts-kiosk``, ``~/.local/state/darts-kiosk``). The file is
-``kiosk.sqlite3`` in that directory.
+``kiosk.sqlite3`` in that directory. With none of these (nor ``$XDG_STATE_HOME``,
+which a login over SSH does not set), when the kiosk is installed as a service
+(``systemd/install.sh``: its data in ``INSTALLED_STATE``), it is that kiosk's: a
+command typed over SSH means the kiosk on the screen, not a new database in the
+user's home. That folder is the service user's alone: run as that user (``sudo -u
+darts``), said plainly otherwise; not as root, whose files the kiosk could not open.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pwd
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,6 +25,9 @@ from kiosk.adapters.store.schema import DB_NAME
 from kiosk.config import ConfigError, load_config
 
 __all__ = ["ConfigError", "add_db_arguments", "db_path"]
+
+# systemd's StateDirectory=darts-kiosk (systemd/darts-kiosk.service).
+INSTALLED_STATE = Path("/var/lib/darts-kiosk")
 
 
 def add_db_arguments(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
@@ -49,16 +58,43 @@ def add_db_arguments(parser: argparse.ArgumentParser, *, sub: bool = False) -> N
     )
 
 
-def db_path(args: argparse.Namespace, env: Mapping[str, str] = os.environ) -> Path:
+def db_path(
+    args: argparse.Namespace,
+    env: Mapping[str, str] = os.environ,
+    installed: Path = INSTALLED_STATE,
+) -> Path:
     """The database file for these arguments (``ConfigError`` for a bad settings file,
-    or a database path that is a directory: SQLite would only say "unable to open")."""
+    a database path that is a directory, or the installed kiosk's database that this
+    user cannot or should not open: SQLite would only say "unable to open")."""
     if getattr(args, "db", None) is not None:
         path = Path(args.db)
     elif getattr(args, "data_dir", None) is not None:
         path = Path(args.data_dir) / DB_NAME
     else:
         config = load_config(getattr(args, "config", None), env=env)
-        path = config.resolved_data_dir(env) / DB_NAME
+        chosen = config.data_dir or env.get("STATE_DIRECTORY") or env.get("XDG_STATE_HOME")
+        if not chosen and installed.is_dir():
+            path = installed / DB_NAME
+            _check_service_user(installed)
+        else:
+            path = config.resolved_data_dir(env) / DB_NAME
     if path.is_dir():
         raise ConfigError(f"{path} is a directory, not a database file (--data-dir DIR for that)")
     return path
+
+
+def _check_service_user(folder: Path) -> None:
+    """The installed kiosk's folder is its user's (mode 0750, files 0600)."""
+    owner_uid = folder.stat().st_uid
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = str(owner_uid)
+    how = f"run it as the kiosk's user: sudo -u {owner} darts-kiosk ..."
+    if os.geteuid() != owner_uid and os.geteuid() == 0:
+        raise ConfigError(
+            f"the kiosk's data in {folder} is {owner}'s; files root made there could not"
+            f" be opened by the kiosk: {how}"
+        )
+    if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
+        raise ConfigError(f"the kiosk's data in {folder} is {owner}'s, not yours: {how}")

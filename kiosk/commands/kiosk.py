@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -64,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as e:
-        print(f"darts-kiosk: {e}", file=sys.stderr)
+        # Under systemd "<3>" makes it an error in the journal (journalctl -p warning).
+        prefix = "<3>" if os.environ.get("JOURNAL_STREAM") else ""
+        print(f"{prefix}darts-kiosk: {e}", file=sys.stderr)
         return 2
     options = Options(
         window=args.window,
@@ -77,4 +81,10 @@ def run(args: argparse.Namespace) -> int:
         data_dir=getattr(args, "data_dir", None),
         trace=getattr(args, "trace", False),
     )
-    return run_kiosk(options, config, tuple(found_config_files(args.config)))
+    try:
+        return run_kiosk(options, config, tuple(found_config_files(args.config)))
+    except Exception:
+        # Logged, not left to the interpreter, so the journal files it as the error it is
+        # (a display that cannot be opened, a bug) and not as plain output.
+        logging.getLogger("kiosk").critical("the kiosk stopped on an error", exc_info=True)
+        return 1

@@ -551,3 +551,38 @@ def test_solve_all_writes_the_table_of_all_9000_numbers(
         for rules in ("classic", "distance"):
             formula, result = record[f"{rules}_formula"], int(record[f"{rules}_result"])
             assert evaluate(formula, int(record["digits"])) == result
+
+
+def test_under_systemd_a_settings_mistake_is_an_error_in_the_journal(tmp_path: Path) -> None:
+    # journalctl -p warning ("only problems", as the README says) must show why the
+    # kiosk stopped; the unit does not restart it on this exit status (2).
+    bad = tmp_path / "kiosk.toml"
+    bad.write_text("[sound]\nvolume = 150\n", encoding="utf-8")
+    env = {**_env(tmp_path), "JOURNAL_STREAM": "8:1"}
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", "--config", str(bad)],
+        capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert r.stderr.startswith("<3>darts-kiosk: ") and "volume" in r.stderr
+    plain = kiosk(tmp_path, "--config", str(bad))
+    assert plain.returncode == 2 and plain.stderr.startswith("darts-kiosk: ")
+
+
+def test_an_unexpected_failure_of_the_kiosk_is_logged_as_critical(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import kiosk.bootstrap
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("no display: kmsdrm not available")
+
+    monkeypatch.setattr(kiosk.bootstrap, "run_kiosk", broken)
+    monkeypatch.setenv("JOURNAL_STREAM", "8:1")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/nonexistent-config")
+    from kiosk.cli import main
+
+    assert main(["kiosk"]) == 1
+    out = capsys.readouterr().out
+    assert "<2>kiosk: the kiosk stopped on an error" in out
+    assert "<2>RuntimeError: no display: kmsdrm not available" in out

@@ -12,6 +12,7 @@ from test_store_support import win_cricket
 
 from kiosk.adapters.store import Store
 from kiosk.cli import main
+from kiosk.config import ConfigError
 
 OLEG = "Олег"
 
@@ -216,3 +217,52 @@ def test_listing_players_of_a_missing_database_says_so_and_makes_no_file(tmp_pat
     assert main(["players", "list", "--config", str(config)]) == 1
     assert "no database at" in capsys.readouterr().err
     assert not (tmp_path / "typo").exists()
+
+
+def test_over_ssh_the_commands_use_the_installed_kiosks_database(tmp_path):
+    # Installed as a service, the kiosk keeps its data in /var/lib/darts-kiosk; a
+    # command typed over SSH has no STATE_DIRECTORY and must not make a new database
+    # in the user's home that the kiosk never sees.
+    import argparse
+
+    from kiosk.commands._db import db_path
+
+    installed = tmp_path / "var-lib-darts-kiosk"
+    installed.mkdir()
+    args = argparse.Namespace(db=None, data_dir=None, config=None)
+    ssh = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "none")}
+    assert db_path(args, ssh, installed) == installed / "kiosk.sqlite3"
+    # The service itself, and anything said explicitly, still win.
+    service = {**ssh, "STATE_DIRECTORY": str(tmp_path / "state")}
+    assert db_path(args, service, installed) == tmp_path / "state" / "kiosk.sqlite3"
+    config = settings_with_data_dir(tmp_path, tmp_path / "mine")
+    assert db_path(argparse.Namespace(db=None, data_dir=None, config=config), ssh, installed) == (
+        tmp_path / "mine" / "kiosk.sqlite3"
+    )
+    own = {**ssh, "XDG_STATE_HOME": str(tmp_path / "xdg")}  # said by the user: theirs
+    assert db_path(args, own, installed) == tmp_path / "xdg" / "darts-kiosk" / "kiosk.sqlite3"
+    # Not installed: the user's own, as before.
+    assert db_path(args, ssh, tmp_path / "absent") == (
+        tmp_path / "home" / ".local" / "state" / "darts-kiosk" / "kiosk.sqlite3"
+    )
+
+
+def test_the_installed_kiosks_data_is_refused_to_whoever_should_not_write_it(tmp_path):
+    import argparse
+    import os
+
+    from kiosk.commands._db import db_path
+
+    installed = tmp_path / "var-lib-darts-kiosk"
+    installed.mkdir()
+    args = argparse.Namespace(db=None, data_dir=None, config=None)
+    ssh = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "none")}
+    if os.geteuid() == 0:
+        os.chown(installed, 4242, 4242)  # the service's user; root's files would lock it out
+        with pytest.raises(ConfigError, match="sudo -u 4242"):
+            db_path(args, ssh, installed)
+    else:
+        installed.chmod(0o500)  # mode 0750 of another user: not writable by this one
+        with pytest.raises(ConfigError, match="sudo -u"):
+            db_path(args, ssh, installed)
+        installed.chmod(0o700)

@@ -91,6 +91,7 @@ def test_the_unit_runs_on_tty1_as_a_notify_service_with_a_watchdog() -> None:
     assert settings["NotifyAccess"] == "main"
     assert int(settings["WatchdogSec"]) >= 10
     assert settings["Restart"] == "always"
+    assert settings["RestartPreventExitStatus"] == "2"  # a settings mistake stops it
     assert settings["Conflicts"] == "getty@tty1.service"
     assert settings["TTYPath"] == "/dev/tty1"
     assert settings["StandardOutput"] == "journal"
