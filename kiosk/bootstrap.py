@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -142,15 +143,47 @@ def open_store(path: Path) -> tuple[Any, str]:
     try:
         store = Store.open(path)
     except Exception as e:
-        return None, f"{path}: {e}"
+        return None, why_not_saved(path, e)
     try:
         # A write lock proves the file (and its directory, for the WAL) can be written.
         store.db.conn.execute("BEGIN IMMEDIATE")
         store.db.conn.execute("ROLLBACK")
     except Exception as e:
         store.close()
-        return None, f"{path}: {e}"
+        return None, why_not_saved(path, e)
     return store, ""
+
+
+# SQLite's words for a file it could not write or open, whatever the file holds.
+_DISK_TROUBLE = ("unable to open", "disk i/o error", "disk is full", "readonly", "read-only")
+FULL_BYTES = 1 << 20  # less free space than this is a full disk
+
+
+def why_not_saved(
+    path: Path, e: BaseException, *, free: int | None = None, writable: bool | None = None
+) -> str:
+    """What the banner and the log say when the database cannot be used. SQLite calls a
+    healthy file on a read-only or full disk "not a usable database: unable to open" or
+    "disk I/O error"; said so, an owner could delete a good database. ``free`` and
+    ``writable`` (of the folder) are measured when not given."""
+    text = f"{path}: {e}"
+    if not any(word in str(e).lower() for word in _DISK_TROUBLE):
+        return text
+    folder = path.parent
+    if free is None:
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+    if writable is None:
+        writable = not folder.is_dir() or os.access(folder, os.W_OK | os.X_OK)
+    if free is not None and free < FULL_BYTES:
+        return (f"the disk holding {folder} is full ({free // 1024} KB free): free some"
+                " space (the database file is not the problem)")  # fmt: skip
+    if not writable:
+        return (f"{folder} cannot be written (a read-only disk, or the folder is not the"
+                " kiosk's): the database file is not the problem")  # fmt: skip
+    return text
 
 
 def formula_defaults(config: Config) -> Any:
