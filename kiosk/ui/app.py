@@ -66,7 +66,7 @@ class UnknownLines:
         if last is not None and now - last < CONTACT_NOTICE_S:
             return None
         self.contact_shown_at = now
-        return Notice(CONTACT_NOT_MAPPED, (f"{row} {col}",))
+        return Notice(CONTACT_NOT_MAPPED, (f"{row} {col}",), act=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def translate_device(
         return None
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
-        return Notice("A dart was not read: type it on the keypad")
+        return Notice("A dart was not read: type it on the keypad", act=True)
     if kind == "CameraDoubt":
         # The dart has counted already (its Hit came first); the player checks it.
         return DartDoubt(ev.dart, ev.other)

@@ -253,8 +253,13 @@ class FormulaSession:
         if self.over:
             outcome = self.game.outcome()
             return bool(outcome and outcome.perfect and outcome.winner == player)
-        left = self.rules.min_rounds - self.game.round + 1
-        return left > 0 and self.rules.can_finish(self.score_before_round(player), left)
+        # (Settings can allow fewer rounds than a perfect game needs: then it never is.)
+        left = min(self.rules.min_rounds, self.rules.max_rounds) - self.game.round + 1
+        return (
+            self.rules.min_rounds <= self.rules.max_rounds
+            and left > 0
+            and self.rules.can_finish(self.score_before_round(player), left)
+        )
 
     def preview(self, text: str) -> Preview:
         if self.player is None:

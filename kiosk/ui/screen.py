@@ -41,6 +41,9 @@ class Notice:
 
     text: str
     args: tuple[str, ...] = ()  # put into the translated text's {} fields
+    # The player must act on the game screen (type a dart that was not read): a screen
+    # laid over the game (the side game) makes way for it.
+    act: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,3 +185,24 @@ def test_a_duel_refuses_to_take_a_formula_back_and_says_so(tmp_path: Path) -> No
         assert "A formula can be taken back in training only" in d.texts
         assert session.phase == "round_done"
         assert session.game.score("Boris") == 501 - 26
+
+
+def test_a_dart_the_board_could_not_score_during_the_side_game_is_asked_for(
+    tmp_path: Path,
+) -> None:
+    # A contact the board map does not have: the dart is not scored, and the match
+    # needs it typed. The side game makes way so the question is seen and answered.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        cricket_screen = d.screen
+        send(d, board, ["T20", "S19", "S19"])  # Anna's turn, on hold
+        open_side_game(d.kiosk, cricket_screen)
+        d.settle()
+        assert d.screen.name == "formula-side"
+        send(d, board, ["BTN NEXT"])
+        board.send("RAW 3 7")  # Boris's dart on an unmapped contact
+        d.wait_for(lambda: d.screen is cricket_screen, what="the scoreboard back")
+        d.settle()
+        assert any("is not in the board map: type it on the keypad" in t for t in d.texts)
+        game = cricket_screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and not game.darts_this_turn

@@ -179,6 +179,18 @@ def test_perfect_is_possible_from_450_but_not_from_417_with_three_rounds_to_go()
     assert not session.perfect_possible("Ann")
 
 
+def test_no_perfect_game_is_promised_when_the_settings_allow_fewer_rounds_than_it_needs() -> None:
+    # start 301, goal 50, bonus 25: a perfect game takes ceil(301 / 75) = 5 rounds,
+    # but the game ends after 3.
+    overrides = (("start", 301), ("goal", 50), ("bonus", 25), ("max_rounds", 3))
+    setup = FormulaSetup(names=("Ann",), digits=(3489, 3001, 1231), overrides=overrides)
+    session = FormulaSession(setup)
+    assert session.rules.min_rounds == 5
+    assert not session.perfect_possible("Ann")
+    same = FormulaSetup(names=("Ann",), digits=(3489,), overrides=overrides[:3])
+    assert FormulaSession(same).perfect_possible("Ann")  # with the default 7 rounds
+
+
 def test_training_takes_a_formula_back_and_the_round_is_answered_again() -> None:
     session, events = solo(3489, 3001)
     session.begin(0.0)

@@ -24,7 +24,7 @@ from kiosk.ui import formula_session as fs
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
 from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
-from kiosk.ui.screen import DartInput, Screen
+from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
@@ -232,6 +232,15 @@ class FormulaSideGame(FormulaScreen):
     def process_event(self, event: Any) -> None:
         if isinstance(event, DartInput):
             self.dart(event)
+            return
+        if isinstance(event, DartDoubt) or (isinstance(event, Notice) and event.act):
+            # A dart the match needs from the player (not read: type it; unsure: check
+            # it): the scoreboard comes back with the question, the keypad is its.
+            self.leave()
+            self.cricket.process_event(event)
+            return
+        if isinstance(event, Notice):
+            self.cricket.process_event(event)
             return
         if hasattr(event, "name"):
             token = fk.token_of(event)
