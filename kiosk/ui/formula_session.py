@@ -126,6 +126,9 @@ class FormulaSession:
         self.player: str | None = None
         self.hint: solver.Solution | None = None
         self._hinted: set[tuple[int, str]] = set()
+        # A goal hit this round by a player whom another follows: its sound waits for the
+        # round's end, or the next player would hear the answer they must not see.
+        self._goal_pending = False
         self._best: dict[tuple[int, int], solver.Solution] = {}
         self.shown_round: Round | None = None
         self.revision = 0
@@ -303,8 +306,13 @@ class FormulaSession:
         if not ok:  # nothing is shown that is not stored
             return Feedback(False, [SOUND_REFUSED], "Not saved: try again")
         log.info("formula %r by %s: %d points", text, player, points)
-        sounds = [SOUND_GOAL if points == self.rules.goal + self.rules.bonus else SOUND_ACCEPTED]
-        return Feedback(True, sounds + self._after_move(now))
+        goal = points == self.rules.goal + self.rules.bonus
+        after = self._after_move(now)
+        if goal and self.phase == READY:  # another player answers this round next
+            self._goal_pending = True
+            goal = False
+        sounds = [] if goal and SOUND_GOAL in after else [SOUND_GOAL if goal else SOUND_ACCEPTED]
+        return Feedback(True, sounds + after)
 
     def update(self, now: float) -> list[str]:
         """Run the clock: the sounds to play (warning at 10 s, timeout at 0)."""
@@ -392,14 +400,18 @@ class FormulaSession:
         self.hint = None
         self.revision += 1
         last = self._last_round_moved()
+        done = self.over or (last is not None and last.number < self.game.round)
+        # Everyone has answered: a goal hit earlier in the round is heard now.
+        held = [SOUND_GOAL] if done and self._goal_pending else []
+        self._goal_pending = self._goal_pending and not done
         if self.over:
             self.phase, self.player, self.shown_round = OVER, None, last
             outcome = self.game.outcome()
             log.info("formula game over: %s", outcome)
-            return [SOUND_WIN] if outcome is not None and outcome.winner else []
+            return held + ([SOUND_WIN] if outcome is not None and outcome.winner else [])
         if last is not None and last.number < self.game.round:
             self.phase, self.player, self.shown_round = ROUND_DONE, None, last
-            return []
+            return held
         return self._next_player(now)
 
     def _last_round_moved(self) -> Round | None:

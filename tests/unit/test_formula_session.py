@@ -17,6 +17,8 @@ from kiosk.ui.formula_session import (
     PLAYING,
     READY,
     ROUND_DONE,
+    SOUND_ACCEPTED,
+    SOUND_GOAL,
     SOUND_WARN,
     FormulaSession,
     FormulaSetup,
@@ -119,6 +121,25 @@ def test_a_duel_hides_the_first_answer_and_alternates_who_starts() -> None:
     assert session.phase == ROUND_DONE
     session.next_round(131.0)
     assert session.player == "Bob"  # round 2: the other player answers first
+
+
+def test_in_a_duel_the_next_player_does_not_hear_that_the_first_hit_the_goal() -> None:
+    # On one kiosk they answer in turn, the second not knowing the first's answer: the
+    # goal's own sound would tell them. It is heard once both have answered.
+    session = FormulaSession(FormulaSetup(names=("Ann", "Bob"), mode="duel",
+                                          digits=(1000, 1000)))  # fmt: skip
+    session.begin(0.0)
+    fb = session.submit("1000", 1.0)  # 1000 mod 100 = 0: the goal, 150 points
+    assert session.game.score("Ann") == 351
+    assert fb.sounds == [SOUND_ACCEPTED] and session.player == "Bob"
+    session.begin(2.0)
+    fb = session.submit("1*0+0+0", 3.0)
+    assert session.phase == ROUND_DONE and fb.sounds == [SOUND_ACCEPTED, SOUND_GOAL]
+    session.next_round(4.0)  # round 2: Bob first, Ann answers last
+    session.begin(5.0)
+    assert session.submit("1*0+0+0", 6.0).sounds == [SOUND_ACCEPTED]
+    session.begin(7.0)
+    assert session.submit("1000", 8.0).sounds == [SOUND_GOAL]  # the last: heard at once
 
 
 def test_hints_are_for_training_once_per_round() -> None:
