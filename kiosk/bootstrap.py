@@ -200,8 +200,10 @@ def formula_defaults(config: Config) -> Any:
     return FormulaSetup(rules=f.rules, overrides=overrides)
 
 
-def build(options: Options, config: Config) -> Running:
-    """Everything, ready to ``run``: display open, first screen up, devices starting."""
+def build(options: Options, config: Config, config_files: tuple[Path, ...] = ()) -> Running:
+    """Everything, ready to ``run``: display open, first screen up, devices starting.
+    The start-up summary is logged before the display is opened: when that fails (a
+    black screen), the journal still says what the kiosk was to do."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from kiosk.ui.app import App
     from kiosk.ui.games import FrameWatch
@@ -227,13 +229,21 @@ def build(options: Options, config: Config) -> Running:
         if settings_file is not None:
             save_settings(s, settings_file)
 
+    from kiosk.adapters.store.schema import DB_NAME
+    from kiosk.logging_setup import startup_summary
+
+    data_dir = options.data_dir or config.resolved_data_dir(options.env)
+    startup_summary(
+        config,
+        data_dir / DB_NAME if options.store else Path("(none: the store is off)"),
+        port=options.port,
+        source=devices.source,
+        config_files=config_files,
+    )
     store, data_file = None, None
     down = "the store is off (--no-store)"
     damage = ""
     if options.store:
-        data_dir = options.data_dir or config.resolved_data_dir(options.env)
-        from kiosk.adapters.store.schema import DB_NAME
-
         data_file = data_dir / DB_NAME
         store, down = open_store(data_file)
         if store is None:
@@ -317,16 +327,7 @@ def _notifier(env: Mapping[str, str]) -> Any:
 def run_kiosk(options: Options, config: Config, config_files: tuple[Path, ...] = ()) -> int:
     import signal
 
-    from kiosk.logging_setup import startup_summary
-
-    running = build(options, config)
-    startup_summary(
-        config,
-        running.data_file or Path("(none: results are not being saved)"),
-        port=options.port,
-        source=running.devices.source,
-        config_files=config_files,
-    )
+    running = build(options, config, config_files)
     signal.signal(signal.SIGTERM, lambda *_: running.kiosk.quit())
     try:
         running.app.run()

@@ -586,3 +586,21 @@ def test_an_unexpected_failure_of_the_kiosk_is_logged_as_critical(
     out = capsys.readouterr().out
     assert "<2>kiosk: the kiosk stopped on an error" in out
     assert "<2>RuntimeError: no display: kmsdrm not available" in out
+
+
+def test_a_display_that_cannot_be_opened_still_leaves_the_start_up_summary(
+    tmp_path: Path,
+) -> None:
+    # The black-screen case: the journal must say what the kiosk was to do, and why
+    # it stopped, not only a traceback.
+    env = {**_env(tmp_path), "SDL_VIDEODRIVER": "no-such-display"}
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", "--virtual"],
+        capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 1, r
+    out = r.stdout
+    assert "darts-kiosk" in out and "starting" in out
+    assert "input: virtual" in out and "data file: " in out
+    assert "the kiosk stopped on an error" in out
+    assert out.index("starting") < out.index("the kiosk stopped on an error")
