@@ -148,3 +148,50 @@ def test_the_kiosk_says_ready_then_pings_until_it_stalls(
     # `systemctl stop` sends SIGTERM and kills after TimeoutStopSec (10 s in the unit).
     proc.terminate()
     assert proc.wait(timeout=10) in (0, -signal.SIGTERM)
+
+
+def test_the_pings_come_from_the_drawing_loop_not_from_a_thread_beside_it(
+    tmp_path: Path,
+) -> None:
+    # SIGSTOP (above) stops every thread; here only the loop hangs (a screen stuck in
+    # its update), the device threads run on: the pings must stop all the same.
+    import threading
+
+    from kiosk.bootstrap import Options, build
+    from kiosk.config import Config
+    from kiosk.ui.screen import Screen
+
+    listener = Listener(tmp_path / "notify.sock")
+    got: list[tuple[float, str]] = []
+    env = {"NOTIFY_SOCKET": str(tmp_path / "notify.sock"), "WATCHDOG_USEC": "1000000"}
+    options = Options(window=True, virtual=True, env=env, data_dir=tmp_path / "data")
+    running = build(options, Config())
+    # Started after the (slow) build: what came before waits in the socket.
+    listening = threading.Thread(target=lambda: got.extend(listener.receive(7.0)), daemon=True)
+    listening.start()
+
+    class Stuck(Screen):
+        name = "stuck"
+        hung_at: float | None = None
+
+        def update(self, now: float) -> None:
+            if Stuck.hung_at is None:
+                Stuck.hung_at = time.monotonic()
+                time.sleep(3.0)
+
+        def draw(self, painter: object) -> None:
+            pass
+
+    try:
+        running.app.run(timeout=1.5)
+        running.kiosk.stack.push(Stuck(running.kiosk))
+        running.app.run(timeout=4.5)
+    finally:
+        running.close()
+    listening.join(timeout=10.0)
+    pings = [t for t, m in got if "WATCHDOG=1" in m]
+    assert Stuck.hung_at is not None
+    during = [t for t in pings if Stuck.hung_at + 0.2 < t < Stuck.hung_at + 2.9]
+    assert not during, "pinged while the loop was stuck"
+    assert any(t > Stuck.hung_at + 3.0 for t in pings), "no pings once the loop went on"
+    assert any(t < Stuck.hung_at for t in pings)
