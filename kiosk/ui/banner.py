@@ -19,8 +19,7 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
         elif kiosk.board.detail.startswith(UNREADABLE):
             text = kiosk.t(
-                "The board's data cannot be read: check its speed (baud, [input] in the"
-                " config). Darts can be typed."
+                "Board unreadable: check its speed (baud in the config). Darts can be typed."
             )
         elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
             text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
