@@ -255,7 +255,8 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
                 log.error(
                     "the database %s is damaged (%s): the kiosk goes on (what cannot be"
                     " saved is said on screen); copy it now (darts-kiosk backup FILE) and"
-                    " restore the last good backup",
+                    " restore the last good backup (the kiosk stopped, its -wal and -shm"
+                    " files removed first: README, Players, league and backups over SSH)",
                     data_file,
                     damage,
                 )

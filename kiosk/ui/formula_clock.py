@@ -28,10 +28,15 @@ class TurnClock:
     def limit(self, seat: int, full: float) -> float:
         """The time for ``seat``'s turn: ``full``, or, once, what a saved game had left
         for the player whose turn it was (at least 1 s)."""
+        limit = self.peek(seat, full)
+        self.budget = None
+        return limit
+
+    def peek(self, seat: int, full: float) -> float:
+        """What ``limit`` will give ``seat``, without using the saved time up."""
         if self.budget is None:
             return full
         saved_seat, left = self.budget
-        self.budget = None
         return max(1.0, min(full, left)) if saved_seat == seat else full
 
     def start(self, now: float, limit: float) -> None:

@@ -202,6 +202,11 @@ class FormulaSession:
     def time_limit(self) -> float:
         return float(self.rules.time_limit)
 
+    def time_for(self, player: str) -> float:
+        """The time ``player`` gets when they press Enter: the limit, or in a resumed
+        game what was left of it when it was saved."""
+        return self.turn_clock.peek(self.players.index(player), self.time_limit)
+
     @property
     def deadline(self) -> float | None:
         """When the running clock runs out (None: no clock runs)."""
@@ -221,17 +226,8 @@ class FormulaSession:
         return names[k:] + names[:k]
 
     def score_before_round(self, player: str, number: int | None = None) -> int:
-        """The player's score when round ``number`` began (in a duel the screen shows
-        this during the round, so the first answer's points stay hidden)."""
-        number = self.game.round if number is None else number
-        score = self.rules.start
-        for rnd in self.game.history:
-            if rnd.number >= number:
-                break
-            move = rnd.move(player)
-            if move is not None and move.result is not None:
-                score = move.score
-        return score
+        """The player's score when round ``number`` began (``FormulaGame.score_before``)."""
+        return self.game.score_before(player, number)
 
     def finished_rounds(self) -> tuple[Round, ...]:
         """The rounds every player has answered (the current one once the game is over)."""

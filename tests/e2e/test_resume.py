@@ -223,9 +223,27 @@ def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> 
         assert d.screen.name == "formula"
         resumed = d.screen.session  # type: ignore[attr-defined]
         assert resumed.phase == READY and resumed.game.digits == 3489
+        d.settle()  # the screen before Enter promises the time that is left, not 2:00
+        assert any(t.startswith("Your clock starts then: 1:1") for t in d.texts), d.texts
         d.press("\n")
         assert resumed.phase == PLAYING
         assert 67 <= resumed.remaining(time.monotonic()) <= 71
+
+
+def test_a_resumed_duel_does_not_show_the_first_answers_score_before_the_second_answers(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(3489, 3001))
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n00+00\n")  # Anna: 34+89 (0 = the next digit), 77 points: 424 left
+        assert session.game.score("Anna") == 424 and session.player == "Boris"
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.settle()
+        assert d.screen.name == "resume"
+        text = " ".join(d.texts)
+        assert "Anna: 501" in text and "Boris: 501" in text and "424" not in text, text
 
 
 def run_out_of_time(d: Driver) -> None:

@@ -1,11 +1,12 @@
 """The database file: where it lives, forward migrations, refusing what it cannot read."""
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from kiosk.adapters.store import SCHEMA_VERSION, SchemaTooNewError, Store, StoreError
+from kiosk.adapters.store import SCHEMA_VERSION, SchemaTooNewError, Store, StoreError, schema
 from kiosk.adapters.store.schema import MIGRATIONS, connect, default_db_path
 
 
@@ -70,6 +71,35 @@ def test_a_version_1_file_with_games_migrates_keeping_them_and_a_backup(tmp_path
         live.save_clock(0, 10.0)  # a v2 table
     backup = tmp_path / "kiosk.sqlite3.schema-v1.bak"
     assert backup.exists() and version(backup) == 1
+
+
+def test_a_backup_cut_short_by_a_power_cut_is_made_again_before_migrating(tmp_path, monkeypatch):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=1).close()
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
+    )
+    raw.commit()
+    raw.close()
+    backup = tmp_path / "kiosk.sqlite3.schema-v1.bak"
+
+    def power_cut(*args: object) -> None:  # the copy made, the kiosk gone before its end
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(schema.os, "replace", power_cut)
+    with pytest.raises(KeyboardInterrupt):
+        Store.open(path)
+    assert not backup.exists()  # nothing under the backup's name that is not whole
+    assert version(path) == 1  # and nothing migrated without it
+    monkeypatch.undo()
+    Store.open(path).close()
+    assert version(path) == SCHEMA_VERSION
+    with closing(sqlite3.connect(backup)) as b:
+        assert b.execute("PRAGMA user_version").fetchone() == (1,)
+        assert b.execute("SELECT name FROM players").fetchall() == [("Ann",)]
+        assert b.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert not (tmp_path / "kiosk.sqlite3.schema-v1.bak.part").exists()
 
 
 def test_a_file_from_a_newer_kiosk_is_refused_clearly_and_left_alone(tmp_path):

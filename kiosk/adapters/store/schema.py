@@ -171,6 +171,21 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     return found
 
 
+def _backup_whole(conn: sqlite3.Connection, backup_path: Path) -> None:
+    """A copy of the database at ``backup_path``, there only once it is whole: made
+    beside it and renamed (a power cut during the copy left a part, which the next start
+    took for the backup and then migrated without one)."""
+    part = backup_path.with_name(backup_path.name + ".part")
+    for leftover in (part, part.with_name(part.name + "-journal")):
+        leftover.unlink(missing_ok=True)
+    dst = sqlite3.connect(part)
+    try:
+        conn.backup(dst)
+    finally:
+        dst.close()
+    os.replace(part, backup_path)
+
+
 def connect(
     path: str | os.PathLike[str], *, migrate_to: int = SCHEMA_VERSION
 ) -> sqlite3.Connection:
@@ -197,11 +212,7 @@ def connect(
         if 0 < found < migrate_to:
             backup_path = path.with_name(f"{path.name}.schema-v{found}.bak")
             if not backup_path.exists():
-                dst = sqlite3.connect(backup_path)
-                try:
-                    conn.backup(dst)
-                finally:
-                    dst.close()
+                _backup_whole(conn, backup_path)
         migrate(conn, migrate_to)
         return conn
     except BaseException:

@@ -179,6 +179,21 @@ class FormulaGame:
     def score(self, player: str) -> int:
         return self._state.scores[self._index(player)]
 
+    def score_before(self, player: str, number: int | None = None) -> int:
+        """The player's score when round ``number`` (None: the current one) began: in a
+        duel what is shown while the round is being answered, so that the first answer's
+        points stay hidden from the second player."""
+        self._index(player)  # an unknown name raises as in ``score``
+        number = self.round if number is None else number
+        score = self.rules.start
+        for rnd in self.history:
+            if rnd.number >= number:
+                break
+            move = rnd.move(player)
+            if move is not None and move.result is not None:
+                score = move.score
+        return score
+
     def outcome(self) -> Outcome | None:
         return self._state.outcome
 

@@ -231,7 +231,8 @@ def _ready(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: fl
            max_width=x1 - x0)  # fmt: skip
     p.text(t("Press Enter to see the digits"), L.s(5.5), (cx, L.y(34)), theme.ACCENT,
            anchor="center", style="bold", max_width=x1 - x0)  # fmt: skip
-    p.text(f"{t('Your clock starts then')}: {clock_text(s.time_limit)}", L.s(4), (cx, L.y(43)),
+    budget = s.time_for(player) if player in s.players else s.time_limit
+    p.text(f"{t('Your clock starts then')}: {clock_text(budget)}", L.s(4), (cx, L.y(43)),
            theme.TEXT, anchor="center", max_width=x1 - x0)  # fmt: skip
     answered = [q for q in s.players if q != player and s.game.history[-1].move(q)]
     if answered:

@@ -62,7 +62,8 @@ class ResumeScreen(Screen):
                 f" · {inputs} {t('inputs saved')}"
             )
         else:
-            scores = "   ".join(f"{p}: {engine.score(p)}" for p in engine.players)
+            # As at the start of the round: a duel's first answer stays hidden.
+            scores = "   ".join(f"{p}: {engine.score_before(p)}" for p in engine.players)
             lines.append(f"{t('Round')} {engine.round} · {scores}")
         started = str(r.started_at)[:16].replace("T", " ")
         lines.append(f"{t('Started')} {started} UTC")
