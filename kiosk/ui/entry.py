@@ -8,7 +8,8 @@ Pure. Accepted forms (spaces and ``*`` separate a multiplier from a number):
 - ``25`` -> SB, ``50`` -> DB, ``2*25`` -> DB, ``0`` -> MISS
 - letter codes: ``T20``, ``d5``, ``SB``, ``DB``, ``MISS``, ``M``
 
-Repeated separators count once (``3**20`` is T20).
+Repeated separators count once (``3**20`` is T20); a separator with a number on one
+side only (``3*``, ``*20``) is half a dart and refused.
 Everything else is refused with a message that says what to type; a plain 21-60 is
 refused rather than guessed (57 could only be T19, but 40 is D20 or never a single).
 """
@@ -65,6 +66,9 @@ def parse_entry(typed: str) -> Dart:
             raise EntryError(HELP) from None
     parts = [p for p in _SPLIT.split(text) if p]
     if not all(p.isdigit() for p in parts) or not 1 <= len(parts) <= 2:
+        raise EntryError(HELP)
+    if len(parts) == 1 and _SPLIT.search(text):
+        # "3*" (the number forgotten) or "*20" (the multiplier): half a dart, not a single
         raise EntryError(HELP)
     if len(parts) == 2:
         m, n = int(parts[0]), int(parts[1])

@@ -188,9 +188,12 @@ def test_one_key_puts_the_other_dart_of_a_doubt_in_place(tmp_path: Path) -> None
         assert (game.marks("Anna", 20), game.marks("Anna", 19)) == (1, 2)
         assert game.stats("Anna").darts == 3
         assert str(game.current_player) == "Boris"  # still the end of Anna's turn
-        d.press("*20\n")  # once only: then * starts an entry again (*20 is S20)
+        d.press("*20\n")  # once only: then * is typed (and "*20", half a dart, refused)
         game = d.game().game
-        assert (game.marks("Anna", 20), game.marks("Boris", 20)) == (1, 1)
+        assert (game.marks("Anna", 20), game.marks("Boris", 20)) == (1, 0)
+        assert any("type 3*20 for T20" in t for t in d.texts), d.texts
+        d.press("3*20\n")
+        assert d.game().game.marks("Boris", 20) == 3
 
 
 def test_a_doubt_is_not_taken_once_another_dart_has_come(tmp_path: Path) -> None:
