@@ -82,6 +82,11 @@ class Outcome:
     placings: tuple[str, ...] = ()
     winners: tuple[str, ...] = ()
 
+    @property
+    def won_by(self) -> tuple[str, ...]:
+        """Who won, to name them: the whole team, or the one winner (none: a draw)."""
+        return self.winners or ((self.winner,) if self.winner else ())
+
 
 @dataclass(frozen=True, slots=True)
 class CricketState:

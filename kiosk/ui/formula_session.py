@@ -253,7 +253,7 @@ class FormulaSession:
             outcome = self.game.outcome()
             return bool(outcome and outcome.perfect and outcome.winner == player)
         # (Settings can allow fewer rounds than a perfect game needs: then it never is.)
-        left = min(self.rules.min_rounds, self.rules.max_rounds) - self.game.round + 1
+        left = self.rules.min_rounds - self.game.round + 1
         return (
             self.rules.min_rounds <= self.rules.max_rounds
             and left > 0

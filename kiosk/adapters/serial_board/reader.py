@@ -163,9 +163,7 @@ class _RateLimitedLog:
 
     def warning(self, now: float, msg: str, *args: object) -> None:
         if now - self.window_start >= LOG_WINDOW:
-            if self.suppressed:
-                log.warning("%d more %s not logged", self.suppressed, self.what)
-            self.window_start, self.logged, self.suppressed = now, 0, 0
+            self._new_window(now)
         if self.logged < LOG_BURST:
             self.logged += 1
             log.warning(msg, *args)
@@ -175,8 +173,12 @@ class _RateLimitedLog:
     def flush(self, now: float) -> None:
         """The count of the rest, once the window is over, even if nothing more comes."""
         if self.suppressed and now - self.window_start >= LOG_WINDOW:
+            self._new_window(now)
+
+    def _new_window(self, now: float) -> None:
+        if self.suppressed:
             log.warning("%d more %s not logged", self.suppressed, self.what)
-            self.window_start, self.logged, self.suppressed = now, 0, 0
+        self.window_start, self.logged, self.suppressed = now, 0, 0
 
 
 class BoardReader:

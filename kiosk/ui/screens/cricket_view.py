@@ -172,7 +172,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
     box_h = 8 * u
     outcome = game.outcome()
     if outcome is not None:
-        winners = outcome.winners or ((outcome.winner,) if outcome.winner else ())
+        winners = outcome.won_by
         wins = t("win!") if len(winners) > 1 else t("wins!")  # a team: "Anna & Chen win!"
         text = f"{' & '.join(winners)} {wins}" if winners else t("Draw!")
         p.text(

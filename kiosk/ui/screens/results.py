@@ -76,7 +76,7 @@ class ResultsScreen(Screen):
         outcome = game.outcome()
         self.outcome = outcome
         self.winner = outcome.winner if outcome else None
-        winners = getattr(outcome, "winners", ()) or ((self.winner,) if self.winner else ())
+        winners = outcome.won_by if outcome else ()
         self.winner_text = " & ".join(winners)
         self.team_won = len(winners) > 1
         self.places = places(game, tuple(game.players))
