@@ -1,7 +1,11 @@
 """The banners drawn over whatever screen is up: the board is lost (or sends what
 cannot be read: set to another speed); some of the cameras are not scoring (the
 others are); the board map did not load; the database is damaged; results are not
-being saved (no database, or the last input could not be committed)."""
+being saved (no database, or the last input could not be committed).
+
+The first banner lies at the foot, over the key hints; a second one goes to the top,
+over the title, so that together they never hide whose turn it is and the darts of the
+turn. A text too long for one line at a readable size takes two."""
 
 from __future__ import annotations
 
@@ -11,9 +15,16 @@ from kiosk.ui.context import Kiosk
 
 
 def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
-    u = p.u
-    h = 7 * u
-    top = p.h - h  # at the foot, over the key hints: the round and the scores stay visible
+    strips = _strips(kiosk)
+    h = 7 * p.u
+    tops = [p.h - h] + [n * h for n in range(len(strips))]
+    for top, (text, colour) in zip(tops, strips, strict=False):
+        _strip(p, top, h, text, colour)
+
+
+def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
+    """The banners up now, most urgent first: (text, colour)."""
+    out: list[tuple[str, tuple[int, int, int]]] = []
     if kiosk.board.lost:
         if kiosk.board.detail == "cameras moved":
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
@@ -27,22 +38,31 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
             text = kiosk.t(
                 "Board disconnected: reconnecting... The game waits; darts can be typed."
             )
-        _strip(p, top, h, text)
-        top -= h
+        out.append((text, theme.BAD))
     elif kiosk.cameras_down:
-        _strip(p, top, h, _cameras_down(kiosk), theme.ACCENT_DARK)
-        top -= h
+        out.append((_cameras_down(kiosk), theme.ACCENT_DARK))
     if kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
-        _strip(p, top, h, text.format(kiosk.board_map_problem), theme.ACCENT_DARK)
-        top -= h
+        out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))
     if kiosk.store_damaged:
         text = kiosk.t("Games database damaged (see the log): back it up now")
-        _strip(p, top, h, text, theme.ACCENT_DARK)
-        top -= h
+        out.append((text, theme.ACCENT_DARK))
     reason = kiosk.not_saved_reason
     if reason:
-        _strip(p, top, h, f"{kiosk.t('Results are not being saved')}: {reason}")
+        text = f"{kiosk.t('Results are not being saved')}: {_plain(kiosk, reason)}"
+        out.append((text, theme.BAD))
+    return out
+
+
+def _plain(kiosk: Kiosk, reason: str) -> str:
+    """A full or read-only disk said in the kiosk's language (SQLite's words, with the
+    paths, are in the log); any other reason as it is."""
+    low = reason.lower()
+    if "is full" in low:
+        return kiosk.t("the disk is full: free some space")
+    if "readonly" in low or "read-only" in low or "cannot be written" in low:
+        return kiosk.t("the disk cannot be written")
+    return reason
 
 
 def _cameras_down(kiosk: Kiosk) -> str:
@@ -60,14 +80,10 @@ def _cameras_down(kiosk: Kiosk) -> str:
 def _strip(
     p: theme.Painter, top: float, h: float, text: str, colour: tuple[int, int, int] = theme.BAD
 ) -> None:
-    u = p.u
+    px, width = 3.2 * p.u, p.w * 0.96
     p.rect((0, top, p.w, h), colour)
-    p.text(
-        text,
-        3.2 * u,
-        (p.w / 2, top + h / 2),
-        theme.TEXT,
-        anchor="center",
-        style="bold",
-        max_width=p.w * 0.96,
-    )
+    lines = p.two_lines(text, px, width, "bold")
+    if len(lines) > 1:
+        px = min(px, h / 2.2)
+    p.lines(lines, px, (p.w / 2, top + h / 2), theme.TEXT, max_width=width, style="bold",
+            leading=1.05)  # fmt: skip

@@ -13,7 +13,9 @@ import pytest
 from kiosk_support import ANNA_WINS, kiosk_on_board, send, start_game
 
 from kiosk.adapters.store import Store, schema
+from kiosk.config import Config
 from kiosk.domain.replay import GameEvent
+from kiosk.ui import theme
 from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import PLAYING, READY, FormulaSetup
 from kiosk.ui.screens import resume
@@ -345,3 +347,33 @@ def test_a_damaged_database_is_told_on_screen_and_in_the_log_and_the_game_goes_o
         assert any(t.startswith("Results are not being saved") for t in d.texts), d.texts
     said = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
     assert said and "darts-kiosk backup" in said[0]
+
+
+def test_a_full_disk_mid_game_is_said_plainly_in_the_kiosks_language_and_hides_no_turn(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        store = d.kiosk.store
+        assert store is not None
+        pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full
+        with board._lock:
+            board._unplug()  # and the board is out: two banners at once
+        d.wait_for(lambda: d.kiosk.board.lost, what="the board lost")
+        for _ in range(110):  # typed darts, until one no longer fits on the disk
+            d.press("19\n")
+            if d.kiosk.not_saved_reason:
+                break
+        d.settle()
+        shown = " ".join(d.texts)
+        assert "Результати не зберігаються: диск заповнений: звільніть місце" in shown, d.texts
+        assert "rollback" not in shown and "full" not in shown
+        # The board's banner at the foot, the disk's at the top: the row with the
+        # player to throw and the darts of the turn, just above the foot, stays clear.
+        h = d.app.canvas.get_height()
+        u = h / 100
+        assert tuple(d.app.canvas.get_at((3, int(3.5 * u))))[:3] == theme.BAD
+        assert tuple(d.app.canvas.get_at((3, int(h - 3.5 * u))))[:3] == theme.BAD
+        assert tuple(d.app.canvas.get_at((3, int(h - 10 * u))))[:3] != theme.BAD

@@ -49,7 +49,10 @@ class Db:
             yield self.conn
         except BaseException:
             self._depth = 0
-            self.conn.execute("ROLLBACK")
+            # SQLite has already rolled back by itself after some errors (a full
+            # disk): a second ROLLBACK would fail and hide the real error.
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         self._depth = 0
         try:
