@@ -265,7 +265,8 @@ class Devices:
             self._camera_numbers = numbers
             self._left_out = left_out
         self._report_down()
-        self._cameras = CameraScorer(sources, calibrations, self._camera_event)
+        # (realtime: a recorded video standing in for a camera plays at its own speed.)
+        self._cameras = CameraScorer(sources, calibrations, self._camera_event, realtime=True)
         self._cameras.start()
 
     def _camera_event(self, event: Any) -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.config import ConfigError, defaults_toml, load_config
+from kiosk.config import Config, ConfigError, defaults_toml, load_config
 
 NAME = "config"
 HELP = "print the default settings file, or check one"
@@ -38,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
         if args.print_defaults:
             sys.stdout.write(defaults_toml())
         elif args.check is not None:
-            load_config(args.check, search_paths=())
+            problems = _calibration_problems(load_config(args.check, search_paths=()))
+            if problems:
+                for problem in problems:
+                    print(f"darts-kiosk: {args.check}: {problem}", file=sys.stderr)
+                return 2
             print(f"{args.check}: OK")
         else:
             sys.stdout.write(defaults_toml(load_config(args.config)))
@@ -46,3 +50,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"darts-kiosk: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _calibration_problems(config: Config) -> list[str]:
+    """The camera calibration files that would not load at start (the kiosk would
+    leave their cameras out): what is wrong with each."""
+    if not config.camera.calibrations:
+        return []
+    from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+
+    problems = []
+    for n, path in enumerate(config.camera.calibrations, 1):
+        try:
+            Calibration.load(path)
+        except CalibrationError as e:
+            problems.append(f"[camera] calibrations: camera {n}: {e}")
+    return problems

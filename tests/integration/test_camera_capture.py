@@ -46,6 +46,20 @@ def test_a_recorded_video_plays_as_a_camera_frame_by_frame(tmp_path):
     assert states[:2] == ["connected", "lost"]
 
 
+def test_a_video_that_ends_is_said_to_have_ended_and_is_not_played_again(tmp_path):
+    frames = [np.full((72, 128, 3), 20 * i, np.uint8) for i in range(6)]
+    _write_video(tmp_path / "v.avi", frames)
+    got, statuses = [], []
+    r = CameraReader(str(tmp_path / "v.avi"), lambda f, i, t: got.append(i),
+                     lambda s, d: statuses.append((s, d)), retry_interval=0.05)  # fmt: skip
+    r.start()
+    assert _wait(lambda: statuses[-1:] == [("lost", "the video ended")])
+    time.sleep(0.5)  # ten retry intervals: a replay would have started by now
+    r.stop()
+    assert got == list(range(6))  # every frame once: its darts are not scored twice
+    assert statuses == [("connected", str(tmp_path / "v.avi")), ("lost", "the video ended")]
+
+
 def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_crash(tmp_path):
     states = []
     r = CameraReader(str(tmp_path / "missing.avi"), lambda f, i, t: None,
@@ -404,3 +418,42 @@ def test_a_camera_whose_driver_raises_is_reported_and_opened_again(monkeypatch):
     assert len(opened) >= 3 and alive  # tried again, not a dead thread
     lost = [d for s, d in statuses if s == "lost"]
     assert lost and "VIDIOC_DQBUF" in lost[0]
+
+
+class _WrongShapeWebcam:
+    """A 640x480 webcam that gives three pictures, then is unplugged."""
+
+    def __init__(self) -> None:
+        self.left = 3
+
+    def get(self, prop: int) -> float:
+        return 30.0
+
+    def read(self) -> tuple[bool, object]:
+        self.left -= 1
+        if self.left < 0:
+            return False, None
+        return True, np.zeros((480, 640, 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_of_the_wrong_shape_is_reported_again_each_time_it_comes_back(monkeypatch):
+    import kiosk.adapters.camera.capture as capture
+
+    monkeypatch.setattr(capture, "open_capture", lambda src, size=None: _WrongShapeWebcam())
+    video = render_turn(11, [Step("still", 1)], off_axis=20.0)
+    events: list[object] = []
+    s = CameraScorer(["/dev/video0"], [video.calibration], events.append, retry_interval=0.05)
+    s.start()
+    statuses = lambda: [(e.state, e.detail) for e in events if isinstance(e, CameraStatus)]  # noqa: E731
+    assert _wait(lambda: statuses().count(("connected", "/dev/video0")) >= 3)
+    time.sleep(0.2)
+    s.stop()
+    # After each reconnection its pictures are still of a shape it cannot score: said
+    # again each time, never left looking like a working camera.
+    shown = statuses()
+    for n, status in enumerate(shown):
+        if status[0] == "connected" and n + 1 < len(shown):
+            assert shown[n + 1] == ("lost", "640x480 pictures: calibrate again"), shown

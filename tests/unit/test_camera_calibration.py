@@ -29,6 +29,20 @@ def test_a_calibration_survives_a_save_and_load(tmp_path):
     assert json.loads((tmp_path / "c.json").read_text())["image_size"] == [1280, 720]
 
 
+def test_a_calibration_saved_by_notepad_loads_and_a_picture_given_by_mistake_is_refused(
+    tmp_path,
+):
+    cal = Calibration.from_points((1280, 720), FIVE)
+    text = json.dumps(cal.to_dict())
+    for name, data in (("bom.json", "\ufeff" + text), ("unicode.json", text)):
+        encoding = "utf-8" if name == "bom.json" else "utf-16"  # Notepad's "Unicode"
+        (tmp_path / name).write_bytes(data.encode(encoding))
+        assert Calibration.load(tmp_path / name) == cal
+    (tmp_path / "cam0.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    with pytest.raises(CalibrationError, match=r"cam0\.png: not JSON"):
+        Calibration.load(tmp_path / "cam0.png")
+
+
 def test_a_face_on_calibration_maps_pixels_to_board_mm():
     cal = Calibration.from_points((1280, 720), FIVE)
     x, y = cal.image_to_board(np.array([725.0, 275.0]))[0]

@@ -199,6 +199,19 @@ def test_the_config_command_prints_defaults_and_checks_files(tmp_path: Path) -> 
     assert f"{bad}: [sound] volume = -1: must be a whole number from 0 to 100" in refused.stderr
 
 
+def test_checking_a_file_loads_its_camera_calibrations(tmp_path: Path) -> None:
+    (tmp_path / "cam0.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    conf = write(
+        tmp_path / "cams.toml",
+        f'[camera]\ndevices = ["/dev/video0", "/dev/video2"]\n'
+        f'calibrations = ["{tmp_path / "cam0.png"}", "{tmp_path / "none.json"}"]\n',
+    )
+    refused = run_cli("--check", str(conf))
+    assert refused.returncode == 2 and "OK" not in refused.stdout
+    assert "camera 1: " in refused.stderr and "cam0.png: not JSON" in refused.stderr
+    assert "camera 2: " in refused.stderr and "none.json: cannot read" in refused.stderr
+
+
 def test_a_later_file_with_fewer_cameras_than_calibrations_is_named_for_its_devices(
     tmp_path: Path,
 ) -> None:

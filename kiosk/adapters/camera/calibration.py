@@ -189,11 +189,13 @@ class Calibration:
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")  # a BOM: Windows Notepad
+            raw = Path(path).read_bytes()
         except OSError as e:
             raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
         try:
-            data = json.loads(text)
+            # UTF-8 (with a BOM: Windows Notepad), or UTF-16/32 (Notepad's "Unicode");
+            # a picture or other bytes given by mistake is "not JSON", never a crash.
+            data = json.loads(raw.removeprefix(b"\xef\xbb\xbf"))
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise CalibrationError(f"{path}: not JSON: {e}") from e
         try:

@@ -2,10 +2,12 @@
 to one), a video file or a URL, on a thread.
 
 A recorded video works as a camera (tests, demos): with ``realtime=True`` it is played
-at its own frame rate, with ``loop=True`` it starts again at its end. A camera that
-fails (unplugged, a read error, the end of a file that does not loop) is reported as
-``lost`` and reopened every ``retry_interval`` seconds, forever; it never raises into
-the kiosk.
+at its own frame rate (the kiosk does so; a camera is never held back, it gives its
+frames as they come), with ``loop=True`` it starts again at its end. A camera that
+fails (unplugged, a read error, a stream that stops) is reported as ``lost`` and
+reopened every ``retry_interval`` seconds, forever; it never raises into the kiosk.
+A video file that ends without ``loop`` is ``lost`` for good ("the video ended"):
+opened again it would play its darts again, and they would be scored twice.
 
 Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
 "reconnecting" (the vocabulary of the serial reader's ``Status``).
@@ -27,6 +29,7 @@ log = logging.getLogger("kiosk.camera")
 
 FrameSink = Callable[[np.ndarray, int, float], None]  # frame, index, monotonic time
 StatusSink = Callable[[str, str], None]
+VIDEO_ENDED = "the video ended"
 
 # What "fixed" means to the V4L2 backend: 1 = manual exposure (3 = auto), and the
 # other automatic controls off. Cameras without a control ignore it; we log what took.
@@ -195,6 +198,10 @@ class CameraReader:
                 if reason is None:
                     break
                 failed = False
+                if reason == VIDEO_ENDED:
+                    log.warning("%s: %s: %s", self.name, self.source, reason)
+                    self._status("lost", reason)
+                    break
             except Exception as e:  # a driver's error or a bug: loud, then tried again
                 if not failed:
                     log.exception("%s: reader failed", self.name)
@@ -205,6 +212,7 @@ class CameraReader:
             self._stop.wait(self.retry_interval)
 
     def _pump(self, cap: Any) -> str | None:
+        paced = self.realtime and not is_device(self.source)
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         period = 1.0 / fps if 1 <= fps <= 240 else 1 / 30
         next_t = time.monotonic()
@@ -215,14 +223,16 @@ class CameraReader:
                     cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
                     ok, frame = cap.read()
                 if not ok or frame is None:
-                    return "no frame (unplugged, or the end of the video)"
+                    if os.path.isfile(str(self.source)):
+                        return VIDEO_ENDED
+                    return "no frame (unplugged, or the stream stopped)"
             now = time.monotonic()
             try:
                 self.on_frame(frame, self.frames, now)
             except Exception:
                 log.exception("%s: frame sink failed", self.name)
             self.frames += 1
-            if self.realtime:
+            if paced:
                 next_t += period
                 delay = next_t - time.monotonic()
                 if delay > 0:

@@ -240,6 +240,9 @@ class CameraScorer:
             if state == "connected":  # it may have been moved while it was away
                 self._checks[i].ask(wait=True)
                 self._stale[i] = False
+                # Its pictures' size is looked at afresh: pictures of a shape it cannot
+                # score are reported again, not taken for a working camera.
+                self._bad_size.pop(i, None)
             self._live[i] = state == "connected" and not self.detectors[i].moved_away
             if state != "connected":
                 self.detectors[i].reset()  # the view may have moved while it was away
