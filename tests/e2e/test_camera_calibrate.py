@@ -4,6 +4,7 @@ calibration file that ``Calibration.load`` reads back and that matches the camer
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.keypad import KeyAction
 from kiosk.commands._camera_calibrate import Session, open_session
 from kiosk.ui.screen import Click
-from kiosk.ui.screens.camera_calibrate import COARSE, TARGETS
+from kiosk.ui.screens.camera_calibrate import TARGETS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = np.array([[0.0, 0.0], [100.0, 50.0], [-120.0, -90.0], [0.0, 165.0], [-150.0, 60.0]])
@@ -90,19 +91,25 @@ def test_the_keypad_alone_marks_the_points_with_the_crosshair(
     session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     cam, _ = camera
-    fine = False
-    for t in TARGETS:
+    screen = session.screen
+    presses = 0
+    for n, t in enumerate(TARGETS):
         tx, ty = _truth(cam, t.board)
-        for step in (COARSE, 1.0):
-            if (step == 1.0) != fine:
+        if n == 4:  # the bull: the crosshair already waits where the wires' diagonals cross
+            assert math.dist(screen.cursor, (tx, ty)) < 3.0, (screen.cursor, (tx, ty))
+        for step in screen.steps:  # large, coarse, fine
+            while screen.step != step:
                 _put(session, KeyAction("times", "*"))
-                fine = not fine
-            cx, cy = session.screen.cursor
+                presses += 1
+            cx, cy = screen.cursor
             nx, ny = round((tx - cx) / step), round((ty - cy) / step)
             keys = ["6" if nx > 0 else "4"] * abs(nx) + ["2" if ny > 0 else "8"] * abs(ny)
             _put(session, *(KeyAction("digit", k) for k in keys))
+            presses += len(keys)
         _put(session, KeyAction("digit", "5"))
-    assert session.screen.reviewing
+    assert screen.reviewing
+    # Five points in well under a hundred presses (8-pixel steps alone took 230-300).
+    assert presses < 100, presses
     _put(session, KeyAction("enter"))
     assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
 
@@ -131,6 +138,39 @@ def test_points_that_cannot_be_a_board_are_refused_on_screen_and_nothing_is_save
     assert any("do not fit a board" in t for t in session.app.texts)
     _put(session, KeyAction("enter"))
     assert not (tmp_path / "cal.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("order", "why"),
+    [
+        ((1, 2, 3, 0, 4), "The board's numbers put 20 elsewhere"),  # begun at the 6/10 wire
+        ((0, 3, 2, 1, 4), "These points go round the wrong way"),  # anticlockwise
+    ],
+)
+def test_points_marked_turned_or_mirrored_are_refused_and_can_be_put_right(
+    session: Session,
+    camera: tuple[synthetic.Camera, np.ndarray],
+    tmp_path: Path,
+    order: tuple[int, ...],
+    why: str,
+) -> None:
+    # The rings and wires drawn back would lie on the board all the same: only where
+    # 20 is (or the way round) tells, and every dart would score wrong.
+    cam, _ = camera
+    for i in order:
+        _click(session, _truth(cam, TARGETS[i].board))
+    screen = session.screen
+    assert not screen.reviewing and screen.error
+    assert "These points cannot be used" in session.app.texts
+    assert any(t.startswith(why) for t in session.app.texts), session.app.texts
+    _put(session, KeyAction("enter"))
+    assert not (tmp_path / "cal.json").exists()
+    _put(session, KeyAction("undo", "-"))  # start again, the right way round
+    for t in TARGETS:
+        _click(session, _truth(cam, t.board))
+    assert screen.reviewing
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
 
 
 def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(

@@ -3,17 +3,22 @@ automatic calibration find them, then check the rings and wires drawn back over 
 
 Marking: the prompt names one point at a time (the double ring's outer edge where it
 meets the 20/1, 6/10, 3/19 and 11/14 wires, then the bull). A click marks it; on the
-keypad, 8/2/4/6 (or the arrows) move the crosshair, ``*`` switches between coarse and
-fine steps, 5 or Enter marks, ``.`` takes the last mark back. ``0`` runs the automatic
-calibration (with the first mark, the 20/1 wire, as its hint for where 20 is).
+keypad, 8/2/4/6 (or the arrows) move the crosshair, ``*`` goes through large, coarse
+and fine steps, 5 or Enter marks, ``.`` takes the last mark back. After the four wires
+the crosshair waits where their diagonals cross: on the bull, seen at any angle. ``0``
+runs the automatic calibration (with the first mark, the 20/1 wire, as its hint for
+where 20 is).
 
-Review: the board's rings and wires, mapped through the inverse homography, drawn over
-the picture. Enter saves the calibration (JSON, atomically), ``.`` goes back a mark,
-``-`` starts again; ``/`` or Esc leaves without saving.
+Marks that cannot be the board are refused before review, with what to do: points that
+fit no board, points that go round the wrong way (a mirrored board), and points the
+board's own rings and numbers put elsewhere (marking begun at another wire: the rings
+and wires drawn back would look right, turned, and every dart would score wrong).
 
-Not done yet: the picture is one still frame (no live view, no "grab again" key); the
-screen is reached only through ``darts-kiosk camera-calibrate``, not from the kiosk's
-menus; its texts have no uk/ru translations yet.
+Review: the board's rings, wires and numbers, mapped through the inverse homography,
+drawn over the picture. Enter saves the calibration (JSON, atomically), ``.`` goes back
+a mark, ``-`` starts again; ``/`` or Esc leaves without saving.
+
+Not done yet: the picture is one still frame (no live view, no "grab again" key).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import pygame
 from kiosk.adapters.camera.autocal import AutoResult, auto_calibrate
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
 from kiosk.adapters.camera.capture import CAPTURE_SIZE, below_capture_size
+from kiosk.adapters.camera.recheck import recheck
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
@@ -65,9 +71,12 @@ TARGETS: tuple[Target, ...] = (
 )
 
 COARSE, FINE = 8.0, 1.0  # crosshair steps, picture pixels
+LARGE = 0.05  # the large step, of the picture's width
 MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
          "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}  # fmt: skip
 OVERLAY = (0, 230, 255)
+# The numbers are drawn in the outer singles, inside the board's own (left to compare).
+NUMBERS_AT_MM = 135.0
 MARK_COLOUR = (255, 70, 200)
 
 
@@ -85,6 +94,28 @@ def overlay_lines(cal: Calibration, steps: int = 120) -> list[np.ndarray]:
         rs = np.linspace(board.OUTER_BULL, board.DOUBLE_OUTER, 12)
         lines.append(cal.board_to_image(np.array([board.point_at(a, r) for r in rs])))
     return lines
+
+
+def number_places(cal: Calibration) -> list[tuple[int, tuple[float, float]]]:
+    """Each segment's number and where the calibration puts it in the picture: in the
+    outer singles, just inside the board's own number."""
+    r = NUMBERS_AT_MM
+    out = []
+    for i, number in enumerate(board.SEGMENTS):
+        ((x, y),) = cal.board_to_image(np.array([board.point_at(i * board.SEGMENT_DEGREES, r)]))
+        out.append((number, (float(x), float(y))))
+    return out
+
+
+def _diagonals_cross(marks: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Where the lines 1-3 and 2-4 of the four wire points cross: the bull's centre in
+    the picture (a perspective keeps lines and where they cross)."""
+    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = marks[:4]
+    d = (x1 - x3) * (y2 - y4) - (y1 - y3) * (x2 - x4)
+    if abs(d) < 1e-9:
+        return None
+    a, b = x1 * y3 - y1 * x3, x2 * y4 - y2 * x4
+    return ((a * (x2 - x4) - (x1 - x3) * b) / d, (a * (y2 - y4) - (y1 - y3) * b) / d)
 
 
 class CameraCalibrateScreen(Screen):
@@ -106,7 +137,8 @@ class CameraCalibrateScreen(Screen):
         self.image_size = (w, h)
         self.marks: list[tuple[float, float]] = []
         self.cursor = (w / 2, h / 2)
-        self.step = COARSE
+        self.steps = (max(COARSE, round(LARGE * w)), COARSE, FINE)  # ``*`` goes through them
+        self.step = self.steps[0]
         self.calibration: Calibration | None = None  # shown for review when set
         self.from_auto: AutoResult | None = None
         self.message = ""
@@ -160,18 +192,36 @@ class CameraCalibrateScreen(Screen):
         self.marks.append((float(pt[0]), float(pt[1])))
         self.cursor = pt
         self.message, self.error = "", False
+        if len(self.marks) == 4 and (bull := _diagonals_cross(self.marks)) is not None:
+            self.cursor = bull
         if self.target is None:
             self._fit_marks()
 
     def _fit_marks(self) -> None:
         pts = [PointPair(m, t.board) for m, t in zip(self.marks, TARGETS, strict=False)]
         try:
-            self.calibration = Calibration.from_points(self.image_size, pts)
+            cal = Calibration.from_points(self.image_size, pts)
         except CalibrationError as e:
-            self.message, self.error = f"{self.t('These points do not fit a board')}: {e}", True
+            log.warning("marked points refused: %s", e)
+            self._refuse("These points do not fit a board: one is off.")
             return
+        if cal.mirrored:
+            log.warning("marked points refused: they go round the board the wrong way")
+            self._refuse("These points go round the wrong way: mark them in the order named.")
+            return
+        check = recheck(self.image, cal)
+        if check.verdict == "moved":  # (the kiosk would not score with it either)
+            log.warning("marked points refused: %s (%.0f mm off)", check.detail, check.drift_mm)
+            self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
+                         "then go round clockwise.")  # fmt: skip
+            return
+        self.calibration = cal
         self.from_auto = None
         self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
+
+    def _refuse(self, why: str) -> None:
+        self.message = f"{self.t(why)} {self.t('. = take back the last point, - = start again')}"
+        self.error = True
 
     def undo(self) -> None:
         if self.reviewing and self.from_auto is not None:
@@ -242,7 +292,7 @@ class CameraCalibrateScreen(Screen):
             y = min(max(self.cursor[1] + dy * self.step, 0.0), h - 1.0)
             self.cursor = (x, y)
         elif name == "times":
-            self.step = FINE if self.step == COARSE else COARSE
+            self.step = self.steps[(self.steps.index(self.step) + 1) % len(self.steps)]
         elif name in ("5", "enter"):
             self.mark(self.cursor)
         elif name == "0":
@@ -287,6 +337,8 @@ class CameraCalibrateScreen(Screen):
         if self.reviewing:
             return self.t("Do the rings and wires lie on the board?")
         target = self.target
+        if target is None:  # all marked, and refused
+            return self.t("These points cannot be used")
         n = len(self.marks) + 1
         label = self.t(target.label) if target else ""
         return f"{n}/{len(TARGETS)}: {self.t('Mark')} {label}"
@@ -317,7 +369,9 @@ class CameraCalibrateScreen(Screen):
     def _keys(self) -> str:
         if self.reviewing:
             return self.t("Enter = save   . = back   - = start again   / = quit without saving")
-        step = self.t("fine") if self.step == FINE else self.t("coarse")
+        if self.target is None:  # all marked, and refused
+            return self.t(". = take back the last point   - = start again   / = quit")
+        step = {FINE: self.t("fine"), COARSE: self.t("coarse")}.get(self.step, self.t("large"))
         return (f"{self.t('8 2 4 6 = move')} ({step}, * = {self.t('change')})   "
                 f"{self.t('5 = mark   . = undo   0 = auto   / = quit')}")  # fmt: skip
 
@@ -329,6 +383,13 @@ class CameraCalibrateScreen(Screen):
             pts = [self.image_to_screen((float(x), float(y))) for x, y in line]
             if all(np.isfinite(pts).ravel()) and len(pts) > 1:
                 pygame.draw.lines(p.surface, OVERLAY, False, pts, width)
+        # The numbers, where the board has its own: 20 drawn over another number is a
+        # calibration turned round, which the rings and wires alone would not show.
+        for number, (x, y) in number_places(cal):
+            if np.isfinite(x) and np.isfinite(y):
+                big = number == 20
+                p.text(str(number), (3.6 if big else 2.4) * p.u, self.image_to_screen((x, y)),
+                       OVERLAY, anchor="center", style="bold")  # fmt: skip
         p.surface.set_clip(clip)
 
     def _draw_mark(self, p: theme.Painter, m: tuple[float, float], label: str) -> None:
