@@ -302,7 +302,7 @@ class App:
         p.begin(self.canvas)
         self.canvas.fill(theme.BG)
         top.draw(p)
-        draw_banner(p, self.kiosk)
+        draw_banner(p, self.kiosk, at_foot=getattr(top, "banner_at_foot", False))
         if self.rotation:
             self._display.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
         pygame.display.flip()

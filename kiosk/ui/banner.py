@@ -3,9 +3,12 @@ cannot be read: set to another speed); some of the cameras are not scoring (the
 others are); the board map did not load; the database is damaged; results are not
 being saved (no database, or the last input could not be committed).
 
-The first banner lies at the foot, over the key hints; a second one goes to the top,
-over the title, so that together they never hide whose turn it is and the darts of the
-turn. A text too long for one line at a readable size takes two."""
+The first banner lies at the top, over the title (the round stays in the scores'
+colours, and the foot keeps what the screen says back: a typed dart refused, while the
+banner says to type them); a screen whose title is the task (the camera calibration's
+"mark the 20/1 wire") has it at the foot instead. A second banner goes to the other end,
+further ones under the first: never over whose turn it is and the darts of the turn. A
+text too long for one line at a readable size takes two."""
 
 from __future__ import annotations
 
@@ -14,10 +17,12 @@ from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
 
-def draw_banner(p: theme.Painter, kiosk: Kiosk) -> None:
+def draw_banner(p: theme.Painter, kiosk: Kiosk, *, at_foot: bool = False) -> None:
+    """The banners up now; the first at the top (at the foot with ``at_foot``)."""
     strips = _strips(kiosk)
     h = 7 * p.u
-    tops = [p.h - h] + [n * h for n in range(len(strips))]
+    first, other, step = (p.h - h, 0.0, -h) if at_foot else (0.0, p.h - h, h)
+    tops = [first, other] + [first + n * step for n in range(1, len(strips) - 1)]
     for top, (text, colour) in zip(tops, strips, strict=False):
         _strip(p, top, h, text, colour)
 

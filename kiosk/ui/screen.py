@@ -133,15 +133,22 @@ class ScreenStack:
         return None
 
 
+def match_below(stack: ScreenStack) -> Screen | None:
+    """The match under the top screen (the one that takes darts), if there is one."""
+    for screen in reversed(stack.screens()[:-1]):
+        if getattr(screen, "takes_darts", False):
+            return screen
+    return None
+
+
 def back_to_the_match(stack: ScreenStack, event: Any) -> bool:
     """A dart that lands while a menu is over a match (the pause menu, settings): the
     screens above the match go, and the match takes the dart, as a bar machine brings
     its scoreboard back. False when no screen below takes darts (nothing to score)."""
-    below = stack.screens()[:-1]
-    for screen in reversed(below):
-        if getattr(screen, "takes_darts", False):
-            while stack.top is not screen and stack.pop() is not None:
-                pass
-            screen.process_event(event)
-            return True
-    return False
+    screen = match_below(stack)
+    if screen is None:
+        return False
+    while stack.top is not screen and stack.pop() is not None:
+        pass
+    screen.process_event(event)
+    return True

@@ -255,3 +255,27 @@ def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path
         # The "moved" banner is gone (the short video may have ended since: that is
         # another banner).
         assert d.kiosk.board.detail != "cameras moved"
+
+
+def test_a_dart_that_lands_while_a_camera_is_calibrated_mid_game_is_scored(
+    tmp_path: Path,
+) -> None:
+    from kiosk_support import kiosk_on_board, send
+
+    from kiosk.ui.screens.settings import calibration_screen
+
+    video = render_turn(11, [Step("still", 1)], off_axis=20.0)
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        game = d.game().game
+        d.kiosk.stack.push(calibration_screen(d.kiosk, video.frames[0], tmp_path / "cam.json"))
+        d.settle()
+        screen = d.screen
+        ((u, v),) = video.camera.project(np.array([[*TARGETS[0].board, 0.0]]))
+        x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
+        d.click((round(x), round(y)))
+        send(d, board, ["T19"])  # the board goes on scoring meanwhile
+        d.settle()
+        assert [str(x) for x in game.darts_this_turn] == ["T19"]  # the dart is not lost
+        assert d.screen is screen and len(screen.marks) == 1  # type: ignore[attr-defined]
+        assert "The game took a dart: T19" in d.texts

@@ -370,7 +370,7 @@ def test_a_full_disk_mid_game_is_said_plainly_in_the_kiosks_language_and_hides_n
         shown = " ".join(d.texts)
         assert "Результати не зберігаються: диск заповнений: звільніть місце" in shown, d.texts
         assert "rollback" not in shown and "full" not in shown
-        # The board's banner at the foot, the disk's at the top: the row with the
+        # The board's banner at the top, the disk's at the foot: the row with the
         # player to throw and the darts of the turn, just above the foot, stays clear.
         h = d.app.canvas.get_height()
         u = h / 100

@@ -41,7 +41,7 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
 from kiosk.ui.i18n import fill
-from kiosk.ui.screen import Click, Screen
+from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen, match_below
 
 log = logging.getLogger("kiosk.camera")
 
@@ -120,6 +120,7 @@ def _diagonals_cross(marks: list[tuple[float, float]]) -> tuple[float, float] | 
 
 class CameraCalibrateScreen(Screen):
     name = "camera-calibrate"
+    banner_at_foot = True  # the title names the point to mark: a banner goes over the keys
 
     def __init__(
         self,
@@ -267,12 +268,26 @@ class CameraCalibrateScreen(Screen):
     # -- input ---------------------------------------------------------------------------
 
     def process_event(self, event: Any) -> None:
-        if isinstance(event, Click):
+        if isinstance(event, DartInput | DartDoubt | Notice):
+            self._to_the_match(event)
+        elif isinstance(event, Click):
             if not self.reviewing and self._rect.collidepoint(event.pos):
                 self.mark(self.screen_to_image(event.pos))
         elif isinstance(event, KeyAction):
             self.key(event)
         self.dirty = True
+
+    def _to_the_match(self, event: DartInput | DartDoubt | Notice) -> None:
+        """A dart (or the cameras' word on one) while the screen is open over a match:
+        the match takes it, and the marks in progress stay; the screen says so."""
+        stack = getattr(self.kiosk, "stack", None)
+        match = match_below(stack) if stack is not None else None
+        if match is None:
+            return  # calibrating with no game: nothing to score
+        match.process_event(event)
+        if isinstance(event, DartInput):
+            self.message = self.t("The game took a dart: {}").format(event.dart)
+            self.error = False
 
     def key(self, ev: KeyAction) -> None:
         name = ev.char if ev.name == "digit" else ev.name
