@@ -4,9 +4,11 @@ real database file)."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from contextlib import closing
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -73,6 +75,29 @@ def test_a_restarted_kiosk_offers_the_unfinished_game_and_resumes_it_exactly(
         ]
         send(d, board, ["S20"])  # play goes on, into the same stored game
         assert len({g for g, _, _ in stored_events(tmp_path)}) == 1
+
+
+def test_the_offer_speaks_the_kiosks_language_and_tells_the_time_by_its_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TZ", "Europe/Kyiv")
+    time.tzset()
+    try:
+        with kiosk_on_board(tmp_path) as (d, board):
+            start_game(d)
+            send(d, board, ["T20"])
+        with Store.open(db_file(tmp_path)) as store:
+            started = store.games.unfinished()[0].started_at
+        with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, _board):
+            assert d.screen.name == "resume"
+            local = datetime.fromisoformat(str(started)).astimezone()
+            assert local.utcoffset() != timedelta(0)  # (Kyiv is never on UTC)
+            assert any(t.endswith(f"Почато {local:%Y-%m-%d %H:%M}") for t in d.texts), d.texts
+            assert any(re.fullmatch(r"Продовжиться сама через \d+ с", t) for t in d.texts)  # noqa: RUF001
+            assert not any("UTC" in t or t.endswith(" s") for t in d.texts), d.texts
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
 
 
 def test_a_dart_thrown_at_the_offer_resumes_the_game_and_counts(tmp_path: Path) -> None:

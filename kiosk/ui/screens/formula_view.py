@@ -129,16 +129,21 @@ def _header(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     )
     if s.setup.computer:
         title += f" · {t('Computer')}: {t(s.setup.computer.capitalize())}"
-    p.text(title, L.s(3.4), (x0, L.y(4)), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
+    has_name = s.player is not None and len(s.players) > 1
+    left = p.text(title, L.s(3.4), (x0, L.y(4)), theme.DIM, anchor="midleft",
+                  max_width=(x1 - x0) * (0.4 if has_name else 0.6))  # fmt: skip
     number = s.shown_round.number if s.phase != PLAYING and s.shown_round else s.game.round
     if s.phase == READY:
         number = s.game.round
     rnd = f"{t('Round')} {number} / {s.rules.max_rounds}"
-    p.text(rnd, L.s(4.8), (x1, L.y(4)), theme.TEXT, anchor="midright", style="bold")
-    if s.player is not None and len(s.players) > 1:
+    right = p.text(rnd, L.s(4.8), (x1, L.y(4)), theme.TEXT, anchor="midright", style="bold")
+    if has_name and s.player is not None:
+        # Between the title and the round, never over either (a long title: a computer
+        # opponent named in it).
         colour = theme.PLAYER_COLOURS[s.players.index(s.player) % len(theme.PLAYER_COLOURS)]
-        p.text(f"\u25b6 {s.player}", L.s(4.8), ((x0 + x1) / 2 + 4 * p.u, L.y(4)), colour,
-               anchor="center", style="bold", max_width=(x1 - x0) * 0.3)  # fmt: skip
+        room = right.left - left.right - 4 * p.u
+        p.text(f"\u25b6 {s.player}", L.s(4.8), ((left.right + right.left) / 2, L.y(4)), colour,
+               anchor="center", style="bold", max_width=room)  # fmt: skip
 
 
 def _digits(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 from typing import Any
 
 import pygame
@@ -65,8 +66,7 @@ class ResumeScreen(Screen):
             # As at the start of the round: a duel's first answer stays hidden.
             scores = "   ".join(f"{p}: {engine.score_before(p)}" for p in engine.players)
             lines.append(f"{t('Round')} {engine.round} · {scores}")
-        started = str(r.started_at)[:16].replace("T", " ")
-        lines.append(f"{t('Started')} {started} UTC")
+        lines.append(f"{t('Started')} {_local(str(r.started_at))}")
         return lines
 
     # -- input -----------------------------------------------------------------------
@@ -174,5 +174,13 @@ class ResumeScreen(Screen):
             rect = pygame.Rect(int(w / 2 - bw - u + k * (bw + 2 * u)), int(62 * u), int(bw),
                                int(11 * u))  # fmt: skip
             b.draw(p, rect, labels[b.action])
-        p.text(f"{t('Resuming by itself in')} {self.second} s", 3.6 * u, (w / 2, 82 * u),
+        p.text(t("Resuming by itself in {} s").format(self.second), 3.6 * u, (w / 2, 82 * u),
                theme.DIM, anchor="center", max_width=w * 0.9)  # fmt: skip
+
+
+def _local(iso: str) -> str:
+    """A stored time (UTC) as the kiosk's clock shows it: "2026-12-02 21:40"."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16].replace("T", " ")
