@@ -36,6 +36,7 @@ PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 # Pi may take some seconds to speak; a GPS reset a few times at boot does no harm).
 RELOOK_S = 30.0
 STARTING_S = 60.0
+NO_CALIBRATED_CAMERA = "no calibrated camera"  # the board's state detail: none to score
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class Devices:
         self._camera_numbers: list[int] = []  # scorer's camera -> its number in the config
         self._left_out: list[int] = []  # configured cameras that could not be started
         self._down: tuple[tuple[int, str], ...] = ()
+        self._posted: tuple[str, str] | None = None  # the cameras' state last posted
         self._lock = threading.Lock()  # the sources: started, switched, stopped
         self._state_lock = threading.Lock()  # the cameras' states (from their threads)
         self._stop = threading.Event()
@@ -253,7 +255,7 @@ class Devices:
             sources.append(device)
             numbers.append(i + 1)
         if not sources:
-            why = "no calibrated camera ([camera] devices and calibrations)"
+            why = f"{NO_CALIBRATED_CAMERA} ([camera] devices and calibrations)"
             log.error("cameras: %s", why)
             self.inbox.put(_status("lost", why))
             return
@@ -261,6 +263,7 @@ class Devices:
         with self._state_lock:
             self._camera_states = {}
             self._camera_details = {}
+            self._posted = None
             self._to_calibrate = set()
             self._camera_numbers = numbers
             self._left_out = left_out
@@ -279,20 +282,23 @@ class Devices:
         if isinstance(event, CameraStatus):
             log.info("camera %d %s: %s", event.camera, event.state, event.detail)
             with self._state_lock:
-                before = self._cameras_up()
                 self._camera_states[event.camera] = event.state
-                after = self._cameras_up()
+                up = self._cameras_up()
                 self._camera_details[event.camera] = event.detail
                 if event.calibrate:
                     self._to_calibrate.add(event.camera)
                 else:
                     self._to_calibrate.discard(event.camera)
                 moved = any(d.startswith("moved") for d in self._camera_details.values())
-            if after != before:
-                # (A camera moved away is lost until it is calibrated again: say so.)
-                lost = _status("lost", "cameras moved" if moved else "cameras")
-                self.inbox.put(_status("connected", "cameras") if after else lost,
-                               source="camera")  # fmt: skip
+                # The board's state is the cameras' together: connected while one
+                # scores; lost when none does, also when none ever did (one camera at a
+                # wrong device); a camera moved away is lost until calibrated again.
+                state = ("connected", "cameras") if up else (
+                    "lost", "cameras moved" if moved else "cameras")  # fmt: skip
+                changed = state != self._posted
+                self._posted = state
+            if changed:
+                self.inbox.put(_status(*state), source="camera")
             self._report_down()
         elif isinstance(event, CameraTakeout):
             self.inbox.put(Button("NEXT"), source="camera")
@@ -340,7 +346,7 @@ class Devices:
         self._source = source
         self.inbox.put(_status("", ""))
         with self._state_lock:
-            self._camera_states, self._left_out = {}, []
+            self._camera_states, self._left_out, self._posted = {}, [], None
         self._report_down()
         self.start()
 

@@ -13,6 +13,7 @@ text too long for one line at a readable size takes two."""
 from __future__ import annotations
 
 from kiosk.adapters.serial_board.reader import UNREADABLE
+from kiosk.devices import NO_CALIBRATED_CAMERA
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
@@ -33,6 +34,10 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     if kiosk.board.lost:
         if kiosk.board.detail == "cameras moved":
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
+        elif kiosk.board.detail.startswith(NO_CALIBRATED_CAMERA):
+            text = kiosk.t("No camera is calibrated: calibrate one (Settings). Darts can be typed.")
+        elif kiosk.board.detail == "cameras" and _all_to_calibrate(kiosk):
+            text = kiosk.t("The cameras need calibrating (Settings). Darts can be typed.")
         elif kiosk.board.detail.startswith(UNREADABLE):
             text = kiosk.t(
                 "Board unreadable: check its speed (baud in the config). Darts can be typed."
@@ -68,6 +73,11 @@ def _plain(kiosk: Kiosk, reason: str) -> str:
     if "readonly" in low or "read-only" in low or "cannot be written" in low:
         return kiosk.t("the disk cannot be written")
     return reason
+
+
+def _all_to_calibrate(kiosk: Kiosk) -> bool:
+    """Every camera not scoring is waiting to be calibrated (not unplugged)."""
+    return bool(kiosk.cameras_down) and all(why == "calibrate" for _, why in kiosk.cameras_down)
 
 
 def _cameras_down(kiosk: Kiosk) -> str:

@@ -113,3 +113,24 @@ def test_a_camera_mounted_to_the_side_gets_no_face_on_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert "face-on" not in _log_for(tmp_path, 30.0, caplog)
+
+
+def test_a_single_camera_that_never_gives_pictures_is_the_board_lost(tmp_path: Path) -> None:
+    from kiosk.adapters.serial_board.reader import Status
+
+    good = _video(tmp_path / "good.avi", [Step("still", 4)])
+    base = Config()
+    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "video9.avi"),),
+                                 calibrations=(str(good.with_suffix(".json")),))  # fmt: skip
+    inbox = Inbox()
+    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None)
+    statuses: list[Status] = []
+    dev.start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not statuses:
+            statuses += [e.event for e in inbox.wait(0.2) if isinstance(e.event, Status)]
+    finally:
+        dev.stop()
+    # Not "the other cameras go on" (there are none): the game waits, darts are typed.
+    assert statuses[:1] == [Status("lost", "cameras")], statuses
