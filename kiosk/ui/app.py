@@ -38,6 +38,8 @@ BUTTON_ACTIONS = {"NEXT": "next", "UNDO": "undo", "MENU": "menu"}
 # often: a firmware that speaks a dialect would otherwise cover the game with it. The
 # reader logs them all (rate-limited) and counts them.
 UNKNOWN_NOTICE_S = 60.0
+# Screens are laid out for landscape: a taller screen gets a band this wide to high.
+MIN_ASPECT = 1.6
 UNKNOWN_SHOWN = 24  # characters of the line on screen
 
 
@@ -152,6 +154,8 @@ class App:
         self.texts: list[str] = []  # the texts of the last frame drawn
         self._display: pygame.Surface | None = None
         self._canvas: pygame.Surface | None = None
+        self._full: pygame.Surface | None = None  # the canvas's surface, bands included
+        self._offset = (0, 0)  # the canvas's place on it
         self._painter: theme.Painter | None = None
         self._fonts: theme.Fonts | None = None
         self._next_pump = 0.0
@@ -183,11 +187,22 @@ class App:
         )
 
     def _make_canvas(self) -> None:
+        """The surface the screens draw on. Turned for a screen on its side; on a tall
+        one (portrait, or narrower than ``MIN_ASPECT``) a band of the full width across
+        its middle, ``MIN_ASPECT`` wide to high, dark above and below: every screen is
+        laid out for landscape, sized by the height."""
         assert self._display is not None and self._fonts is not None
         w, h = self._display.get_size()
         if self.rotation in (90, 270):
             w, h = h, w
-        self._canvas = self._display if self.rotation == 0 else pygame.Surface((w, h))
+        self._full = self._display if self.rotation == 0 else pygame.Surface((w, h))
+        self._full.fill(theme.BG)
+        band = min(h, round(w / MIN_ASPECT))
+        self._offset = (0, (h - band) // 2)
+        self._canvas = self._full.subsurface(pygame.Rect(self._offset, (w, band)))
+        if band < h:
+            log.info("a tall screen (%dx%d): drawn in a %dx%d band across its middle",
+                     w, h, w, band)  # fmt: skip
         self._painter = theme.Painter(self._canvas, self._fonts)
         self._force = True
 
@@ -197,7 +212,11 @@ class App:
         return self._canvas
 
     def _to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
-        """A display pixel -> the rotated canvas's pixel."""
+        """A display pixel -> the canvas's pixel (turned back, less the band's offset)."""
+        x, y = self._unturned(pos)
+        return (x - self._offset[0], y - self._offset[1])
+
+    def _unturned(self, pos: tuple[int, int]) -> tuple[int, int]:
         if self.rotation == 0 or self._display is None:
             return pos
         x, y = pos
@@ -303,8 +322,8 @@ class App:
         self.canvas.fill(theme.BG)
         top.draw(p)
         draw_banner(p, self.kiosk, at_foot=getattr(top, "banner_at_foot", False))
-        if self.rotation:
-            self._display.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
+        if self.rotation and self._full is not None:
+            self._display.blit(pygame.transform.rotate(self._full, -self.rotation), (0, 0))
         pygame.display.flip()
         t_flip = time.monotonic()
         top.dirty = False
