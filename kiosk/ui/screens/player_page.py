@@ -140,12 +140,14 @@ class PlayerPage(StorePage):
         p.text(text, 3.6 * u, (left, y), theme.TEXT, max_width=w * 0.42)
         if d.formula_avg is not None:
             text = (
-                f"{self.t('Formula darts')}: {d.formula_avg:.1f} {self.t('points per round')}"
+                f"{self.t('Formula darts')}, {self.t('points per round')}: {d.formula_avg:.1f}"
                 f"  ({self.t('Games')}: {d.formula_games})"
             )
         else:
             text = f"{self.t('Formula darts')}: {self.t('no games yet')}"
-        p.text(text, 3.6 * u, (left, y + 6 * u), theme.TEXT, max_width=w * 0.42)
+        lines = p.two_lines(text, 3.6 * u, w * 0.42)
+        for n, line in enumerate(lines):  # (two lines rather than a smaller one)
+            p.text(line, 3.6 * u, (left, y + (6 + 4.4 * n) * u), theme.TEXT, max_width=w * 0.42)
         self._draw_trend(
             p, pygame.Rect(int(w * 0.52), int(21 * u), int(w * 0.43), int(52 * u)), d.mpr
         )
