@@ -82,22 +82,17 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.image:
-        image = cv2.imread(args.image, cv2.IMREAD_COLOR)
-        if image is None:
-            return _fail(f"{args.image}: cannot read the picture")
-    elif args.camera:
-        image = grab_frame(args.camera)
-        if image is None:
-            return _fail(
-                f"{args.camera}: no picture from the camera (unplugged? or busy: a "
-                "running kiosk holds its cameras; calibrate from its Settings then)"
-            )
-    else:
+    # What can be checked without the camera first: nobody marks five points to learn
+    # then that the file cannot be written.
+    if args.image and args.camera:
+        return _fail("give --camera DEV_OR_FILE or --image FILE, not both")
+    if not (args.image or args.camera):
         return _fail("give --camera DEV_OR_FILE or --image FILE")
     out = Path(args.out)
     if not out.parent.is_dir():
         return _fail(f"{out.parent}: no such folder")
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        return _fail(f"{out.parent}: cannot write there (as the kiosk's user: sudo -u darts ...)")
     try:
         hint = _pair(args.twenty_at)
         size = _size(args.size)
@@ -105,6 +100,20 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(e))
     if args.yes and not args.auto:
         return _fail("--yes only goes with --auto")
+    if args.image:
+        image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+        if image is None:
+            return _fail(f"{args.image}: cannot read the picture")
+    else:
+        image = grab_frame(args.camera)
+        if image is None:
+            return _fail(
+                f"{args.camera}: no picture from the camera (unplugged? or busy: a "
+                "running kiosk holds its cameras; calibrate from its Settings then)"
+            )
+    h, w = image.shape[:2]
+    if hint is not None and not (0 <= hint[0] < w and 0 <= hint[1] < h):
+        return _fail(f"--twenty-at {args.twenty_at}: not in the {w}x{h} picture")
     if args.auto and args.yes:
         result = auto_calibrate(image, hint)
         if result.calibration is None:

@@ -271,3 +271,20 @@ def test_the_command_takes_its_picture_from_a_video_file_as_a_camera(
     done = _cli("--camera", str(video), "--out", str(out), "--auto", "--yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert _error_mm(Calibration.load(out), cam) < 1.0
+
+
+def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    _, image = camera
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), image)
+    out = str(tmp_path / "cal.json")
+    both = _cli("--image", str(pic), "--camera", "/dev/video0", "--out", out)
+    assert both.returncode == 2 and "not both" in both.stderr
+    outside = _cli("--image", str(pic), "--out", out, "--auto", "--yes", "--twenty-at", "9999,9999")
+    assert outside.returncode == 2 and "not in the 1280x720 picture" in outside.stderr
+    missing = _cli("--image", str(tmp_path / "nope.png"), "--out", out)
+    assert missing.returncode == 2 and missing.stderr.strip().endswith("cannot read the picture")
+    assert "WARN" not in missing.stderr  # (OpenCV's own line, before ours)
+    assert not (tmp_path / "cal.json").exists()
