@@ -129,13 +129,17 @@ class Painter:
         return rect
 
     def two_lines(self, text: str, px: float, width: float, style: str = "regular") -> list[str]:
-        """A label on one line, or on two (at the space nearest its middle) when one
-        line would shrink it by more than a sixth ("Белая лошадь" in a narrow column)."""
-        if self.fit(text, px, width, style) >= px * 5 / 6 or " " not in text:
+        """A label on one line, or on two (at the space or after the hyphen nearest its
+        middle) when one line would shrink it by more than a sixth ("Белая лошадь" in a
+        narrow column, "Александра-" "Виктория" in a name box)."""
+        if self.fit(text, px, width, style) >= px * 5 / 6:
             return [text]
-        spaces = [i for i, c in enumerate(text) if c == " "]
-        cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
-        return [text[:cut], text[cut + 1 :]]
+        cuts = [(i, i + 1) for i, c in enumerate(text) if c == " "]
+        cuts += [(i + 1, i + 1) for i, c in enumerate(text[:-1]) if c == "-" and i > 0]
+        if not cuts:
+            return [text]
+        end, start = min(cuts, key=lambda c: abs(c[0] - len(text) / 2))
+        return [text[:end], text[start:]]
 
     def lines(
         self,

@@ -98,16 +98,7 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
         colour = theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)]
         name_box = pygame.Rect(box.x, box.y, box.w, int(6.5 * u))
         p.rect(name_box, theme.ACCENT if is_current else colour, radius=1.2 * u)
-        name = " & ".join(side)
-        p.text(
-            name,
-            4.4 * u,
-            name_box.center,
-            theme.BG,
-            anchor="center",
-            style="bold",
-            max_width=box.w * 0.92,
-        )
+        _name(p, " & ".join(side), name_box, box.w * 0.92)
         if game.variant == "no-score":
             owned = sum(1 for t in game.targets if game.owns(side[0], t))
             big = f"{owned}/7"
@@ -277,3 +268,14 @@ def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) ->
     for k, button in enumerate(screen.buttons):
         rect = pygame.Rect(int(x + k * (bw + u)), int(by), int(bw), int(min(9 * u, 98 * u - by)))
         button.draw(p, rect, screen.t(labels[button.action]))
+
+
+def _name(p: theme.Painter, name: str, box: pygame.Rect, width: float) -> None:
+    """A side's name in its box: on one line, or on two when that reads larger (long
+    names, teams, four sides on a small screen)."""
+    px, two_px = 4.4 * p.u, box.h / 2.3
+    lines = p.two_lines(name, px, width, "bold")
+    if len(lines) == 1 or p.fit(name, px, width, "bold") >= two_px:
+        p.text(name, px, box.center, theme.BG, anchor="center", style="bold", max_width=width)
+        return
+    p.lines(lines, two_px, box.center, theme.BG, max_width=width, style="bold", leading=1.05)
