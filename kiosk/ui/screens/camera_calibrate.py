@@ -170,7 +170,7 @@ class CameraCalibrateScreen(Screen):
         kept."""
         sw, sh = size
         u = sh / 100.0
-        top, bottom = (15 if self._advice() else 11) * u, sh - 8 * u
+        top, bottom = (18 if self._advice() else 11) * u, sh - 8 * u  # (advice: two lines)
         w, h = self.image_size
         s = min((sw - 2 * u) / w, (bottom - top) / h)
         rw, rh = round(w * s), round(h * s)
@@ -340,9 +340,10 @@ class CameraCalibrateScreen(Screen):
         sub = self.message or self._hint()
         p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.BAD if self.error else theme.TEXT,
                anchor="midtop", max_width=w * 0.96)  # fmt: skip
-        if advice := self._advice():
-            p.text(advice, 2.8 * u, (w / 2, 10.8 * u), theme.BAD, anchor="midtop",
-                   max_width=w * 0.96)  # fmt: skip
+        if advice := self._advice():  # on two lines rather than shrunk on a small screen
+            for n, line in enumerate(p.two_lines(advice, 2.8 * u, w * 0.96)):
+                p.text(line, 2.8 * u, (w / 2, (10.8 + 3.3 * n) * u), theme.BAD, anchor="midtop",
+                       max_width=w * 0.96)  # fmt: skip
         p.text(self._keys(), 2.6 * u, (w / 2, p.h - 4 * u), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
 
