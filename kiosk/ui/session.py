@@ -87,6 +87,7 @@ class Feedback:
 class LastTurn:
     player: str
     darts: tuple[Dart, ...]
+    round: int  # the round the turn was in (the engine's may have moved on)
 
 
 class CricketSession:
@@ -128,6 +129,11 @@ class CricketSession:
     def shown_darts(self) -> tuple[Dart, ...]:
         return self.hold.darts if self.hold else tuple(self.game.darts_this_turn)
 
+    @property
+    def shown_round(self) -> int:
+        """The round in the header: during a hold, the one the finished turn was in."""
+        return self.hold.round if self.hold else int(self.game.round)
+
     # -- inputs ----------------------------------------------------------------------
 
     def _commit(self, action: Callable[[], Any]) -> Feedback | None:
@@ -153,6 +159,7 @@ class CricketSession:
             return Feedback(False, message="game over")
         player = str(game.current_player)
         darts_before = tuple(game.darts_this_turn)
+        round_before = game.round
         before = {t: game.marks(player, t) for t in game.targets}
         closed_before = {t for t in game.targets if game.is_closed(t)}
         refused = self._commit(lambda: self.log.dart(dart))
@@ -160,7 +167,7 @@ class CricketSession:
             return refused
         self.revision += 1
         passed = not self.over and str(game.current_player) != player
-        self.hold = LastTurn(player, (*darts_before, dart)) if passed else None
+        self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
         log.info("dart %s by %s (%s)", dart, player, source)
         sounds = self._sounds(dart, player, before, closed_before)
         outcome = game.outcome()

@@ -81,6 +81,11 @@ def test_next_player_ends_a_turn_early_and_after_three_darts_only_clears_the_hol
         assert "Remove darts, then + (next player)" in d.texts
         d.press("+")
         assert game.current_player == "Chen" and game.darts_this_turn == ()
+        send(d, board, ["S4", "S5", "S6"])  # the last turn of round 1, held on screen
+        assert "Remove darts, then + (next player)" in d.texts
+        assert "Round 1 / 20" in d.texts, d.texts  # the round of the turn shown
+        d.press("+")
+        assert "Round 2 / 20" in d.texts, d.texts
 
 
 def test_keypad_entry_shows_what_is_typed_and_scores_it(tmp_path: Path) -> None:

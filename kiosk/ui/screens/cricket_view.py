@@ -148,9 +148,9 @@ def _header(p: theme.Painter, screen: CricketScreen, x0: float, x1: float) -> No
         title += f" · {t('single bull')}"
     p.text(title, 3.6 * u, (x0, 3.8 * u), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
     if game.round_limit:
-        rnd = f"{t('Round')} {game.round} / {game.round_limit}"
+        rnd = f"{t('Round')} {screen.session.shown_round} / {game.round_limit}"
     else:
-        rnd = f"{t('Round')} {game.round}"
+        rnd = f"{t('Round')} {screen.session.shown_round}"
     p.text(rnd, 4.6 * u, (x1, 3.8 * u), theme.TEXT, anchor="midright", style="bold")
 
 
