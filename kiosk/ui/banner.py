@@ -3,10 +3,10 @@ cannot be read: set to another speed); some of the cameras are not scoring (the
 others are); the board map did not load; the database is damaged; results are not
 being saved (no database, or the last input could not be committed).
 
-The first banner lies at the top, over the title (the round stays in the scores'
-colours, and the foot keeps what the screen says back: a typed dart refused, while the
-banner says to type them); a screen whose title is the task (the camera calibration's
-"mark the 20/1 wire") has it at the foot instead. A second banner goes to the other end,
+The first banner lies at the top, over the title and the round, so the foot keeps
+what the screen answers there (a typed dart refused, while the banner says to type
+darts); a screen whose title is the task (the camera calibration's "mark the 20/1
+wire") has it at the foot instead. A second banner goes to the other end,
 further ones under the first: never over whose turn it is and the darts of the turn. A
 text too long for one line at a readable size takes two."""
 
