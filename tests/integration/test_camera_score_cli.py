@@ -296,3 +296,24 @@ def test_two_cameras_far_apart_are_named_not_blamed_on_the_pictures(tmp_path):
     assert r.returncode == 0
     assert "unsure, could be" in r.stderr and "cameras 1 and 2 place it" in r.stderr
     assert "mm apart" in r.stderr
+
+
+def test_a_change_far_off_the_board_is_not_taken_for_the_dart(tmp_path):
+    # Someone passing behind, or a television on the wall, in a corner of the picture
+    # far from the board: a change much larger than any dart.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal = t.calibrations[0]
+    h, w = t.after[0].shape[:2]
+    corners = [(0, 0), (w - 180, 0), (0, h - 200), (w - 180, h - 200)]
+    far = [float(np.linalg.norm(cal.image_to_board(np.array([[x + 90.0, y + 100.0]]))))
+           for x, y in corners]  # fmt: skip
+    x, y = corners[int(np.argmax(far))]
+    assert max(far) > 600  # (the corner is well off the board)
+    after = t.after[0].copy()
+    rng = np.random.default_rng(1)
+    after[y : y + 200, x : x + 180] = rng.integers(30, 90, (200, 180, 3), dtype=np.uint8)
+    t = replace(t, after=(after, *t.after[1:]))
+    c, b, a = _files(tmp_path, t, 0)
+    r = _cli("--calibration", c, b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20", r.stdout

@@ -75,6 +75,9 @@ GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least t
 GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
 EDGE_PX = 2  # change this close to the picture's edge runs on out of the picture
 ON_AXIS_PX = 6.0  # change this close to a first axis is the dart's (``_cut_end``)
+# Change wholly further than this from the bull is no dart (a dart by the board's edge,
+# its flight thrown out by a camera 50 degrees off, stays within about 450 mm).
+REACH_MM = 500.0
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def find_tip(
         after = ch.after
     if _too_much(ch, params):
         return None
-    dart = _dart_pieces(ch, params, known)
+    dart = _dart_pieces(ch, params, known, reach_mask(cal, ch.solid.shape))
     if dart is None:
         return None
     ys, xs = ch.where(dart)
@@ -248,10 +251,43 @@ def _pieces(pts: np.ndarray, grow: int = 0) -> tuple[np.ndarray, np.ndarray]:
 KNOWN_KEEP = 0.25
 
 
-def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.ndarray | None:
+def reach_mask(cal: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
+    """Where in the picture a dart on or by the board can be seen: within ``REACH_MM``
+    of the bull (bool, ``shape``); None when that circle does not map into the picture
+    as one (the camera's horizon crosses it)."""
+    key = (cal.homography.tobytes(), tuple(shape[:2]))
+    if key not in _REACH:
+        if len(_REACH) > 8:  # (a few cameras, each recalibrated now and then)
+            _REACH.clear()
+        _REACH[key] = _reach(cal, shape[0], shape[1])
+    return _REACH[key]
+
+
+_REACH: dict[tuple[bytes, tuple[int, ...]], np.ndarray | None] = {}
+
+
+def _reach(cal: Calibration, h: int, w: int) -> np.ndarray | None:
+    angles = np.radians(np.arange(0.0, 360.0, 2.0))
+    ring = np.column_stack([REACH_MM * np.sin(angles), REACH_MM * np.cos(angles),
+                            np.ones_like(angles)])  # fmt: skip
+    q = ring @ np.linalg.inv(cal.homography).T  # board mm -> picture (homogeneous)
+    if not np.all(q[:, 2] * np.sign(q[0, 2]) > 1e-9):
+        return None
+    pts = q[:, :2] / q[:, 2:3]
+    if not np.all(np.isfinite(pts)) or np.abs(pts).max() > 1e6:
+        return None
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
+    return mask.astype(bool)
+
+
+def _dart_pieces(
+    ch: Change, params: TipParams, known: np.ndarray | None, reach: np.ndarray | None = None
+) -> np.ndarray | None:
     """Where the new dart is in ``ch`` (bool, frame-sized), or None when no solid
     change is left that could be one (specks, a shadow's rim, pieces of darts
-    already in the board: ``known``)."""
+    already in the board: ``known``, change wholly outside the board's ``reach``: a
+    television or a passer-by behind, far off the board)."""
     if ch.box is None:
         return None
     solid = ch.solid
@@ -277,6 +313,9 @@ def _dart_pieces(ch: Change, params: TipParams, known: np.ndarray | None) -> np.
         x, y, bw, bh = stats[k, :4]
         sl = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
         rim[k] = _is_rim((labels[sl] == k).astype(np.uint8), labels[sl] == 0, shadow[sl])
+    if reach is not None and reach.shape == solid.shape:
+        near = np.bincount(labels[reach[box]], minlength=n) > 0
+        size = np.where(near, size, 0)
     big = (size >= params.min_piece) & ~rim
     big[0] = False
     if known is not None and known.shape == solid.shape:
