@@ -63,6 +63,7 @@ from kiosk.adapters.camera.axis import (
 from kiosk.adapters.camera.calibration import Calibration, CameraPose
 from kiosk.adapters.camera.change import Change, ChangeParams, change
 from kiosk.adapters.camera.point_end import opaque_point, refine, walk
+from kiosk.adapters.camera.reach import reach_mask
 from kiosk.adapters.camera.shadow import ShadowLine, find_shadow
 
 SHAFT_MAX_MM = 45.0  # the longest stretch of a dart that can be invisible (its shaft)
@@ -75,9 +76,6 @@ GREY_MIN_PX = 12  # a dart's grey part (point, barrel) seen end-on is at least t
 GREY_APART_PX = 3.0  # ... and its middle at least this far from the flight's centre
 EDGE_PX = 2  # change this close to the picture's edge runs on out of the picture
 ON_AXIS_PX = 6.0  # change this close to a first axis is the dart's (``_cut_end``)
-# Change wholly further than this from the bull is no dart (a dart by the board's edge,
-# its flight thrown out by a camera 50 degrees off, stays within about 450 mm).
-REACH_MM = 500.0
 
 
 @dataclass(frozen=True)
@@ -249,36 +247,6 @@ def _pieces(pts: np.ndarray, grow: int = 0) -> tuple[np.ndarray, np.ndarray]:
 # 33 / 29 with this share; three darts at one target (6 mm scatter): 34 / 32, 21 / 17,
 # 28 / 25 (a share of 1/2: 26 / 24 knocked, 28 / 26 grouped).
 KNOWN_KEEP = 0.25
-
-
-def reach_mask(cal: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
-    """Where in the picture a dart on or by the board can be seen: within ``REACH_MM``
-    of the bull (bool, ``shape``); None when that circle does not map into the picture
-    as one (the camera's horizon crosses it)."""
-    key = (cal.homography.tobytes(), tuple(shape[:2]))
-    if key not in _REACH:
-        if len(_REACH) > 8:  # (a few cameras, each recalibrated now and then)
-            _REACH.clear()
-        _REACH[key] = _reach(cal, shape[0], shape[1])
-    return _REACH[key]
-
-
-_REACH: dict[tuple[bytes, tuple[int, ...]], np.ndarray | None] = {}
-
-
-def _reach(cal: Calibration, h: int, w: int) -> np.ndarray | None:
-    angles = np.radians(np.arange(0.0, 360.0, 2.0))
-    ring = np.column_stack([REACH_MM * np.sin(angles), REACH_MM * np.cos(angles),
-                            np.ones_like(angles)])  # fmt: skip
-    q = ring @ np.linalg.inv(cal.homography).T  # board mm -> picture (homogeneous)
-    if not np.all(q[:, 2] * np.sign(q[0, 2]) > 1e-9):
-        return None
-    pts = q[:, :2] / q[:, 2:3]
-    if not np.all(np.isfinite(pts)) or np.abs(pts).max() > 1e6:
-        return None
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
-    return mask.astype(bool)
 
 
 def _dart_pieces(
