@@ -346,7 +346,7 @@ class Devices:
         self._source = source
         self.inbox.put(_status("", ""))
         with self._state_lock:
-            self._camera_states, self._left_out, self._posted = {}, [], None
+            self._camera_states, self._left_out = {}, []
         self._report_down()
         self.start()
 

@@ -35,12 +35,18 @@ def _video(
     return path
 
 
-def _down_events(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> list[CamerasDown]:
-    """Every ``CamerasDown`` the devices send until the videos have ended."""
+def _devices(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> tuple[Devices, Inbox]:
+    """The kiosk's devices on these cameras (not started), and the inbox they post to."""
     base = Config()
     camera = dataclasses.replace(base.camera, devices=devices, calibrations=calibrations)
     inbox = Inbox()
     dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None)
+    return dev, inbox
+
+
+def _down_events(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> list[CamerasDown]:
+    """Every ``CamerasDown`` the devices send until the videos have ended."""
+    dev, inbox = _devices(devices, calibrations)
     seen: list[CamerasDown] = []
     dev.start()
     try:
@@ -83,10 +89,7 @@ def _log_for(
     size: tuple[int, int] = (1280, 720),
 ) -> str:  # fmt: skip
     path = _video(tmp_path / f"cam{off_axis:g}.avi", [Step("still", 4)], off_axis, size)
-    base = Config()
-    camera = dataclasses.replace(base.camera, devices=(str(path),),
-                                 calibrations=(str(path.with_suffix(".json")),))  # fmt: skip
-    dev = Devices(dataclasses.replace(base, camera=camera), Inbox(), source="camera", port=None)
+    dev, _ = _devices((str(path),), (str(path.with_suffix(".json")),))
     with caplog.at_level("WARNING", logger="kiosk"):
         dev.start()
         dev.stop()
@@ -119,11 +122,7 @@ def test_a_single_camera_that_never_gives_pictures_is_the_board_lost(tmp_path: P
     from kiosk.adapters.serial_board.reader import Status
 
     good = _video(tmp_path / "good.avi", [Step("still", 4)])
-    base = Config()
-    camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "video9.avi"),),
-                                 calibrations=(str(good.with_suffix(".json")),))  # fmt: skip
-    inbox = Inbox()
-    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None)
+    dev, inbox = _devices((str(tmp_path / "video9.avi"),), (str(good.with_suffix(".json")),))
     statuses: list[Status] = []
     dev.start()
     try:

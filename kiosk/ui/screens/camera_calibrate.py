@@ -99,12 +99,9 @@ def overlay_lines(cal: Calibration, steps: int = 120) -> list[np.ndarray]:
 def number_places(cal: Calibration) -> list[tuple[int, tuple[float, float]]]:
     """Each segment's number and where the calibration puts it in the picture: in the
     outer singles, just inside the board's own number."""
-    r = NUMBERS_AT_MM
-    out = []
-    for i, number in enumerate(board.SEGMENTS):
-        ((x, y),) = cal.board_to_image(np.array([board.point_at(i * board.SEGMENT_DEGREES, r)]))
-        out.append((number, (float(x), float(y))))
-    return out
+    at = [board.point_at(i * board.SEGMENT_DEGREES, NUMBERS_AT_MM) for i in range(20)]
+    pts = cal.board_to_image(np.array(at))
+    return [(n, (float(x), float(y))) for n, (x, y) in zip(board.SEGMENTS, pts, strict=True)]
 
 
 def _diagonals_cross(marks: list[tuple[float, float]]) -> tuple[float, float] | None:
