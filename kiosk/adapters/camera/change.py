@@ -27,6 +27,8 @@ from kiosk.adapters.camera import register, tone
 ROI_MARGIN = 48  # px around the coarse change worked at full resolution
 MOVED_RESIDUAL_PX = 0.35  # a moved camera's frames line up to about this, edges blurred
 WIDE_FRAC = 0.05  # this much of the picture changed (coarse): did the camera move?
+FOCUS_RATIO = 0.88  # edges this much weaker or stronger after: the focus changed
+MIN_EDGE_PIXELS = 50  # fewer strong edges in the crop: too few to tell
 CLIP_LEVEL = 245.0  # a channel this bright (after a 3x3 mean) may have been clipped
 
 
@@ -127,7 +129,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     b = np.asarray(cv2.blur(b_roi.astype(np.float32), (3, 3)))
     a = np.asarray(cv2.blur(a_roi, (3, 3)))
     d = _largest_channel(a, b)
-    if motion is not None:
+    if motion is not None or _focus_changed(a, b):
         d = _less_edges(d, b)
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
@@ -182,6 +184,22 @@ def _less_edges(d: np.ndarray, b: np.ndarray) -> np.ndarray:
     ``b`` (a moved camera's frames, lined up: resampling and JPEG blocks that moved
     with the picture leave specks along every edge)."""
     return np.asarray(np.maximum(d - MOVED_RESIDUAL_PX * register.edges(b), 0.0), np.float32)
+
+
+def _focus_changed(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the after crop ``a`` is blurrier or sharper than the before crop ``b``
+    (an autofocus that hunted between the frames): the board's strong edges in ``b``
+    are weaker or stronger in ``a`` by more than ``FOCUS_RATIO``. Its edges then show
+    as change along every wire, as a moved camera's do. (A dart covers a few of those
+    edges: the median does not see them.)"""
+    grey_b = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY)[::2, ::2]  # (plenty of edges, a quarter
+    grey_a = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY)[::2, ::2]  # of the work)
+    eb = register.edges(grey_b)
+    strong = eb > np.percentile(eb, 95)
+    if int(strong.sum()) < MIN_EDGE_PIXELS:
+        return False
+    ratio = float(np.median(register.edges(grey_a)[strong] / eb[strong]))
+    return not FOCUS_RATIO < ratio < 1.0 / FOCUS_RATIO
 
 
 def _small(frame: np.ndarray) -> np.ndarray:

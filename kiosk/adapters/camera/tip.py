@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from kiosk.adapters.camera import exposure
 from kiosk.adapters.camera.axis import (
     COLOUR_MIN_FRAC,
     AxisFit,
@@ -131,6 +132,7 @@ def find_tip(
     ``known``: where darts already in the board are (bool, frame-sized, grown by a
     margin); a piece of change lying mostly there is one of them nudged by the new
     dart, not the new dart."""
+    before, after = exposure.lifted(before, after)
     ch = change(before, after, params.change)
     if ch.after is not None:  # the camera moved: the after frame in the before's pixels
         after = ch.after
