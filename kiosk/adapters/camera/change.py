@@ -41,6 +41,7 @@ class ChangeParams:
     rim_steps: int = 2  # pixels the rim reaches
     shadow_min_k: float = 0.4  # darker than this: not a shadow (a dark barrel; lit boards
     # have ambient light, a shadow takes at most about half of it)
+    dark_min_k: float = 0.08  # down to this, colour kept: maybe a low lamp's shadow (``dark``)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ class Change:
     # difference without the 3x3 mean (``sharp_score``); None when the camera moved:
     # resampled edges are only tamed on the smoothed difference.
     toned: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # Changed, not ``shadow``, but darker by one factor in every channel, down to
+    # ``dark_min_k``: the shadow of a low lamp, or a black barrel over a grey part of
+    # the board (which it is, the piece it lies in tells: ``tip._dart_pieces``).
+    dark: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def where(self, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``np.nonzero`` of a frame-sized mask that is empty outside ``box`` (rows,
@@ -134,12 +139,15 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     typical = float(np.median(d[::4, ::4])) if d.size else 0.0
     thr = max(params.min_diff, params.noise_factor * typical)
     mk = d > thr
-    sh = _shadows(a, b, d, mk, thr, params)
+    sh, dk = _shadows(a, b, d, mk, thr, params)
+    dark = np.zeros((h, w), bool)
+    dark[y0:y1, x0:x1] = dk
     diff[y0:y1, x0:x1] = d
     mask[y0:y1, x0:x1] = mk
     shadow[y0:y1, x0:x1] = sh
     toned = None if motion is not None else np.asarray(a_roi, np.float32)
-    return Change(diff, mask, shadow, thr, motion, moved_after, (x0, y0, x1, y1), before, toned)
+    box = (x0, y0, x1, y1)
+    return Change(diff, mask, shadow, thr, motion, moved_after, box, before, toned, dark)
 
 
 def _largest_channel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -226,11 +234,14 @@ def _roi(xs: np.ndarray, ys: np.ndarray, w: int, h: int) -> tuple[int, int, int,
 def _shadows(
     a: np.ndarray, b: np.ndarray, diff: np.ndarray, mask: np.ndarray, thr: float,
     params: ChangeParams,
-) -> np.ndarray:  # fmt: skip
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Changed pixels that are shadow, and those darker than a shadow usually is that
+    keep the colour (``Change.dark``)."""
     shadow = np.zeros_like(mask)
+    dark = np.zeros_like(mask)
     ys, xs = np.nonzero(mask)
     if not len(ys):
-        return shadow
+        return shadow, dark
     pa = a[ys, xs]
     pb = b[ys, xs]
     # A channel the camera clipped before (a bright cream segment) was brighter than
@@ -257,6 +268,8 @@ def _shadows(
     # error 77 -> 29 mm and 41 -> 22 mm.
     sh = (k < params.shadow_k) & (k > params.shadow_min_k) & (res < tol)
     shadow[ys[sh], xs[sh]] = True
+    dk = (k <= params.shadow_min_k) & (k > params.dark_min_k) & (res < tol)
+    dark[ys[dk], xs[dk]] = True
     # The rim of a shadow (weak change next to shadow, where the blur and JPEG mix
     # lit and shaded board) is shadow too.
     weak = mask & (diff < params.rim_factor * thr)
@@ -266,4 +279,4 @@ def _shadows(
         if (grown == shadow).all():
             break
         shadow |= grown
-    return shadow
+    return shadow, dark

@@ -17,6 +17,7 @@ on these images is an upper bound of real accuracy.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -215,15 +216,19 @@ def render_throw(
     tip: tuple[float, float] | None = None,
     moved: tuple[float, float] = (0.0, 0.0),
     size: tuple[int, int] = FRAME_SIZE,
+    lighting: Callable[[Scene], Scene] | None = None,
 ) -> Throw:
     """One dart thrown at a still board, seen by ``n_cameras`` giving pictures of
     ``size``. ``moved``: every camera's picture moved by this many pixels (x, y)
     between the before and the after frame (a knock; rendered, not resampled: the
-    same throw otherwise)."""
+    same throw otherwise). ``lighting``: what to change in the throw's random scene
+    (a low lamp, a darker shadow; the same throw otherwise)."""
     rng = np.random.default_rng(seed)
     cams = rig(rng, n_cameras, off_axis, size)
     cals = tuple(c.calibration(rng) for c in cams)
     scene = random_scene(rng)
+    if lighting is not None:
+        scene = lighting(scene)
     dm = random_dart(rng, tip if tip is not None else sample_tip(rng, near_wire))
     before = tuple(render(c, scene, rng, flicker=rng.normal(0, 0.01)) for c in cams)
     after = tuple(render(c, scene, rng, (dm,), flicker=rng.normal(0, 0.01), shake=moved)

@@ -249,6 +249,9 @@ def _pieces(pts: np.ndarray, grow: int = 0) -> tuple[np.ndarray, np.ndarray]:
 # 33 / 29 with this share; three darts at one target (6 mm scatter): 34 / 32, 21 / 17,
 # 28 / 25 (a share of 1/2: 26 / 24 knocked, 28 / 26 grouped).
 KNOWN_KEEP = 0.25
+DARK_PIECE = 0.8  # this share of a piece ``Change.dark``: a low lamp's shadow ...
+DARK_VS_REST = 0.5  # ... if this large beside the largest other piece (a black shaft
+# between a barrel and a flight is a small dark piece)
 
 
 def _dart_pieces(
@@ -299,6 +302,18 @@ def _dart_pieces(
         if int(size[big & out].sum()) >= KNOWN_KEEP * int(size[big].sum()):
             big &= out
             size = np.where(out, size, 0)
+    if ch.dark is not None and big.sum() > 1:
+        # A piece nearly all ``dark`` (a low lamp's long shadow, which fails the
+        # shadow test by being too dark) beside pieces that are not: the others are
+        # the dart. (A black barrel over cream is dark too, but the dart's point and
+        # flight, in the same piece or not, are not.)
+        dark = np.bincount(labels[ch.dark[box]], minlength=n)
+        shade = big & (dark >= DARK_PIECE * np.maximum(size, 1))
+        rest = np.where(big & ~shade, size, 0)
+        shade &= size >= DARK_VS_REST * int(rest.max())
+        if shade.any() and int(rest.sum()) >= params.min_area:
+            big &= ~shade
+            size = np.where(shade, 0, size)
     if not big.any():  # specks and a shadow's rim, nothing else: no dart
         return None
     # The largest piece is the dart's even if it passed for a rim (a thin point or
