@@ -310,11 +310,18 @@ class Devices:
 
     def _report_down(self) -> None:
         """``CamerasDown`` to the screens when the cameras that are not scoring change."""
+        from kiosk.adapters.camera.capture import VIDEO_ENDED
+
         with self._state_lock:
             down = [(n, "calibrate") for n in self._left_out]
             for i, state in self._camera_states.items():
                 if state != "connected" and i < len(self._camera_numbers):
-                    why = "calibrate" if i in self._to_calibrate else "no pictures"
+                    if i in self._to_calibrate:
+                        why = "calibrate"
+                    elif self._camera_details.get(i) == VIDEO_ENDED:
+                        why = "video ended"  # (a recorded video standing in: not retried)
+                    else:
+                        why = "no pictures"
                     down.append((self._camera_numbers[i], why))
             now = tuple(sorted(down))
             if now != self._down:  # posted under the lock: two cameras' in their order

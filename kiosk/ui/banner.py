@@ -36,8 +36,10 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
         elif kiosk.board.detail.startswith(NO_CALIBRATED_CAMERA):
             text = kiosk.t("No camera is calibrated: calibrate one (Settings). Darts can be typed.")
-        elif kiosk.board.detail == "cameras" and _all_to_calibrate(kiosk):
+        elif kiosk.board.detail == "cameras" and _all_down(kiosk, "calibrate"):
             text = kiosk.t("The cameras need calibrating (Settings). Darts can be typed.")
+        elif kiosk.board.detail == "cameras" and _all_down(kiosk, "video ended"):
+            text = kiosk.t("The video ended: the cameras give no more darts. Darts can be typed.")
         elif kiosk.board.detail.startswith(UNREADABLE):
             text = kiosk.t(
                 "Board unreadable: check its speed (baud in the config). Darts can be typed."
@@ -75,9 +77,11 @@ def _plain(kiosk: Kiosk, reason: str) -> str:
     return reason
 
 
-def _all_to_calibrate(kiosk: Kiosk) -> bool:
-    """Every camera not scoring is waiting to be calibrated (not unplugged)."""
-    return bool(kiosk.cameras_down) and all(why == "calibrate" for _, why in kiosk.cameras_down)
+def _all_down(kiosk: Kiosk, why: str) -> bool:
+    """Every camera not scoring is down for ``why`` ("calibrate": waiting to be
+    calibrated, not unplugged; "video ended": a recorded video standing in ended)."""
+    down = kiosk.cameras_down
+    return bool(down) and all(w == why for _, w in down)
 
 
 def _cameras_down(kiosk: Kiosk) -> str:
@@ -87,6 +91,8 @@ def _cameras_down(kiosk: Kiosk) -> str:
     for number, why in kiosk.cameras_down:
         if why == "calibrate":
             parts.append(kiosk.t("camera {} (calibrate it again: Settings)").format(number))
+        elif why == "video ended":
+            parts.append(kiosk.t("camera {} (its video ended)").format(number))
         else:
             parts.append(kiosk.t("camera {} (no pictures)").format(number))
     return kiosk.t("Not scoring: {}. The other cameras go on.").format("; ".join(parts))

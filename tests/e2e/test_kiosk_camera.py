@@ -112,6 +112,22 @@ def test_a_camera_knocked_during_play_is_reported_then_fitted_again(tmp_path: Pa
         assert d.game().game.stats("Anna").darts == 0
 
 
+def test_a_recorded_video_that_ends_says_so_not_reconnecting(tmp_path: Path) -> None:
+    """A video standing in for the camera (a demo, a test) is not reopened when it
+    ends: the banner says it ended, not "Cameras lost: reconnecting...", which nothing
+    would mend."""
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    with _kiosk(tmp_path, config) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
+        d.wait_for(lambda: d.kiosk.board.lost, timeout=30, what="the video's end")
+        assert d.kiosk.cameras_down == ((1, "video ended"),)
+        d.settle()
+        assert "The video ended: the cameras give no more darts. Darts can be typed." in d.texts
+        assert not any(t.startswith("Cameras lost") for t in d.texts), d.texts
+
+
 def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(
