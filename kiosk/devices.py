@@ -236,7 +236,7 @@ class Devices:
         numbers: list[int] = []
         left_out: list[int] = []
         for i, device in enumerate(cams.devices):
-            if i >= len(cams.calibrations):
+            if i >= len(cams.calibrations) or not cams.calibrations[i].strip():
                 log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
                 left_out.append(i + 1)
                 continue
@@ -269,7 +269,8 @@ class Devices:
             self._left_out = left_out
         self._report_down()
         # (realtime: a recorded video standing in for a camera plays at its own speed.)
-        self._cameras = CameraScorer(sources, calibrations, self._camera_event, realtime=True)
+        self._cameras = CameraScorer(sources, calibrations, self._camera_event, realtime=True,
+                                     numbers=numbers)  # fmt: skip
         self._cameras.start()
 
     def _camera_event(self, event: Any) -> None:
@@ -280,7 +281,7 @@ class Devices:
         from kiosk.adapters.serial_board.protocol import Button
 
         if isinstance(event, CameraStatus):
-            log.info("camera %d %s: %s", event.camera, event.state, event.detail)
+            log.info("camera %d %s: %s", self._number(event.camera), event.state, event.detail)
             with self._state_lock:
                 self._camera_states[event.camera] = event.state
                 up = self._cameras_up()
@@ -304,6 +305,11 @@ class Devices:
             self.inbox.put(Button("NEXT"), source="camera")
         else:
             self.inbox.put(event, source="camera")
+
+    def _number(self, camera: int) -> int:
+        """The scorer's camera ``camera`` by its number on screen (from 1)."""
+        numbers = self._camera_numbers
+        return numbers[camera] if 0 <= camera < len(numbers) else camera + 1
 
     def _cameras_up(self) -> bool:
         return any(s == "connected" for s in self._camera_states.values())

@@ -133,3 +133,25 @@ def test_a_single_camera_that_never_gives_pictures_is_the_board_lost(tmp_path: P
         dev.stop()
     # Not "the other cameras go on" (there are none): the game waits, darts are typed.
     assert statuses[:1] == [Status("lost", "cameras")], statuses
+
+
+def test_the_log_names_a_camera_by_its_number_on_screen(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The second camera in the config, the first left out (no calibration): its
+    lines in the log say "camera 2", as the screen does, not the scorer's index."""
+    good = _video(tmp_path / "good.avi", [Step("still", 30)])
+    devices = (str(tmp_path / "first.avi"), str(good))
+    dev, _ = _devices(devices, ("", str(good.with_suffix(".json"))))
+    with caplog.at_level("INFO", logger="kiosk"):
+        dev.start()
+        try:
+            end = time.monotonic() + 20
+            while time.monotonic() < end and "is where it was calibrated" not in caplog.text:
+                time.sleep(0.1)
+        finally:
+            dev.stop()
+    assert "camera 2 is where it was calibrated" in caplog.text, caplog.text
+    assert "camera 2 connected" in caplog.text
+    assert "camera 0 " not in caplog.text
+    assert "first.avi has no calibration file" in caplog.text  # (an empty entry: none)

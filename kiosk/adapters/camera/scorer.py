@@ -107,9 +107,13 @@ class CameraScorer:
         loop: bool = False,
         retry_interval: float = 1.0,
         params: DetectorParams | None = None,
+        numbers: Sequence[int] | None = None,
     ) -> None:
         if len(sources) != len(calibrations) or not sources:
             raise ValueError("one calibration per camera, at least one camera")
+        # Each camera's number in the log, as the screen names it (from 1; the config's
+        # order, with cameras left out skipped).
+        self.numbers = list(numbers) if numbers is not None else list(range(1, len(sources) + 1))
         self.sink = sink
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
@@ -169,7 +173,7 @@ class CameraScorer:
                 self._live[i] = False
                 log.error("camera %d was moved (%.0f px): no darts from it until its "
                           "calibration is fitted to the board again, or it is calibrated "
-                          "again", i, det.moved_away)  # fmt: skip
+                          "again", self.numbers[i], det.moved_away)  # fmt: skip
                 self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
                 checks.ask(wait=False)  # further than frames are lined up: a fit may do
                 return
@@ -178,7 +182,7 @@ class CameraScorer:
                 dx, dy = det.shift
                 log.warning("camera %d moved: %.2f, %.2f px since it started (its frames are "
                             "lined up; if it keeps moving, fix its mount and calibrate it again)",
-                            i, dx, dy)  # fmt: skip
+                            self.numbers[i], dx, dy)  # fmt: skip
 
         return on_frame
 
@@ -194,12 +198,12 @@ class CameraScorer:
             if self._bad_size.get(i) != size:
                 self._bad_size[i] = size
                 self._live[i] = False
-                log.error("camera %d: %s", i, e)
+                log.error("camera %d: %s", self.numbers[i], e)
                 why = f"{size[0]}x{size[1]} pictures: calibrate again"
                 self._emit(CameraStatus(i, "lost", why, calibrate=True))
             return False
         log.warning("camera %d gives %dx%d pictures, calibrated at %dx%d: calibration scaled",
-                    i, size[0], size[1], w0, h0)  # fmt: skip
+                    self.numbers[i], size[0], size[1], w0, h0)  # fmt: skip
         return True
 
     def _checked(self, i: int, r: Recheck) -> None:
@@ -209,18 +213,19 @@ class CameraScorer:
         det = self.detectors[i]
         down = bool(det.moved_away) or self._stale[i]
         if r.verdict == "same":
-            log.info("camera %d is where it was calibrated (within %.1f mm)", i, r.drift_mm)
+            log.info("camera %d is where it was calibrated (within %.1f mm)", self.numbers[i],
+                     r.drift_mm)  # fmt: skip
             if det.moved_away:
                 det.use(det.cal)  # put back where it was
         elif r.verdict == "refitted" and r.calibration is not None:
             log.warning("camera %d had moved %.1f mm since it was calibrated: its calibration is "
                         "fitted to the board's rings again (%s); calibrate it again to be sure",
-                        i, r.drift_mm, r.detail)  # fmt: skip
+                        self.numbers[i], r.drift_mm, r.detail)  # fmt: skip
             det.use(r.calibration)
         elif r.verdict == "moved":
             log.error("camera %d has moved %.0f mm since it was calibrated (the board is found "
                       "elsewhere: %s): its darts would be placed wrong; calibrate it again",
-                      i, r.drift_mm, r.detail)  # fmt: skip
+                      self.numbers[i], r.drift_mm, r.detail)  # fmt: skip
             self._stale[i] = True
             self._live[i] = False
             why = "moved since it was calibrated: calibrate it again"
@@ -228,7 +233,8 @@ class CameraScorer:
             return
         else:
             log.info("camera %d: could not check its calibration against the board (%s)%s",
-                     i, r.detail, "; trying again" if self._checks[i].again else "")  # fmt: skip
+                     self.numbers[i], r.detail,
+                     "; trying again" if self._checks[i].again else "")  # fmt: skip
             return
         if down:  # it scores again
             self._stale[i] = False
