@@ -136,3 +136,25 @@ def test_the_tone_curve_is_fitted_past_a_dart_and_its_shadow():
             # (a parabola through a gamma curve: within a few grey levels of it, well
             # inside the 14 that count as change)
             assert lut[:, a] == pytest.approx([v, v, v], abs=5.0)
+
+
+def test_where_the_dart_is_looked_for_the_frame_is_moved_back_as_sharply_as_everywhere(
+    throws: list[Throw],
+) -> None:
+    """``register.back(quick=True)`` resamples the whole frame bilinearly (a sixteenth
+    of the time) but the box where the dart is looked for as sharply as without it."""
+    from kiosk.adapters.camera import register
+
+    th = throws[0]
+    m = np.array([[0.99999, 0.004, 1.37], [-0.004, 0.99999, -0.62]])
+    sharp = register.back(th.after[0], m, th.before[0])
+    box = (300, 120, 700, 480)
+    quick = register.back(th.after[0], m, th.before[0], box, quick=True)
+    x0, y0, x1, y1 = box
+    inside = np.abs(sharp[y0:y1, x0:x1].astype(int) - quick[y0:y1, x0:x1])
+    # (The same resampling; OpenCV's map is fixed-point, to 1/32 px, and rounds a
+    # little apart from another origin: a few grey levels at the sharpest edges.)
+    assert np.percentile(inside, 99.5) <= 1 and inside.max() <= 10
+    outside = np.abs(sharp.astype(int) - quick)
+    outside[y0:y1, x0:x1] = 0
+    assert np.percentile(outside[outside > 0], 99.5) > 2  # elsewhere, the quick one

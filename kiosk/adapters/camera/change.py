@@ -119,8 +119,11 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     is in ``Change.motion``, and the arrays are in the before frame's pixels, which
     the calibration was made on)."""
     h, w = before.shape[:2]
+    taken = after
     after, motion, lut, d_small = _lined_up(before, after, params)
     ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
+    if motion is not None and len(ys):  # (where the dart is looked for: resampled sharp)
+        after = register.back(taken, motion, before, _roi(xs, ys, w, h), quick=True)
     moved_after = after if motion is not None else None
     diff = np.zeros((h, w), np.float32)
     mask = np.zeros((h, w), bool)
@@ -160,8 +163,9 @@ def _lined_up(
     before: np.ndarray, after: np.ndarray, params: ChangeParams
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
     """The after frame moved back onto the before frame (itself if the camera held
-    still), the motion (None: still), the tone curves and the change at an eighth of
-    the resolution between the lined-up frames (``_coarse``)."""
+    still; resampled bilinearly, enough at an eighth of the resolution), the motion
+    (None: still), the tone curves and the change at an eighth of the resolution
+    between the lined-up frames (``_coarse``)."""
     h, w = before.shape[:2]
     small_b = _small(before)
     lut, d_small = _coarse(small_b, _small(after))
@@ -170,7 +174,8 @@ def _lined_up(
     if len(ys) > WIDE_FRAC * d_small.size:  # most of the picture changed: moved?
         start = register.whole_motion(before, tone.apply(lut, after, before))
         if start is not None:
-            lut, d_small = _coarse(small_b, _small(register.back(after, start, before)))
+            blurred = register.back(after, start, before, quick=True)
+            lut, d_small = _coarse(small_b, _small(blurred))
             ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
     motion = start
     if len(ys):
@@ -181,7 +186,7 @@ def _lined_up(
         if start is not None:  # (the whole frame looked moved, its middle did not)
             lut, d_small = _coarse(small_b, _small(after))
         return after, None, lut, d_small
-    after = register.back(after, motion, before)
+    after = register.back(after, motion, before, quick=True)  # (see ``change``)
     if motion is not start:
         lut, d_small = _coarse(small_b, _small(after))
     return after, motion, lut, d_small
