@@ -123,7 +123,7 @@ def change(before: np.ndarray, after: np.ndarray, params: ChangeParams = ChangeP
     after, motion, lut, d_small = _lined_up(before, after, params)
     ys, xs = np.nonzero(d_small > 0.5 * params.min_diff)
     if motion is not None and len(ys):  # (where the dart is looked for: resampled sharp)
-        after = register.back(taken, motion, before, _roi(xs, ys, w, h), quick=True)
+        register.sharpen(after, taken, motion, before, _roi(xs, ys, w, h))
     moved_after = after if motion is not None else None
     diff = np.zeros((h, w), np.float32)
     mask = np.zeros((h, w), bool)

@@ -211,35 +211,53 @@ def jumped(before: np.ndarray, after: np.ndarray) -> float:
 
 
 def back(
-    img: np.ndarray,
-    m: np.ndarray | None,
-    before: np.ndarray | None = None,
-    sharp: tuple[int, int, int, int] | None = None,
-    *,
-    quick: bool = False,
+    img: np.ndarray, m: np.ndarray | None, before: np.ndarray | None = None, *, quick: bool = False
 ) -> np.ndarray:
     """``img``, taken after the picture moved by ``m``, moved back onto the frame
     before; itself when ``m`` is None. Where the camera no longer saw the frame before
     (along its edges), ``before`` is taken when given (else the edge is repeated).
     Resampled with ``BACK_INTERPOLATION``; with ``quick``, bilinearly (a sixteenth of
-    the time: enough for a look at an eighth of the resolution) but for the box
-    ``sharp`` (x0, y0, x1, y1), if given, where the dart is looked for."""
+    the time: enough for a look at an eighth of the resolution; ``sharpen`` then
+    resamples where the dart is looked for)."""
     if m is None:
         return img
     out = _warp_back(img, m, cv2.INTER_LINEAR if quick else BACK_INTERPOLATION)
-    if quick and sharp is not None and sharp[2] > sharp[0] and sharp[3] > sharp[1]:
-        x0, y0, x1, y1 = sharp
-        out[y0:y1, x0:x1] = _warp_box(img, m, sharp)
-    if before is not None and before.shape == img.shape:
-        h, w = img.shape[:2]
-        inner = np.zeros((h, w), np.uint8)
-        r = LANCZOS_REACH
-        inner[r : h - r, r : w - r] = 1
-        seen = cv2.warpAffine(inner, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        lost = np.asarray(seen) == 0
-        if lost.any():
-            out[lost] = before[lost]
+    _keep_lost(out, m, before, (0, 0, img.shape[1], img.shape[0]))
     return out
+
+
+def sharpen(
+    out: np.ndarray,
+    img: np.ndarray,
+    m: np.ndarray,
+    before: np.ndarray | None,
+    box: tuple[int, int, int, int],
+) -> None:
+    """``out`` (``back(img, m, before, quick=True)``) resampled in the box (x0, y0,
+    x1, y1) as ``back`` without ``quick`` does, in place."""
+    x0, y0, x1, y1 = box
+    if x1 <= x0 or y1 <= y0:
+        return
+    out[y0:y1, x0:x1] = _warp_box(img, m, box)
+    _keep_lost(out, m, before, box)
+
+
+def _keep_lost(
+    out: np.ndarray, m: np.ndarray, before: np.ndarray | None, box: tuple[int, int, int, int]
+) -> None:
+    """Where in the box (x0, y0, x1, y1) of ``out`` the camera no longer saw the frame
+    before (along its edges, and what a Lanczos resampling spoils there), ``before``."""
+    if before is None or before.shape != out.shape:
+        return
+    h, w = out.shape[:2]
+    inner = np.zeros((h, w), np.uint8)
+    r = LANCZOS_REACH
+    inner[r : h - r, r : w - r] = 1
+    seen = cv2.warpAffine(inner, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    x0, y0, x1, y1 = box
+    lost = np.asarray(seen)[y0:y1, x0:x1] == 0
+    if lost.any():
+        out[y0:y1, x0:x1][lost] = before[y0:y1, x0:x1][lost]
 
 
 def _warp_box(img: np.ndarray, m: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
