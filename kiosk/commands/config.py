@@ -53,14 +53,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _calibration_problems(config: Config) -> list[str]:
-    """The camera calibration files that would not load at start (the kiosk would
-    leave their cameras out): what is wrong with each."""
-    if not config.camera.calibrations:
+    """The cameras the kiosk would leave out at start, and why: no calibration file
+    given (none, or an empty entry), or one that does not load."""
+    cams = config.camera
+    if not cams.devices and not cams.calibrations:
         return []
     from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 
     problems = []
-    for n, path in enumerate(config.camera.calibrations, 1):
+    for n, device in enumerate(cams.devices, 1):
+        path = cams.calibrations[n - 1] if n <= len(cams.calibrations) else ""
+        if not path.strip():
+            problems.append(f"[camera] calibrations: camera {n} ({device}) has no calibration"
+                            " file: the kiosk leaves it out (darts-kiosk camera-calibrate"
+                            " makes one)")  # fmt: skip
+            continue
         try:
             Calibration.load(path)
         except CalibrationError as e:

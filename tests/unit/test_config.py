@@ -212,6 +212,33 @@ def test_checking_a_file_loads_its_camera_calibrations(tmp_path: Path) -> None:
     assert "camera 2: " in refused.stderr and "none.json: cannot read" in refused.stderr
 
 
+def test_checking_a_file_names_the_cameras_it_gives_no_calibration(tmp_path: Path) -> None:
+    """An empty entry, or a device past the last calibration, is a camera the kiosk
+    leaves out: the check says so, and does not call "" an unreadable file."""
+    good = tmp_path / "cam1.json"
+    good.write_text(
+        '{"image_size": [1280, 720], "points": ['
+        '{"image": [640, 360], "board": [0, 0]}, {"image": [640, 190], "board": [0, 170]},'
+        '{"image": [810, 360], "board": [170, 0]}, {"image": [640, 530], "board": [0, -170]},'
+        '{"image": [470, 360], "board": [-170, 0]}]}'
+    )
+    conf = write(
+        tmp_path / "cams.toml",
+        '[camera]\ndevices = ["/dev/video0", "/dev/video2", "/dev/video4"]\n'
+        f'calibrations = ["{good}", ""]\n',
+    )
+    refused = run_cli("--check", str(conf))
+    assert refused.returncode == 2 and "OK" not in refused.stdout
+    assert "camera 1" not in refused.stderr
+    for n, device in ((2, "/dev/video2"), (3, "/dev/video4")):
+        assert f"camera {n} ({device}) has no calibration file" in refused.stderr
+    assert "cannot read" not in refused.stderr and "directory" not in refused.stderr
+    only_good = write(
+        tmp_path / "one.toml", f'[camera]\ndevices = ["/dev/video0"]\ncalibrations = ["{good}"]\n'
+    )
+    assert run_cli("--check", str(only_good)).returncode == 0
+
+
 def test_a_later_file_with_fewer_cameras_than_calibrations_is_named_for_its_devices(
     tmp_path: Path,
 ) -> None:
