@@ -22,14 +22,19 @@ BARREL_MAX_MM = 10.0  # a barrel is narrower than this; a flight seen other than
 SPAN_OK_PX = 60.0  # a thin part this long in the image gives a line that can be trusted
 COLOUR_SAT = 90  # HSV saturation (0-255) above which a pixel of the dart is coloured
 COLOUR_MIN_V = 25  # darker pixels' saturation is noise (a black shaft is not coloured)
+# Whether a dart has a coloured flight at all: a dark pixel's saturation under a tinted
+# lamp is no colour either (a black flight at (24, 27, 41) is 105 saturated); a
+# coloured flight's pixels are mostly further from grey than this (levels, max - min).
+COLOUR_MIN_CHROMA = 30
 COLOUR_MIN_FRAC = 0.15  # this much of the dart coloured: it has a coloured flight/shaft
 MAX_PX_PER_MM = 50.0  # a board 451 mm across would be 22,000 px: no camera sees it so close
 
 
-def coloured(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def coloured(after: np.ndarray, pts: np.ndarray, min_chroma: int = 0) -> np.ndarray:
     """Per point (x, y) of the dart, whether the after frame is coloured there (a
     flight, a coloured shaft) rather than grey or black (steel point, tungsten barrel,
-    black shaft). Bool (n,); all False for a grey frame."""
+    black shaft). Bool (n,); all False for a grey frame. ``min_chroma``: only pixels
+    this far from grey (``COLOUR_MIN_CHROMA``: a dark pixel's tint is no colour)."""
     if after.ndim != 3 or not len(pts):
         return np.zeros(len(pts), bool)
     xi = np.round(pts[:, 0]).astype(np.int64)
@@ -37,7 +42,9 @@ def coloured(after: np.ndarray, pts: np.ndarray) -> np.ndarray:
     x0, y0 = int(xi.min()), int(yi.min())
     roi = np.ascontiguousarray(after[y0 : int(yi.max()) + 1, x0 : int(xi.max()) + 1])
     hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
-    col = ((hsv[..., 1] > COLOUR_SAT) & (hsv[..., 2] > COLOUR_MIN_V)).astype(np.uint8)
+    chroma = roi.max(axis=2).astype(np.int16) - roi.min(axis=2)
+    col = ((hsv[..., 1] > COLOUR_SAT) & (hsv[..., 2] > COLOUR_MIN_V)
+           & (chroma >= min_chroma)).astype(np.uint8)  # fmt: skip
     grown = np.asarray(cv2.dilate(col, np.ones((3, 3), np.uint8)))  # its rim, blended
     return np.asarray(grown[yi - y0, xi - x0] > 0)
 

@@ -217,12 +217,14 @@ def render_throw(
     moved: tuple[float, float] = (0.0, 0.0),
     size: tuple[int, int] = FRAME_SIZE,
     lighting: Callable[[Scene], Scene] | None = None,
+    look: Callable[[DartModel], DartModel] | None = None,
 ) -> Throw:
     """One dart thrown at a still board, seen by ``n_cameras`` giving pictures of
     ``size``. ``moved``: every camera's picture moved by this many pixels (x, y)
     between the before and the after frame (a knock; rendered, not resampled: the
     same throw otherwise). ``lighting``: what to change in the throw's random scene
-    (a low lamp, a darker shadow; the same throw otherwise)."""
+    (a low lamp, a darker shadow), ``look`` in its random dart (an all-black dart);
+    the same throw otherwise."""
     rng = np.random.default_rng(seed)
     cams = rig(rng, n_cameras, off_axis, size)
     cals = tuple(c.calibration(rng) for c in cams)
@@ -230,6 +232,8 @@ def render_throw(
     if lighting is not None:
         scene = lighting(scene)
     dm = random_dart(rng, tip if tip is not None else sample_tip(rng, near_wire))
+    if look is not None:
+        dm = look(dm)
     before = tuple(render(c, scene, rng, flicker=rng.normal(0, 0.01)) for c in cams)
     after = tuple(render(c, scene, rng, (dm,), flicker=rng.normal(0, 0.01), shake=moved)
                   for c in cams)  # fmt: skip
