@@ -108,8 +108,9 @@ def test_one_camera_alone_asks_the_player_rather_than_score_wrong(scored):
 # Seen within 10 degrees of face-on, the tip's end of the dart is a guess (a dart
 # leaning any way can point anywhere in the image); these were guessed wrong, the tip
 # put 40-60 mm away at the flight's end, and the other first axes missed it too
-# (found on tuning seeds).
-FACE_ON_WRONG_END = ((300301, 2, False), (300360, 2, True), (300569, 2, False))
+# (found on tuning seeds). Seed 300301's camera 2 reads its tip first now: its dark
+# flight no longer passes for a coloured one (``axis.COLOUR_MIN_CHROMA``).
+FACE_ON_WRONG_END = ((300360, 2, True), (300569, 2, False))
 
 
 @pytest.mark.parametrize(("seed", "camera", "near_wire"), FACE_ON_WRONG_END)
