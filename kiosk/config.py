@@ -70,6 +70,12 @@ class CameraConfig:
         (), "calibration file for each camera, in the same order as devices"
     )
 
+    def calibration_for(self, i: int) -> str:
+        """Camera ``i``'s calibration file (0-based, as in ``devices``), or "" when it
+        is given none (no entry, or an empty one): the kiosk leaves it out."""
+        path = self.calibrations[i] if i < len(self.calibrations) else ""
+        return path if path.strip() else ""
+
 
 @dataclass(frozen=True)
 class CricketConfig:

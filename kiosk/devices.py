@@ -236,12 +236,12 @@ class Devices:
         numbers: list[int] = []
         left_out: list[int] = []
         for i, device in enumerate(cams.devices):
-            if i >= len(cams.calibrations) or not cams.calibrations[i].strip():
+            if not (path := cams.calibration_for(i)):
                 log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
                 left_out.append(i + 1)
                 continue
             try:
-                cal = Calibration.load(cams.calibrations[i])
+                cal = Calibration.load(path)
             except CalibrationError as e:
                 log.error("camera %s left out: %s", device, e)
                 left_out.append(i + 1)

@@ -62,8 +62,7 @@ def _calibration_problems(config: Config) -> list[str]:
 
     problems = []
     for n, device in enumerate(cams.devices, 1):
-        path = cams.calibrations[n - 1] if n <= len(cams.calibrations) else ""
-        if not path.strip():
+        if not (path := cams.calibration_for(n - 1)):
             problems.append(f"[camera] calibrations: camera {n} ({device}) has no calibration"
                             " file: the kiosk leaves it out (darts-kiosk camera-calibrate"
                             " makes one)")  # fmt: skip

@@ -14,10 +14,9 @@ from dataclasses import replace
 
 import pytest
 
-from kiosk.adapters.camera.fusion import estimate_from, fuse
 from kiosk.adapters.camera.synth_dart import DartModel
 from kiosk.adapters.camera.synthetic import Throw, render_throw
-from kiosk.adapters.camera.tip import find_tip
+from tests.integration.test_camera_unkind_pictures import exact_counts
 
 SEEDS = range(7_310_000, 7_310_020)
 
@@ -32,17 +31,6 @@ def throws() -> list[Throw]:
 
 
 def test_one_camera_reads_an_all_black_dart_from_its_tip(throws: list[Throw]) -> None:
-    alone = fused_exact = 0
-    for th in throws:
-        ests = []
-        for c in range(len(th.cameras)):
-            f = find_tip(th.before[c], th.after[c], th.calibrations[c])
-            if f is None:
-                continue
-            ests.append(estimate_from(f, th.calibrations[c], c))
-            one = fuse([ests[-1]])
-            alone += one is not None and str(one.dart) == str(th.truth)
-        fused = fuse(ests) if ests else None
-        fused_exact += fused is not None and str(fused.dart) == str(th.truth)
+    fused_exact, alone = exact_counts(throws)
     assert fused_exact >= len(throws) - 1
     assert alone >= 50  # of 60 (56 now, 40 before)
