@@ -147,8 +147,9 @@ def test_hostile_formulas_are_refused_at_once(formula: str, digits: int) -> None
     start = time.perf_counter()
     with pytest.raises(FormulaError):
         evaluate(formula, digits)
-    # A generous bound so a loaded machine cannot fail it; bench figures are microseconds.
-    assert time.perf_counter() - start < 0.05
+    # A bound a loaded machine cannot fail (0.05 s did, at 0.14 s, in a full run on a
+    # shared machine); bench figures are microseconds, computing these would be minutes.
+    assert time.perf_counter() - start < 1.0
 
 
 def test_a_long_chain_of_signs_is_evaluated_not_crashed() -> None:
@@ -183,7 +184,7 @@ def test_a_power_too_close_to_0_to_compute_is_refused_not_taken_for_0(
         evaluate(formula, digits)
     assert err.value.code == "too_small"
     assert err.value.message == "number too close to 0"
-    assert time.perf_counter() - start < 0.05
+    assert time.perf_counter() - start < 1.0  # refused before any work (as above)
 
 
 def test_a_tiny_power_that_can_be_computed_is_exact() -> None:
