@@ -8,9 +8,9 @@ touches pygame. Started after the first frame is up: finding a port can take sec
 
 ``input.source = "auto"`` takes the serial board when one is found, else the cameras
 when ``[camera] devices`` are configured, else the virtual board (on screen: click to
-throw; the keypad types darts as ever). On the virtual board it keeps looking for a
-board, and one plugged in later (``/dev/dartboard`` appearing, or a new by-id device
-that speaks the protocol) takes over from it.
+throw; the keypad types darts as ever). On the cameras or the virtual board it keeps
+looking for a board, and one plugged in later (``/dev/dartboard`` appearing, or a new
+by-id device that speaks the protocol) takes over from them.
 """
 
 from __future__ import annotations
@@ -146,10 +146,12 @@ class Devices:
                         self._start_reader(port)
                 return
             if first and self._source == "auto" and self.config.camera.devices:
-                log.info("no board found: scoring with the cameras")
+                log.info("no board found: scoring with the cameras; a board plugged in "
+                         "takes over")  # fmt: skip
                 with self._lock:
                     if not self._stop.is_set():
                         self._start_cameras()
+                self._watch_for_board(seen, fixed, by_id)
                 return
             if first and self._source == "auto":
                 log.info("no board found: the virtual board is on screen (click to throw); "
@@ -165,9 +167,11 @@ class Devices:
             self._stop.wait(PORT_RETRY)
 
     def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
-        """On the virtual board: a board plugged in takes over from it, and so does one
-        that was there and silent (slow to boot), looked at again on every pass for
-        ``STARTING_S``, then every ``relook_s``."""
+        """On the virtual board or the cameras ("auto" found no board at the start): a
+        board plugged in takes over from them, and so does one that was there and
+        silent (slow to boot), looked at again on every pass for ``STARTING_S``, then
+        every ``relook_s``. The cameras are a fallback: a board mended or plugged back
+        in scores better (also while no camera is calibrated yet and darts are typed)."""
         from kiosk.adapters.serial_board.ports import plugged_in
 
         start = time.monotonic()
@@ -183,8 +187,10 @@ class Devices:
             with self._lock:
                 if self._stop.is_set():
                     return
-                log.info("a board was plugged in on %s: it takes over from the virtual board", port)
+                was = "the cameras" if self._virtual_board is None else "the virtual board"
+                log.info("a board was plugged in on %s: it takes over from %s", port, was)
                 self._close_virtual()
+                self._close_cameras()
                 self._start_reader(port)
             return
 
@@ -358,9 +364,6 @@ class Devices:
         self.stop()
         self._source = source
         self.inbox.put(_status("", ""))
-        with self._state_lock:
-            self._camera_states, self._left_out = {}, []
-        self._report_down()
         self.start()
 
     def stop(self) -> None:
@@ -372,10 +375,19 @@ class Devices:
             if self._reader is not None:
                 self._reader.stop()
                 self._reader = None
-            if self._cameras is not None:
-                self._cameras.stop()
-                self._cameras = None
+            self._close_cameras()
             self._close_virtual()
+
+    def _close_cameras(self) -> None:
+        """The cameras stopped, and none of them named as not scoring any more (with
+        ``_lock`` held)."""
+        if self._cameras is not None:
+            self._cameras.stop()
+            self._cameras = None
+        with self._state_lock:
+            self._camera_states, self._camera_details, self._to_calibrate = {}, {}, set()
+            self._left_out, self._posted = [], None
+        self._report_down()
 
     def _close_virtual(self) -> None:
         """The virtual board and its reader gone (with ``_lock`` held)."""

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import pytest
 
 from kiosk.adapters.camera.synthetic import Step, render_turn
+from kiosk.adapters.serial_board.protocol import Hit
+from kiosk.adapters.serial_board.reader import Status
+from kiosk.adapters.serial_board.virtual import VirtualBoard
 from kiosk.config import Config
-from kiosk.devices import CamerasDown, Devices
+from kiosk.devices import NO_CALIBRATED_CAMERA, CamerasDown, Devices
 from kiosk.domain.board import centre_of
 from kiosk.domain.darts import Dart
 from kiosk.ui.inbox import Inbox
@@ -35,12 +39,14 @@ def _video(
     return path
 
 
-def _devices(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> tuple[Devices, Inbox]:
+def _devices(
+    devices: tuple[str, ...], calibrations: tuple[str, ...], source: str = "camera"
+) -> tuple[Devices, Inbox]:
     """The kiosk's devices on these cameras (not started), and the inbox they post to."""
     base = Config()
     camera = dataclasses.replace(base.camera, devices=devices, calibrations=calibrations)
     inbox = Inbox()
-    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source="camera", port=None)
+    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source=source, port=None)
     return dev, inbox
 
 
@@ -119,8 +125,6 @@ def test_a_camera_mounted_to_the_side_gets_no_face_on_warning(
 
 
 def test_a_single_camera_that_never_gives_pictures_is_the_board_lost(tmp_path: Path) -> None:
-    from kiosk.adapters.serial_board.reader import Status
-
     good = _video(tmp_path / "good.avi", [Step("still", 4)])
     dev, inbox = _devices((str(tmp_path / "video9.avi"),), (str(good.with_suffix(".json")),))
     statuses: list[Status] = []
@@ -155,3 +159,43 @@ def test_the_log_names_a_camera_by_its_number_on_screen(
     assert "camera 2 connected" in caplog.text
     assert "camera 0 " not in caplog.text
     assert "first.avi has no calibration file" in caplog.text  # (an empty entry: none)
+
+
+@pytest.mark.parametrize("calibrated", [True, False], ids=["cameras scoring", "none calibrated"])
+def test_on_the_cameras_a_board_plugged_in_takes_over(tmp_path: Path, calibrated: bool) -> None:
+    """``input = "auto"`` found no board at the start and went to the cameras (or, none
+    calibrated yet, to typed darts): the board, mended or plugged back in, scores
+    again as soon as it is plugged in, and no camera is named as not scoring after."""
+    good = _video(tmp_path / "good.avi", [Step("still", 30)])
+    cals = (str(good.with_suffix(".json")),) if calibrated else ()
+    dev, inbox = _devices((str(good),), cals, source="auto")
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    dev.fixed, dev.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+    events: list[object] = []
+
+    def until(done: Callable[[], bool], what: str) -> None:
+        end = time.monotonic() + 15
+        while not done():
+            assert time.monotonic() < end, f"timed out waiting for {what}: {events}"
+            events.extend(i.event for i in inbox.wait(0.1))
+
+    dev.start()
+    try:
+        if calibrated:
+            until(lambda: dev.active == "camera", "the cameras")
+        else:
+            until(lambda: any(isinstance(e, Status) and NO_CALIBRATED_CAMERA in e.detail
+                              for e in events), "no calibrated camera")  # fmt: skip
+        with VirtualBoard(ping_interval=0.2) as board:
+            board.start()
+            port = by_id / "usb-dartboard"
+            port.symlink_to(board.path)
+            until(lambda: dev.active == "serial", "the board plugged in")
+            until(lambda: Status("connected", str(port)) in events, "the board's port opened")
+            board.send("T20")
+            until(lambda: Hit(Dart.parse("T20")) in events, "T20 from the board")
+    finally:
+        dev.stop()
+    down = [e for e in events if isinstance(e, CamerasDown)]
+    assert down[-1:] in ([], [CamerasDown(())]), down
