@@ -132,6 +132,11 @@ class Kiosk:
     def t(self, message: str) -> str:
         return self.catalog.gettext(message)
 
+    def number(self, value: float, places: int) -> str:
+        """A figure (an MPR, an average) with ``places`` decimals, with the decimal mark
+        of the kiosk's language."""
+        return i18n.number(value, places, self.settings.language)
+
     def clock_unset(self) -> bool:
         """Whether tonight's date may be wrong: the clock was set neither from the network
         nor by hand, and came from no clock chip, or it is behind the newest input saved

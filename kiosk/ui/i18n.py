@@ -109,6 +109,17 @@ def load(language: str, locale_dir: Path) -> Catalog:
         return Catalog({}, "en")
 
 
+# The decimal mark of each language (a comma in Ukrainian and Russian: "2,45" marks a
+# round); English, and any language not listed, has the point.
+DECIMAL_MARKS = {"uk": ",", "ru": ","}
+
+
+def number(value: float, places: int, language: str) -> str:
+    """``value`` with ``places`` decimals, written as ``language`` writes numbers."""
+    text = f"{value:.{places}f}"
+    return text.replace(".", DECIMAL_MARKS.get(language, "."))
+
+
 def fill(template: str, **values: object) -> str:
     """``{name}`` placeholders of a translated text filled in, in one pass (a value
     with braces in it, a player's name, is shown as it is); a placeholder with no value,

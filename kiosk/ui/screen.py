@@ -67,6 +67,10 @@ class Screen:
         """The message in the kiosk's language."""
         return self.kiosk.t(message)
 
+    def number(self, value: float, places: int) -> str:
+        """A figure with ``places`` decimals, as the kiosk's language writes it."""
+        return self.kiosk.number(value, places)
+
     def on_enter(self) -> None:
         """Became the top screen (pushed, or uncovered by a pop)."""
         self.dirty = True

@@ -4,6 +4,7 @@ players typed on the keypad, standings, a player's page, renames, a league game.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.adapters.store import Store
@@ -284,3 +287,24 @@ def test_without_a_database_the_league_menu_says_results_are_not_saved(tmp_path:
         assert "Results are not being saved: the database could not be opened" in d.texts
         d.press("2")  # greyed out: a message, no screen, no crash
         assert d.screen.name == "league-menu"
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
+    tmp_path: Path, language: str
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        formula_qualifications(store, "Ann")  # 50.0 points a round, 1.5 rounds to 0
+        rated_win(d, ["Ann", "Bob"], "Ann")  # Cricket: 21 marks in 8 darts
+        d.kiosk.set_language(language)
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        assert d.screen.name == "standings"
+        mpr = f"{21 / 8 * 3:.2f}".replace(".", ",")
+        after = d.texts[d.texts.index("Ann") + 1 :][:9]
+        assert after[4:8] == [mpr, mpr, "50,0", "1,5"], after
+        d.press("\n")  # the top row: Ann
+        assert d.screen.name == "player-page"
+        assert f"{d.kiosk.t('Last game')}: {mpr}" in d.texts
+        assert not [t for t in d.texts if re.fullmatch(r"[\d.]*\d\.\d+", t)], d.texts

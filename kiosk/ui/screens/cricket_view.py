@@ -115,7 +115,7 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
         )
         stats = game.side_stats(side[0])  # a team's MPR is the team's
         p.text(
-            f"{screen.t('MPR')} {stats.mpr:.2f}",
+            f"{screen.t('MPR')} {screen.number(stats.mpr, 2)}",
             3.4 * u,
             (box.centerx, box.bottom - 2.6 * u),
             theme.DIM,

@@ -139,8 +139,9 @@ class PlayerPage(StorePage):
             text = f"{self.t('Season')} {d.season}: {self.t('no league games yet')}"
         p.text(text, 3.6 * u, (left, y), theme.TEXT, max_width=w * 0.42)
         if d.formula_avg is not None:
+            avg = self.number(d.formula_avg, 1)
             text = (
-                f"{self.t('Formula darts')}, {self.t('points per round')}: {d.formula_avg:.1f}"
+                f"{self.t('Formula darts')}, {self.t('points per round')}: {avg}"
                 f"  ({self.t('Games')}: {d.formula_games})"
             )
         else:
@@ -208,7 +209,7 @@ class PlayerPage(StorePage):
         for v in (0.0, top / 2, top):
             y = y_of(v)
             pygame.draw.line(p.surface, theme.LINE, (plot.x, y), (plot.right, y), 1)
-            p.text(f"{v:.1f}", 3 * u, (plot.x - 1.5 * u, y), theme.DIM, anchor="midright")
+            p.text(self.number(v, 1), 3 * u, (plot.x - 1.5 * u, y), theme.DIM, anchor="midright")
         avg = sum(values) / len(values)
         ya = y_of(avg)
         for x in range(plot.x, plot.right, int(2 * u)):
@@ -231,7 +232,7 @@ class PlayerPage(StorePage):
         # Each in its own half of the box's width: side by side, they never overlap
         # ("Последняя игра" is long).
         p.text(
-            f"{self.t('Last game')}: {values[-1]:.2f}",
+            f"{self.t('Last game')}: {self.number(values[-1], 2)}",
             4 * u,
             (box.x, box.bottom + 1.5 * u),
             theme.ACCENT,
@@ -239,7 +240,7 @@ class PlayerPage(StorePage):
             max_width=box.w / 2 - u,
         )
         p.text(
-            f"{self.t('Average')}: {avg:.2f}",
+            f"{self.t('Average')}: {self.number(avg, 2)}",
             4 * u,
             (box.right, box.bottom + 1.5 * u),
             theme.DIM,

@@ -17,15 +17,16 @@ from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, Screen
 from kiosk.ui.widgets import Button
 
-COLUMNS: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("Points", lambda s: str(s.points)),
-    ("MPR", lambda s: f"{s.mpr:.2f}"),
-    ("Marks", lambda s: str(s.marks)),
-    ("Darts", lambda s: str(s.darts)),
-    ("Triples", lambda s: str(s.triples)),
-    ("White horse", lambda s: str(s.white_horses)),
-    ("Hat trick", lambda s: str(s.hat_tricks)),
-    ("5+ mark turns", lambda s: str(sum(s.mark_turns.values()))),
+# (header msgid, value, decimals)
+COLUMNS: tuple[tuple[str, Callable[[Any], float], int], ...] = (
+    ("Points", lambda s: s.points, 0),
+    ("MPR", lambda s: s.mpr, 2),
+    ("Marks", lambda s: s.marks, 0),
+    ("Darts", lambda s: s.darts, 0),
+    ("Triples", lambda s: s.triples, 0),
+    ("White horse", lambda s: s.white_horses, 0),
+    ("Hat trick", lambda s: s.hat_tricks, 0),
+    ("5+ mark turns", lambda s: sum(s.mark_turns.values()), 0),
 )
 
 
@@ -134,7 +135,7 @@ class ResultsScreen(Screen):
         col_w = (w * 0.94 - name_w) / len(COLUMNS)
         x0 = w * 0.03
         y = 28 * u
-        for k, (label, _) in enumerate(COLUMNS):
+        for k, (label, _, _) in enumerate(COLUMNS):
             x = x0 + name_w + (k + 0.5) * col_w
             lines = p.two_lines(t(label), 2.8 * u, col_w * 0.95)
             p.lines(lines, 2.8 * u, (x, y), theme.DIM, max_width=col_w * 0.95, leading=3 / 2.8)
@@ -157,9 +158,9 @@ class ResultsScreen(Screen):
                 max_width=name_w - 2 * u,
             )
             stats = game.stats(player)  # each player's own, in a team game too
-            for k, (_, value) in enumerate(COLUMNS):
+            for k, (_, value, places) in enumerate(COLUMNS):
                 p.text(
-                    value(stats),
+                    self.number(value(stats), places),
                     row_h * 0.42,
                     (x0 + name_w + (k + 0.5) * col_w, ry + row_h * 0.45),
                     theme.TEXT,

@@ -22,20 +22,21 @@ from kiosk.ui.screens.menu import centred, footer
 ROWS = 10
 NONE = "\u2013"  # an en dash: no games of that kind
 
-# (header msgid, value, width in % of the screen) after the rank and the name.
-COLUMNS: tuple[tuple[str, Callable[[Any], str], float], ...] = (
-    ("Played", lambda s: str(s.played), 6.5),
-    ("Won", lambda s: str(s.won), 5.5),
-    ("Lost", lambda s: str(s.lost), 5.5),
-    ("Drawn", lambda s: str(s.drawn), 5.5),
-    ("MPR", lambda s: f"{s.cricket_mpr:.2f}" if s.cricket_games else NONE, 8.0),
-    ("Best MPR", lambda s: f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr else NONE, 8.0),
+# (header msgid, value (None: no games of that kind), decimals, width in % of the
+# screen) after the rank and the name.
+COLUMNS: tuple[tuple[str, Callable[[Any], float | None], int, float], ...] = (
+    ("Played", lambda s: s.played, 0, 6.5),
+    ("Won", lambda s: s.won, 0, 5.5),
+    ("Lost", lambda s: s.lost, 0, 5.5),
+    ("Drawn", lambda s: s.drawn, 0, 5.5),
+    ("MPR", lambda s: s.cricket_mpr if s.cricket_games else None, 2, 8.0),
+    ("Best MPR", lambda s: s.best_cricket_mpr or None, 2, 8.0),
     # formula darts: average points a round, average rounds to bring the score to 0 (of
     # the games that did), the fewest in one game
-    ("Formula points", lambda s: f"{s.formula_avg_points:.1f}" if s.formula_games else NONE, 8.0),
-    ("Rounds to 0", lambda s: f"{s.formula_avg_rounds:.1f}" if s.formula_finished else NONE, 8.0),
-    ("Fewest rounds", lambda s: str(s.best_formula_rounds or NONE), 8.0),
-    ("Rating", lambda s: f"{s.rating:.0f}", 7.0),
+    ("Formula points", lambda s: s.formula_avg_points if s.formula_games else None, 1, 8.0),
+    ("Rounds to 0", lambda s: s.formula_avg_rounds if s.formula_finished else None, 1, 8.0),
+    ("Fewest rounds", lambda s: s.best_formula_rounds or None, 0, 8.0),
+    ("Rating", lambda s: s.rating, 0, 7.0),
 )
 
 
@@ -142,11 +143,11 @@ class StandingsScreen(StorePage):
         header_y = 15 * u
         xs: list[tuple[float, float]] = []
         x = x0 + rank_w + name_w
-        for _label, _value, width in COLUMNS:
+        for _label, _value, _places, width in COLUMNS:
             xs.append((x, w * width / 100))
             x += w * width / 100
         p.text(self.t("Player"), 3.4 * u, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
-        for (label, _value, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
+        for (label, _value, _places, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
             lines = p.two_lines(self.t(label), 3.4 * u, cw * 0.95)
             p.lines(lines, 3.4 * u, (cx + cw / 2, header_y), theme.DIM, max_width=cw * 0.95)
         self._rects = []
@@ -188,9 +189,10 @@ class StandingsScreen(StorePage):
                 style="bold",
                 max_width=name_w * 0.96,
             )
-            for (_label, value, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
+            for (_label, value, places, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
+                v = value(s)
                 p.text(
-                    value(s),
+                    NONE if v is None else self.number(v, places),
                     size,
                     (cx + cw / 2, cy),
                     theme.TEXT,
