@@ -280,11 +280,11 @@ class Devices:
         self._cameras.start()
 
     def _camera_event(self, event: Any) -> None:
-        """From a camera thread: darts go to the game as board hits; a takeout ends the
-        turn like the board's NEXT button; the board banner shows only when every camera
-        is lost (the others go on scoring when one is: ``CamerasDown`` names it)."""
-        from kiosk.adapters.camera.scorer import CameraStatus, CameraTakeout
-        from kiosk.adapters.serial_board.protocol import Button
+        """From a camera thread: darts go to the game as board hits, a takeout as
+        itself (the game screen passes the turn, if the darts were not pulled after a
+        NEXT by hand: ``app.translate_device``); the board banner shows only when every
+        camera is lost (the others go on scoring when one is: ``CamerasDown`` names it)."""
+        from kiosk.adapters.camera.scorer import CameraStatus
 
         if isinstance(event, CameraStatus):
             log.info("camera %d %s: %s", self._number(event.camera), event.state, event.detail)
@@ -307,8 +307,6 @@ class Devices:
             if changed:
                 self.inbox.put(_status(*state), source="camera")
             self._report_down()
-        elif isinstance(event, CameraTakeout):
-            self.inbox.put(Button("NEXT"), source="camera")
         else:
             self.inbox.put(event, source="camera")
 

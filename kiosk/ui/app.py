@@ -29,7 +29,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
-from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice
+from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice
 
 log = logging.getLogger("kiosk.ui")
 
@@ -109,6 +109,8 @@ def translate_device(
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad", act=True)
+    if kind == "CameraTakeout":
+        return DartsPulled()
     if kind == "CameraDoubt":
         # The dart has counted already (its Hit came first); the player checks it.
         return DartDoubt(ev.dart, ev.other)

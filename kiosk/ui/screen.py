@@ -47,6 +47,13 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class DartsPulled:
+    """The cameras saw the darts pulled out of the board (a takeout): the Cricket
+    screen passes the turn as NEXT does, if there is a turn to pass; every other
+    screen ignores it (a hand at the board is no menu key)."""
+
+
+@dataclass(frozen=True, slots=True)
 class DartDoubt:
     """The cameras scored ``dart`` (its ``DartInput`` came first) but it could as well
     be ``other`` (a wire within the point's error): the game screen asks the player and

@@ -19,7 +19,7 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
-from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen
+from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice, Screen
 from kiosk.ui.session import CricketSession, Feedback
 from kiosk.ui.vboard import VirtualBoard
 from kiosk.ui.widgets import Button
@@ -76,6 +76,20 @@ class CricketScreen(Screen):
             self.notice(event)
         elif isinstance(event, DartDoubt):
             self.doubted(event)
+        elif isinstance(event, DartsPulled):
+            self.darts_pulled()
+
+    def darts_pulled(self) -> None:
+        """The cameras saw the darts pulled: the turn passes as on NEXT, unless it was
+        passed by hand already (no dart in the turn up, and no finished turn held):
+        then the darts were the last player's, and the next player must not lose a
+        turn to them."""
+        s = self.session
+        if s.over or (s.hold is None and not s.game.darts_this_turn):
+            log.info("darts pulled after the turn was passed: nothing to pass")
+            return
+        log.info("darts pulled: the turn passes")
+        self.next_player()
 
     def notice(self, event: Notice) -> None:
         text = self.t(event.text)

@@ -24,7 +24,7 @@ from kiosk.ui import formula_session as fs
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
 from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
-from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen
+from kiosk.ui.screen import DartDoubt, DartInput, DartsPulled, Notice, Screen
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
@@ -239,8 +239,9 @@ class FormulaSideGame(FormulaScreen):
             self.leave()
             self.cricket.process_event(event)
             return
-        if isinstance(event, Notice):
-            self.cricket.process_event(event)
+        if isinstance(event, Notice | DartsPulled):
+            self.cricket.process_event(event)  # (the match's darts pulled: its turn passes)
+            self.dirty = True
             return
         if hasattr(event, "name"):
             token = fk.token_of(event)

@@ -1,0 +1,82 @@
+"""A camera rig's takeout (the cameras see the darts pulled out of the board) on the real
+kiosk, headless, with a board on a pty for the darts: it passes the turn as NEXT does,
+but never once more after a NEXT by hand (the next player would lose a turn), and it is
+no key on the menus or in formula darts (a hand at the board is not the keypad)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import kiosk_on_board, send, start_game
+
+from kiosk.adapters.camera.scorer import CameraTakeout
+from kiosk.ui.driver import Driver
+from kiosk.ui.screens.formula import open_side_game
+
+
+def pulled(d: Driver) -> None:
+    """The cameras' takeout, reported to the kiosk's devices as the camera scorer's
+    thread does, and handled."""
+    d.running.devices._camera_event(CameraTakeout())
+    d.settle(2.0)
+    assert not d.running.inbox.pending()
+
+
+def test_darts_pulled_pass_the_turn_with_or_without_its_third_dart(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20", "S19"])  # the third dart fell to the floor
+        pulled(d)
+        session = d.game()
+        game = session.game
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        send(d, board, ["S1", "S2", "S3"])  # the scoreboard holds Boris's turn
+        assert session.hold is not None
+        pulled(d)
+        assert session.hold is None and game.current_player == "Anna"
+
+
+def test_darts_pulled_after_next_by_hand_cost_the_next_player_nothing(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen"))
+        send(d, board, ["T20", "T20", "T20"])
+        d.press("+")  # Anna ends the hold by hand, out of habit, then pulls her darts
+        pulled(d)
+        game = d.game().game
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        send(d, board, ["S19"])
+        assert game.current_player == "Boris" and game.marks("Boris", 19) == 1
+        send(d, board, ["BTN NEXT"])  # Boris's other darts missed: the board's button
+        pulled(d)  # then he pulls his one dart: Chen keeps her turn
+        assert game.current_player == "Chen" and game.darts_this_turn == ()
+
+
+def test_darts_pulled_are_no_key_on_the_menus(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.settle()
+        attract = d.screen.name
+        pulled(d)
+        assert d.screen.name == attract  # the attract screen stays
+        d.press("1")
+        menu = d.screen
+        chosen = menu.selected  # type: ignore[attr-defined]
+        pulled(d)
+        assert d.screen is menu and menu.selected == chosen  # type: ignore[attr-defined]
+
+
+def test_in_the_side_game_darts_pulled_pass_the_match_turn_not_the_formula(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        cricket_screen = d.screen
+        send(d, board, ["T20", "S19", "S19"])  # Anna's turn, on hold
+        open_side_game(d.kiosk, cricket_screen)
+        d.settle()
+        side = d.screen
+        assert side.name == "formula-side"
+        d.pad("\n")  # Enter: the side game's round starts
+        typed = side.editor.text  # type: ignore[attr-defined]
+        pulled(d)
+        assert d.screen is side and side.editor.text == typed  # type: ignore[attr-defined]
+        assert cricket_screen.session.hold is None  # type: ignore[attr-defined]
