@@ -85,6 +85,20 @@ def start_game(d: Driver, names: tuple[str, ...] = ("Anna", "Boris"), **options:
     assert d.screen.name == "cricket"
 
 
+def side_game_on_hold(d: Driver, board: VirtualBoard, darts: list[str]) -> Any:
+    """A Cricket game started, Anna's three ``darts`` thrown (her turn on hold), and
+    the side game opened over it: the Cricket screen (the side game is ``d.screen``)."""
+    from kiosk.ui.screens.formula import open_side_game
+
+    start_game(d)
+    cricket_screen = d.screen
+    send(d, board, darts)
+    open_side_game(d.kiosk, cricket_screen)
+    d.settle()
+    assert d.screen.name == "formula-side"
+    return cricket_screen
+
+
 # -- the crash rig: the real kiosk process, killed with SIGKILL at a random moment -------
 
 

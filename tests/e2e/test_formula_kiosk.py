@@ -6,13 +6,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from kiosk_support import kiosk_on_board, send, start_game
+from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
 
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
 from kiosk.ui.formula_session import FormulaSetup
-from kiosk.ui.screens.formula import open_side_game, start_formula
+from kiosk.ui.screens.formula import start_formula
 
 
 def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None:
@@ -82,12 +82,7 @@ def test_a_duel_player_who_runs_out_of_time_gets_the_automatic_move(tmp_path: Pa
 def test_a_cricket_match_with_a_side_game_in_the_middle_loses_no_dart(tmp_path: Path) -> None:
     thrown = ["T20", "S19", "S19", "T20", "S18", "D17", "S20", "T19", "S5"]
     with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        cricket_screen = d.screen
-        send(d, board, thrown[:3])  # Anna's turn, on hold
-        open_side_game(d.kiosk, cricket_screen)
-        d.settle()
-        assert d.screen.name == "formula-side"
+        cricket_screen = side_game_on_hold(d, board, thrown[:3])
         d.pad("\n00+")  # Anna types a formula while Boris throws
         send(d, board, thrown[3:6])  # Boris's turn lands in the match, shown in the strip
         assert d.screen.name == "formula-side"
@@ -193,12 +188,7 @@ def test_a_dart_the_board_could_not_score_during_the_side_game_is_asked_for(
     # A contact the board map does not have: the dart is not scored, and the match
     # needs it typed. The side game makes way so the question is seen and answered.
     with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        cricket_screen = d.screen
-        send(d, board, ["T20", "S19", "S19"])  # Anna's turn, on hold
-        open_side_game(d.kiosk, cricket_screen)
-        d.settle()
-        assert d.screen.name == "formula-side"
+        cricket_screen = side_game_on_hold(d, board, ["T20", "S19", "S19"])
         send(d, board, ["BTN NEXT"])
         board.send("RAW 3 7")  # Boris's dart on an unmapped contact
         d.wait_for(lambda: d.screen is cricket_screen, what="the scoreboard back")

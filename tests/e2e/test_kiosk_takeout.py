@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk_support import kiosk_on_board, send, start_game
+from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
 
 from kiosk.adapters.camera.scorer import CameraTakeout
 from kiosk.ui.driver import Driver
-from kiosk.ui.screens.formula import open_side_game
 
 
 def pulled(d: Driver) -> None:
@@ -68,13 +67,8 @@ def test_in_the_side_game_darts_pulled_pass_the_match_turn_not_the_formula(
     tmp_path: Path,
 ) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        cricket_screen = d.screen
-        send(d, board, ["T20", "S19", "S19"])  # Anna's turn, on hold
-        open_side_game(d.kiosk, cricket_screen)
-        d.settle()
+        cricket_screen = side_game_on_hold(d, board, ["T20", "S19", "S19"])
         side = d.screen
-        assert side.name == "formula-side"
         d.pad("\n")  # Enter: the side game's round starts
         typed = side.editor.text  # type: ignore[attr-defined]
         pulled(d)
