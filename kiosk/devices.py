@@ -281,9 +281,10 @@ class Devices:
 
     def _camera_event(self, event: Any) -> None:
         """From a camera thread: darts go to the game as board hits, a takeout as
-        itself (the game screen passes the turn, if the darts were not pulled after a
-        NEXT by hand: ``app.translate_device``); the board banner shows only when every
-        camera is lost (the others go on scoring when one is: ``CamerasDown`` names it)."""
+        itself (the Cricket screen passes the turn on it, unless the turn was passed by
+        hand already: ``CricketScreen.darts_pulled``); the board banner shows only when
+        every camera is lost (the others go on scoring when one is: ``CamerasDown``
+        names it)."""
         from kiosk.adapters.camera.scorer import CameraStatus
 
         if isinstance(event, CameraStatus):
