@@ -10,9 +10,11 @@ wire's centre line: touching its 1 mm metal to half a mm off it) tips, never in 
 wire (a steel point that meets one bounces out or glances off, ``sample_tip``); mean /
 median / max error in mm (with each rate, its 95 % range: 1000 throws in a band
 cannot tell 98.5 from 98.9 %); darts flagged for the player to check (``Fused.doubt``) and
-darts wrong without a flag; ms per frame on one core (the state machine's per-frame
-motion check) and per dart (tip search); impact -> Dart time (frames the state machine
-waits at 30 fps, plus the tip search and the fusion). Cameras give 1280x720 pictures
+darts wrong without a flag; three cameras by how many of them see the dart from its
+side rather than nearly along it (``side_views``: what face-on rigs lack); ms per
+frame on one core (the state machine's per-frame motion check) and per dart (tip
+search); impact -> Dart time (frames the state machine waits at 30 fps, plus the tip
+search and the fusion). Cameras give 1280x720 pictures
 unless ``--size`` says otherwise (``--size 1920x1080``: what the kiosk asks a camera
 for, ``capture.CAPTURE_SIZE``).
 
@@ -64,6 +66,9 @@ N_CAMERAS = 3
 # fifth near a wire, and the uniform darts' own share).
 CRICKET_AIMS = (*(Dart(n, 3) for n in (20, 19, 18, 17, 16, 15)), Dart(BULL, 2))
 CRICKET_SCATTER_MM = 20.0
+# A camera whose line of sight to the tip is nearer the dart's own axis than this sees
+# the dart nearly end-on: the barrel and flight hide the point, and the axis is short.
+SIDE_ON_DEG = 8.0
 
 # cams, band, tips, exact, error mm (None: none), flagged (the kiosk asks to check it)
 Row = tuple[str, str, str, bool, float | None, bool]
@@ -95,9 +100,10 @@ def cricket_tips(seed: int, n: int) -> list[tuple[float, float]]:
 
 def one_throw(
     args: tuple[int, tuple[float, float], str, tuple[int, int]],
-) -> tuple[list[Row], list[float], float]:
+) -> tuple[list[Row], list[float], float, int]:
     """Score one rendered throw with each camera alone and with all fused. ``kind``:
-    "uniform", "near wire" or "cricket" (where the dart lands)."""
+    "uniform", "near wire" or "cricket" (where the dart lands). Also: how many
+    cameras see the dart from its side (``side_views``)."""
     seed, band, kind, size = args
     cv2.setNumThreads(1)
     tip = cricket_tip(seed) if kind == "cricket" else None
@@ -130,7 +136,20 @@ def one_throw(
     else:
         err = float(np.hypot(fu.board[0] - th.dart.tip[0], fu.board[1] - th.dart.tip[1]))
         rows.append(("3 cams", bn, kind, fu.dart == th.truth, err, fu.doubt is not None))
-    return rows, ms, fuse_ms
+    return rows, ms, fuse_ms, side_views(th)
+
+
+def side_views(th: synthetic.Throw) -> int:
+    """How many of the throw's cameras look at the tip from at least ``SIDE_ON_DEG``
+    off the dart's axis."""
+    tip = np.array([th.dart.tip[0], th.dart.tip[1], 0.0])
+    axis = np.array(th.dart.direction)
+    n = 0
+    for cam in th.cameras:
+        sight = -cam.R.T @ cam.t - tip  # from the tip to the camera's centre
+        cos = abs(float(sight @ axis)) / float(np.linalg.norm(sight))
+        n += math.degrees(math.acos(min(1.0, cos))) >= SIDE_ON_DEG
+    return n
 
 
 class Tally:
@@ -241,10 +260,13 @@ def main() -> int:
     tallies: dict[str, Tally] = {}
     tip_ms: list[float] = []
     fuse_ms: list[float] = []
+    by_sides: dict[int, Tally] = {}
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for i, (rows, ms, f_ms) in enumerate(pool.map(one_throw, work, chunksize=4)):
+        for i, (rows, ms, f_ms, sides) in enumerate(pool.map(one_throw, work, chunksize=4)):
             for cams, bn, kind, ok, err, flagged in rows:
+                if cams == "3 cams":
+                    by_sides.setdefault(sides, Tally()).add(ok, err, flagged)
                 keys = [f"{cams:<6} {bn:<10} all tips", f"{cams:<6} all angles {kind}",
                         f"{cams:<6} all angles all tips"]  # fmt: skip
                 keys.append(f"{cams:<6} {bn:<10} {kind}")  # where the misses are
@@ -267,6 +289,14 @@ def main() -> int:
     for key in sorted(tallies):
         if args.band is None or "all angles" not in key:  # (one band: the same rows)
             print(tallies[key].row(key))
+    print(
+        f"\n3 cameras, by how many see the dart from its side (line of sight >= "
+        f"{SIDE_ON_DEG:.0f} deg off its axis;"
+    )
+    print("  nearer, the dart hides its own point: face-on rigs often have only one or two)")
+    print(Tally.HEAD)
+    for sides in sorted(by_sides):
+        print(by_sides[sides].row(f"3 cams  {sides} of {N_CAMERAS} side-on"))
     tip = statistics.median(tip_ms)
     print(f"\nms per {w}x{h} frame (motion check, one core, median): {frame_ms:.2f}")
     fusing = statistics.median(fuse_ms)
