@@ -267,12 +267,8 @@ class Devices:
             return
         log.info("scoring with %d camera(s): %s", len(sources), ", ".join(sources))
         with self._state_lock:
-            self._camera_states = {}
-            self._camera_details = {}
-            self._posted = None
-            self._to_calibrate = set()
             self._camera_numbers = numbers
-            self._left_out = left_out
+        self._clear_camera_states(left_out)
         self._report_down()
         # (realtime: a recorded video standing in for a camera plays at its own speed.)
         self._cameras = CameraScorer(sources, calibrations, self._camera_event, realtime=True,
@@ -383,10 +379,15 @@ class Devices:
         if self._cameras is not None:
             self._cameras.stop()
             self._cameras = None
+        self._clear_camera_states([])
+        self._report_down()
+
+    def _clear_camera_states(self, left_out: list[int]) -> None:
+        """No camera's state known (the cameras start, or stopped); ``left_out``: the
+        configured cameras that could not be started."""
         with self._state_lock:
             self._camera_states, self._camera_details, self._to_calibrate = {}, {}, set()
-            self._left_out, self._posted = [], None
-        self._report_down()
+            self._left_out, self._posted = left_out, None
 
     def _close_virtual(self) -> None:
         """The virtual board and its reader gone (with ``_lock`` held)."""
