@@ -8,6 +8,8 @@ import argparse
 # ``--size WxH`` as (w, h), checked: the kiosk's own parser of the option.
 from kiosk.commands.kiosk import _size as picture_size
 
+__all__ = ["options", "picture_size"]
+
 
 def options(doc: str, n: int, seed: int, size: bool = False) -> argparse.Namespace:
     """``--n`` (``n``), ``--jobs`` (2), ``--seed`` (``seed``), with ``size`` also

@@ -258,12 +258,12 @@ def main() -> int:
     cv2.setNumThreads(1)
     bands = BANDS if args.band is None else (args.band,)
 
-    def kind(i: int) -> str:
+    def tips_of(i: int) -> str:
         if args.tips == "mixed":
             return "near wire" if (i // len(bands)) % 5 == 0 else "uniform"  # 1 in 5
         return str(args.tips)
 
-    work = [(args.seed + i, bands[i % len(bands)], kind(i), size) for i in range(n)]
+    work = [(args.seed + i, bands[i % len(bands)], tips_of(i), size) for i in range(n)]
     tallies: dict[str, Tally] = {}
     tip_ms: list[float] = []
     fuse_ms: list[float] = []

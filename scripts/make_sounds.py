@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -65,7 +66,7 @@ def seq(*parts: np.ndarray, gap: float = 0.0) -> np.ndarray:
     return np.concatenate(out)
 
 
-RECIPES = {
+RECIPES: dict[str, Callable[[], np.ndarray]] = {
     "hit": lambda: mix(thud(), 0.5 * tone(880, 0.12, decay=30)),
     "miss": lambda: thud(0.1) * 0.6,
     "triple": lambda: seq(*(tone(f, 0.09, decay=18, partials=(1, 0.3)) for f in (660, 880, 1320))),
