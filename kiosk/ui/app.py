@@ -54,8 +54,14 @@ class UnknownLines:
         self.every_s = every_s
         self.shown_at: float | None = None
         self.contact_shown_at: float | None = None
+        # Whether the top screen shows notices (``Screen.shows_notices``): a line that
+        # comes while it does not (the attract screen, a menu) is only logged, and the
+        # next one is shown as soon as a game is on screen.
+        self.showing = True
 
     def notice(self, text: str, now: float) -> Notice | None:
+        if not self.showing:
+            return None
         if self.shown_at is not None and now - self.shown_at < self.every_s:
             return None
         self.shown_at = now
@@ -275,6 +281,8 @@ class App:
         if now >= self._next_pump:
             self._next_pump = now + self.pump_interval
             inputs += self._sdl_inputs()
+        top = self.kiosk.stack.top
+        self._unknown.showing = top is not None and top.shows_notices
         for item in items:
             inp = translate_device(item, self.kiosk, self._unknown)
             if inp is not None:

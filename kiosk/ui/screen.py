@@ -65,6 +65,10 @@ class DartDoubt:
 
 class Screen:
     name = "screen"
+    # Puts a ``Notice`` in front of the player (a game's screen): the kiosk shows a
+    # notice that is only worth showing now and then (a line the board sent that is
+    # not the protocol) when the top screen does.
+    shows_notices = False
 
     def __init__(self, kiosk: Kiosk) -> None:
         self.kiosk = kiosk

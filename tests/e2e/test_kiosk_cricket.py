@@ -169,6 +169,32 @@ def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_garbage_line_before_the_game_does_not_keep_the_next_one_off_the_game_screen(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        assert d.screen.name == "attract"
+        board.write(b"FOO1\nBTN NEXT\n")  # (the button: the line was read before it)
+        d.wait_screen("main-menu")
+        assert not any("FOO1" in t for t in d.texts)  # a menu shows no notice
+        start_game(d)
+        board.write(b"BAR2\n")  # within the minute, but the first one a player sees
+        shown = "The board sent a line the kiosk does not know: 'BAR2'"
+        d.wait_for(lambda: shown in d.texts, what="the notice in the game")
+
+
+def test_a_dart_on_an_unmapped_contact_under_the_game_menu_brings_the_board_back_to_say_so(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        d.pad("/")
+        assert d.screen.name == "pause"
+        board.send("RAW 4 9")
+        shown = "A dart on contact 4 9 is not in the board map: type it on the keypad"
+        d.wait_for(lambda: d.screen.name == "cricket" and shown in d.texts, what="the notice")
+
+
 def test_a_dart_that_lands_while_the_game_menu_is_open_counts_and_the_board_comes_back(
     tmp_path: Path,
 ) -> None:

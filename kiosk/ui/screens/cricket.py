@@ -36,6 +36,7 @@ PAD_ARROWS = ("up", "down", "left", "right")  # 8 2 4 6 (``KeyAction.pad``, NumL
 class CricketScreen(Screen):
     name = "cricket"
     takes_darts = True  # a dart landing under a menu comes here (``back_to_the_match``)
+    shows_notices = True
 
     def __init__(self, kiosk: Any, session: CricketSession) -> None:
         super().__init__(kiosk)

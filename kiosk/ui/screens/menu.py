@@ -15,7 +15,7 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Click, DartInput, Screen, back_to_the_match
+from kiosk.ui.screen import Click, DartInput, Notice, Screen, back_to_the_match
 
 
 def centred(
@@ -114,8 +114,9 @@ class MenuScreen(Screen):
                     break
         elif isinstance(event, KeyAction):
             self.key(event, items)
-        elif isinstance(event, DartInput):
-            # over a match: back to it, the dart on it; else nothing to score
+        elif isinstance(event, DartInput) or (isinstance(event, Notice) and event.act):
+            # over a match: back to it, the dart on it (or the dart it must have typed:
+            # one not read, on a contact the board map lacks); else nothing to score
             back_to_the_match(self.kiosk.stack, event)
             return
         self.dirty = True
