@@ -194,6 +194,26 @@ def test_a_tiny_power_that_can_be_computed_is_exact() -> None:
     assert evaluate("pow(1/2,-9)*9", 1299) == 4608
 
 
+@pytest.mark.parametrize(
+    ("formula", "digits"),
+    [
+        ("pow(8/9,pow(6,4))", 8964),  # (8/9)**1296, about 5e-67: in floating point 0
+        ("pow(9/8,-pow(6,4))", 9864),
+        ("pow(8/9,pow(4,6))", 8946),  # about 3e-210, 3,908 digits each side
+        ("pow(7/8,pow(8,4))", 7884),
+    ],
+)
+def test_a_tiny_power_with_a_power_for_exponent_is_exact_not_taken_for_0(
+    formula: str, digits: int
+) -> None:
+    start = time.perf_counter()
+    with pytest.raises(FormulaError) as err:
+        evaluate(formula, digits)
+    assert err.value.code == "not_whole"
+    assert "e-" in err.value.message  # shown as the small number it is
+    assert time.perf_counter() - start < 1.0  # (about a millisecond)
+
+
 def test_a_ten_thousand_character_formula_is_refused_as_too_long() -> None:
     with pytest.raises(FormulaError) as err:
         evaluate("3" + "+0" * 5000, 3000)

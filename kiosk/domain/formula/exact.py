@@ -34,10 +34,11 @@ LOG_LIMIT = 15.0
 SMALL_LOG_LIMIT = -300.0  # floats reach 1e-308; nothing whole is built from less
 SMALL = 10**300
 # An exact power is computed only when its numerator and denominator stay this small
-# (in decimal digits): enough for anything four digits can write directly (pow(9, -999)
-# has 954). Beyond it (an exponent that is itself a power) the value is computed in
-# floating point, as PHP does: pow(9, -pow(9, 9)) underflows to 0.
-EXACT_DIGITS = 1000.0
+# (in decimal digits): enough for anything four digits can write within the size limits
+# above. The most digits come from a base near 1 to an exponent that is itself a power:
+# pow(8/9, pow(4, 6)) is about 1e-210 and has 3,908 digits (under a millisecond). It
+# must stay exact: in floating point it would pass for the whole number 0.
+EXACT_DIGITS = 6000.0
 WHOLE_TOLERANCE = 1e-9
 
 
@@ -168,8 +169,8 @@ def _exact_power(x: Fraction, y: Fraction) -> Value:
         p, q = rp, rq
     size = abs(a) * max(math.log10(abs(p)), math.log10(q))
     if size > EXACT_DIGITS:
-        # A moderate value with a huge numerator or denominator (such as pow(9, -pow(9, 9))):
-        # keep it as a float rather than compute a thousand-digit fraction.
+        # A moderate value with a huge numerator and denominator, which four digits
+        # cannot write: kept as a float rather than a fraction of this many digits.
         return math.pow(p / q, a)
     return Fraction(p, q) ** a
 
@@ -194,18 +195,18 @@ def show(value: Value) -> str:
     """
     if isinstance(value, float):
         return _show_float(value)
+    if value.denominator > 10**6:
+        return _show_float(float(value))
     q = value.denominator
     while q % 2 == 0:
         q //= 2
     while q % 5 == 0:
         q //= 5
-    if q == 1 and value.denominator <= 10**6:
+    if q == 1:
         text = f"{float(value):.6f}".rstrip("0").rstrip(".")
         if Fraction(text) == value:
             return text
-    if value.denominator <= 10**6:
-        return f"{value.numerator}/{value.denominator}"
-    return _show_float(float(value))
+    return f"{value.numerator}/{value.denominator}"
 
 
 def _show_float(value: float) -> str:
