@@ -81,6 +81,19 @@ def test_merging_moves_games_and_ratings_to_the_kept_player(store):
     assert store.players.find("Ann") is not None and store.players.find("Annie") is None
 
 
+def test_merging_an_old_merged_name_again_is_refused_and_the_kept_player_stays(store):
+    for name in ("Ann", "Anne", "Bob", "Dan"):
+        store.players.add(name)
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+    store.players.merge("Anne", "Ann")
+    # "Anne" now finds Ann: merging it into Dan would merge Ann, a player of her own.
+    with pytest.raises(PlayerError, match="'Anne' was merged into 'Ann': merge 'Ann'"):
+        store.players.merge("Anne", "Dan")
+    assert [p.name for p in store.players.roster()] == ["Ann", "Bob", "Dan"]
+    assert store.games.get(1).players == ("Ann", "Bob")
+    assert store.players.rating(store.players.find("Ann").id) == pytest.approx(1516)
+
+
 def test_two_players_who_met_in_a_game_cannot_be_merged(store):
     store.players.add("Ann")
     store.players.add("Bob")

@@ -126,12 +126,18 @@ class Players:
         rows = self._db.conn.execute(sql).fetchall()
         return sorted((_player(r) for r in rows), key=lambda p: p.name.casefold())
 
-    def rename(self, old: str, new: str) -> Player:
-        player = self.need(old)
-        if name_key(old) != name_key(player.name):  # a merged name: it stays an alias
+    def _own(self, name: str, verb: str) -> Player:
+        """The player called ``name``. A name merged into another player (it stays an
+        alias that finds them) is refused: ``verb`` would act on that other player."""
+        player = self.need(name)
+        if name_key(name) != name_key(player.name):
             raise PlayerError(
-                f"{old!r} was merged into {player.name!r}: rename {player.name!r} if you mean them"
+                f"{name!r} was merged into {player.name!r}: {verb} {player.name!r} if you mean them"
             )
+        return player
+
+    def rename(self, old: str, new: str) -> Player:
+        player = self._own(old, "rename")
         text = clean_name(new)
         with self._db.transaction() as c:
             clash = c.execute(
@@ -148,11 +154,7 @@ class Players:
     def retire(self, name: str, retired: bool = True) -> Player:
         """A retired player keeps their history and leaves the pick lists. A merged
         name is refused: it would retire the player it was merged into."""
-        player = self.need(name)
-        if name_key(name) != name_key(player.name):
-            raise PlayerError(
-                f"{name!r} was merged into {player.name!r}: retire {player.name!r} if you mean them"
-            )
+        player = self._own(name, "retire")
         with self._db.transaction() as c:
             c.execute("UPDATE players SET retired = ? WHERE id = ?", (int(retired), player.id))
         return self.get(player.id)
@@ -160,13 +162,14 @@ class Players:
     def merge(self, source: str, into: str) -> Player:
         """``source``'s games and history become ``into``'s; ``source`` is kept as an alias.
 
-        Refused if the two played in the same game (they are then two people) or if
-        ``source`` is in an unfinished game.
+        Refused if the two played in the same game (they are then two people), if
+        ``source`` is in an unfinished game, or if ``source`` is a name merged before
+        (it would merge the player it stands for).
         """
         # Imported here: results.py imports this module for player lookups.
         from kiosk.adapters.store.results import rebuild_ratings
 
-        a, b = self.need(source), self.need(into)
+        a, b = self._own(source, "merge"), self.need(into)
         if a.id == b.id:
             raise PlayerError(f"{source!r} and {into!r} are the same player")
         with self._db.transaction() as c:
