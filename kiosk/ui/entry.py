@@ -65,7 +65,7 @@ def parse_entry(typed: str) -> Dart:
         except DartError:
             raise EntryError(HELP) from None
     parts = [p for p in _SPLIT.split(text) if p]
-    if not all(p.isdigit() for p in parts) or not 1 <= len(parts) <= 2:
+    if not all(p.isascii() and p.isdigit() for p in parts) or not 1 <= len(parts) <= 2:
         raise EntryError(HELP)
     if len(parts) == 1 and _SPLIT.search(text):
         # "3*" (the number forgotten) or "*20" (the multiplier): half a dart, not a single

@@ -234,6 +234,23 @@ def test_a_board_at_another_speed_is_reported_unreadable_until_a_line_reads(
     assert [s.state for s in events.of_type(Status)] == ["connected", "lost", "connected"]  # type: ignore[attr-defined]
 
 
+def test_plain_lines_of_another_firmware_are_unknown_lines_not_a_wrong_speed(
+    tmp_path: Path,
+) -> None:
+    # Whole lines of words, read at the right speed: the banner must not send the bar
+    # owner to the board's baud rate; the lines are counted (and shown) as unknown.
+    with VirtualBoard(tmp_path / "dialect", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.5)
+        for _ in range(12):
+            vb.send("STUCK 2 5")
+            time.sleep(0.1)
+        vb.send("T20")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        reader.stop()
+    assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
+    assert reader.stats.unknown == 12
+
+
 def test_a_line_read_in_pieces_after_a_quiet_spell_is_not_noise(tmp_path: Path) -> None:
     with VirtualBoard(tmp_path / "legacy", ping_interval=3600) as vb:
         reader, events = open_reader(vb.path, ping_timeout=0.3)
@@ -284,6 +301,20 @@ def test_unknown_lines_past_the_log_limit_are_counted_in_the_log_when_the_burst_
         assert time.monotonic() < deadline, caplog.text
         time.sleep(0.05)
     reader.stop()
+    assert reader.stats.unknown == 25
+
+
+def test_unknown_lines_past_the_log_limit_are_counted_in_the_log_when_the_reader_stops(
+    board: VirtualBoard, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="kiosk.serial")
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    for k in range(25):
+        board.send(f"junk {k}")
+    board.send("T20")
+    events.next(lambda e: e == Hit(Dart(20, 3)))
+    reader.stop()  # long before the 10 s window ends (the kiosk shut down, say)
+    assert "15 more unknown lines not logged" in caplog.text
     assert reader.stats.unknown == 25
 
 

@@ -64,6 +64,7 @@ def test_saving_over_a_map_leaves_no_temp_files(tmp_path: Path) -> None:
         ('{"version": 1}', "contacts"),
         ('{"version": 1, "contacts": {"3-7": "T20"}}', "row,col"),
         ('{"version": 1, "contacts": {"3,x": "T20"}}', "row,col"),
+        ('{"version": 1, "contacts": {"\u00b3,7": "T20"}}', "row,col"),  # "³" is a digit
         ('{"version": 1, "contacts": {"3,7": "T21"}}', "not a segment"),
         ('{"version": 1, "contacts": {"3,7": "PING"}}', "not a segment"),
         ('{"version": 1, "contacts": {"3,7": 20}}', "string"),

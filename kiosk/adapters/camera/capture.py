@@ -85,7 +85,7 @@ def parse_source(source: str | int) -> str | int:
     if isinstance(source, int):
         return source
     s = source.strip()
-    return int(s) if s.isdigit() else s
+    return int(s) if s.isascii() and s.isdigit() else s
 
 
 def is_device(source: str | int) -> bool:

@@ -41,7 +41,8 @@ def _target(value: str) -> Hit | Button:
 
 def _contact(key: str) -> Contact:
     parts = key.split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    # (ASCII digits: "³" passes isdigit() and int() refuses it)
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise BoardMapError(f"not a contact 'row,col': {key!r}")
     return int(parts[0]), int(parts[1])
 

@@ -13,7 +13,8 @@ Connection states, sent to the sink as ``Status(state, detail)``:
   cannot be opened at start; and while bytes arrive but no line the protocol knows has
   come for ``ping_timeout`` seconds (``UNREADABLE``: a board at another speed sends
   noise with no line ends): the port stays open, and the first good line is
-  ``connected``;
+  ``connected``. Lines of plain words the protocol does not know (another firmware's,
+  ``STUCK 2 5``) are read at the right speed: logged and counted, never unreadable;
 - ``reconnecting``: the first reopen attempt failed (or the reopened port is silent);
   the reader keeps retrying every ``retry_interval`` seconds, forever, on its thread.
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -63,6 +65,10 @@ LOG_WINDOW = 10.0  # s
 # The detail of a ``lost`` status for a board whose bytes make no line the protocol
 # knows (the banner asks for its speed to be checked).
 UNREADABLE = "unreadable"
+# A line the protocol does not know, but plain words (letters, digits, spaces and a few
+# signs, a letter among them): the speed is right, the firmware speaks another dialect.
+# Noise at the wrong speed is seldom a whole line of these.
+WORDS = re.compile(rb"[ \t]*(?=[^\r\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 _.,:;=/+-]{2,}[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +181,10 @@ class _RateLimitedLog:
         if self.suppressed and now - self.window_start >= LOG_WINDOW:
             self._new_window(now)
 
+    def close(self, now: float) -> None:
+        """The count of the rest now: the port closed (lost, or the reader stopped)."""
+        self._new_window(now)
+
     def _new_window(self, now: float) -> None:
         if self.suppressed:
             log.warning("%d more %s not logged", self.suppressed, self.what)
@@ -256,6 +266,8 @@ class BoardReader:
                     loss = self._pump(port, probation)
                 finally:
                     self._close(port)
+                    for rate_limited in (self._unknown_log, self._double_log, self._unmapped_log):
+                        rate_limited.close(time.monotonic())
                 if loss is None:
                     break
                 reason, silent = loss
@@ -327,6 +339,7 @@ class BoardReader:
                     event = parse_line(item) if isinstance(item, bytes) else item
                     self._pings = self._pings or isinstance(event, Ping)
                     good = good or not isinstance(event, Unknown)
+                    good = good or (isinstance(item, bytes) and WORDS.fullmatch(item) is not None)
                     self._deliver(event, now)
                 if good:
                     unread = unread_reads = 0
