@@ -21,6 +21,7 @@ from kiosk.adapters.camera.tip import find_tip, too_much_change
 NAME = "camera-score"
 APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing this dart
 VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the wires
+GREY_SPREAD = 3  # grey levels: a grey picture's channels differ by no more (JPEG)
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
 CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
@@ -48,6 +49,17 @@ def _read_picture(path: str) -> np.ndarray | str:
     if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:  # a JPEG with no end marker
         return CUT_SHORT
     return "cannot read the picture: not an image OpenCV knows"
+
+
+def _grey(img: np.ndarray) -> bool:
+    """No colour in the picture: its channels agree (to a JPEG's rounding)."""
+    b, g, r = cv2.split(img)
+    return max(float(cv2.absdiff(b, g).max()), float(cv2.absdiff(g, r).max())) <= GREY_SPREAD
+
+
+def _mm(v: float) -> str:
+    """A board coordinate to 0.1 mm, never "-0.0"."""
+    return f"{round(v, 1) + 0.0:.1f}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +98,13 @@ def run(args: argparse.Namespace) -> int:
             imgs.append(img)
         if imgs[0].shape != imgs[1].shape:
             return _fail(f"{b} and {a} differ in size")
+        greys = [_grey(im) for im in imgs]
+        if greys[0] != greys[1]:  # (a camera gone to night mode): the colours are all change
+            grey, colour = (b, a) if greys[0] else (a, b)
+            print(f"camera-score: camera {i + 1}: {grey} is grey and {colour} in colour: both "
+                  "read in grey", file=sys.stderr)  # fmt: skip
+            imgs = [cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+                    for im in imgs]  # fmt: skip
         h, w = imgs[0].shape[:2]
         if (w, h) != cal.image_size:
             try:
@@ -114,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                           "one dart (a hand, a person, the light?): left out",
                           file=sys.stderr)  # fmt: skip
             elif args.verbose:
-                print(f"camera {i + 1}: no dart")
+                print(f"camera-score: camera {i + 1}: no dart", file=sys.stderr)
             continue
         if f.pixels is not None and dart_in_before(imgs[0], imgs[1], cal, f.pixels):
             taken_out.append(i + 1)
@@ -124,8 +143,9 @@ def run(args: argparse.Namespace) -> int:
             bx, by = est.board
             line = "no axis line" if est.line is None else (
                 f"axis line +-{est.line_weight ** -0.5:.2f} mm")  # fmt: skip
-            print(f"camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px -> "
-                  f"{bx:.1f}, {by:.1f} mm +-{est.weight ** -0.5:.1f} mm, {line}")  # fmt: skip
+            print(f"camera-score: camera {i + 1}: tip at {f.image[0]:.1f},{f.image[1]:.1f} px"
+                  f" -> {_mm(bx)}, {_mm(by)} mm +-{est.weight ** -0.5:.1f} mm, {line}",
+                  file=sys.stderr)  # fmt: skip
     if 2 * len(taken_out) > len(estimates):  # most cameras that see a dart: taken out
         print("none")
         which = f" ({befores[0]}, {afters[0]})" if len(befores) == 1 else ""
@@ -145,7 +165,12 @@ def run(args: argparse.Namespace) -> int:
         print("none")
         return 0
     print(fused.dart)
-    print(f"{fused.board[0]:.1f} {fused.board[1]:.1f} mm")
+    print(f"{_mm(fused.board[0])} {_mm(fused.board[1])} mm")
+    for est in estimates:
+        if est.camera not in fused.used:
+            print(f"camera-score: camera {est.camera + 1} places the dart "
+                  f"{math.dist(est.board, fused.board):.0f} mm from the others: left out (its "
+                  "calibration, or a shadow taken for the dart?)", file=sys.stderr)  # fmt: skip
     if fused.doubt is not None:  # stderr: stdout stays two lines for scripts
         print(f"camera-score: unsure, could be {fused.doubt} ({unsure_why(fused, estimates)})",
               file=sys.stderr)  # fmt: skip

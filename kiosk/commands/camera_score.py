@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="picture after the dart (repeat per camera)")  # fmt: skip
     parser.add_argument("images", nargs="*", metavar="BEFORE AFTER",
                         help="one camera: the two pictures")  # fmt: skip
-    parser.add_argument("-v", "--verbose", action="store_true", help="print each camera's view")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print each camera's view (on stderr)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

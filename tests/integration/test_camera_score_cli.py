@@ -317,3 +317,47 @@ def test_a_change_far_off_the_board_is_not_taken_for_the_dart(tmp_path):
     r = _cli("--calibration", c, b, a)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "T20", r.stdout
+
+
+def test_a_grey_before_with_a_colour_after_is_read_in_grey_not_as_all_change(tmp_path):
+    # A camera that went to night mode between the pictures: every colour would be
+    # change. Both are read in grey, and stderr says so.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    cv2.imwrite(b, cv2.cvtColor(t.before[0], cv2.COLOR_BGR2GRAY))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+    assert "is grey and" in r.stderr and "both read in grey" in r.stderr
+
+
+def test_verbose_lines_go_to_stderr_and_stdout_stays_the_dart_and_the_point(tmp_path):
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    r = _cli("-v", "--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    dart, point = r.stdout.splitlines()
+    assert dart == "T20" and point.endswith(" mm")
+    assert "camera 1: tip at" in r.stderr
+
+
+def test_a_board_point_is_never_printed_as_minus_zero():
+    from kiosk.commands._camera_score import _mm
+
+    assert [_mm(v) for v in (-0.04, -0.0, 0.04, -0.05, 102.94)] == [
+        "0.0", "0.0", "0.0", "-0.1", "102.9"]  # fmt: skip
+
+
+def test_a_camera_whose_dart_is_far_from_the_others_is_named_as_left_out(tmp_path):
+    t = render_throw(1002, 3)
+    other = render_throw(7_100_011, 1, off_axis=(15.0, 50.0))  # another dart altogether
+    args = []
+    for i in range(2):
+        cal, b, a = _files(tmp_path, t, i)
+        args += ["--calibration", cal, "--before", b, "--after", a]
+    (tmp_path / "other").mkdir()
+    cal, b, a = _files(tmp_path / "other", other, 0)
+    r = _cli(*args, "--calibration", cal, "--before", b, "--after", a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == str(t.truth)
+    assert "camera 3 places the dart" in r.stderr and "left out" in r.stderr

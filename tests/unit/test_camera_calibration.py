@@ -233,3 +233,31 @@ def test_a_calibration_scaled_to_a_tiny_picture_says_the_picture_is_too_small():
     cal = Calibration.from_points((1280, 720), FIVE)  # the board 340 px across
     with pytest.raises(CalibrationError, match="the pictures are 64x36, too small for the"):
         cal.for_size((64, 36))
+
+
+def test_the_kiosks_five_marks_with_one_mis_click_are_refused_when_it_shows() -> None:
+    # The marking screen's 5 points: the four double-ring crossings and the bull. A
+    # least-squares fit spreads one mark 30 px off over all five (rms about 3 mm, under
+    # the 5 mm check) and puts the darts some 18 mm off; the fit through the other four
+    # tells: here it puts the bull far from its mark.
+    from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+    from kiosk.ui.screens.camera_calibrate import TARGETS
+
+    rng = np.random.default_rng(5)
+    cam = random_camera(rng, off_axis_deg=30.0)
+    brd = np.array([t.board for t in TARGETS])
+    marks = cam.project(np.column_stack([brd, np.zeros(len(brd))])) + rng.normal(0, 1.0, (5, 2))
+
+    def fit(m: np.ndarray) -> Calibration:
+        pts = [
+            PointPair((float(x), float(y)), t.board) for (x, y), t in zip(m, TARGETS, strict=True)
+        ]
+        return Calibration.from_points(cam.size, pts)
+
+    fit(marks)  # 1 px of error on each: fine
+    off = marks.copy()
+    bull_to_20 = off[0] - off[4]
+    off[0] += 30.0 * np.array([-bull_to_20[1], bull_to_20[0]]) / np.linalg.norm(bull_to_20)
+    with pytest.raises(CalibrationError, match="the points disagree") as err:
+        fit(off)
+    assert "mark them again" in str(err.value)
