@@ -1,6 +1,10 @@
 """The database file: where it lives, forward migrations, refusing what it cannot read."""
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -120,6 +124,38 @@ def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path):
     path.write_bytes(b"this is a shopping list, not a database" * 100)
     with pytest.raises(StoreError, match="not a usable SQLite database"):
         Store.open(path)
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
+    # A --db pointed at the wrong file: it must not be turned into a kiosk database
+    # (nor switched to WAL).
+    path = tmp_path / "shop.sqlite3"
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+        raw.execute("INSERT INTO invoices (total) VALUES (12.5)")
+        raw.commit()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match=r"another program's SQLite database.*invoices"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    assert version(path) == 0
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv (util-linux)")
+def test_a_database_in_a_read_only_folder_is_said_to_be_a_permissions_matter(tmp_path):
+    folder = tmp_path / "ro"
+    Store.open(folder / "kiosk.sqlite3").close()
+    folder.chmod(0o555)
+    # Without the power to write anywhere (root has it: dropped here)
+    cmd = [sys.executable, "-m", "kiosk", "players", "list", "--db", str(folder / "kiosk.sqlite3")]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    finally:
+        folder.chmod(0o755)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "not a usable" not in r.stderr and "permissions" in r.stderr, r.stderr
 
 
 def test_a_failing_migration_leaves_the_file_at_the_old_version(tmp_path, monkeypatch):

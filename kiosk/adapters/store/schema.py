@@ -146,6 +146,14 @@ MIGRATIONS: list[Migration] = [_v1_initial, _v2_clocks]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        " ORDER BY name"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
 def user_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
@@ -201,8 +209,20 @@ def connect(
         try:
             conn.execute("PRAGMA foreign_keys = ON")
             found = user_version(conn)
+            others = [] if found else _tables(conn)
         except sqlite3.DatabaseError as e:
+            if getattr(e, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise StoreError(
+                    f"{path} cannot be opened: {e} (the kiosk needs to write to the file and"
+                    " its folder, even to read it: check their owner and permissions)"
+                ) from e
             raise StoreError(f"{path} is not a usable SQLite database: {e}") from e
+        if others:  # someone else's database: left as it was, not turned into ours
+            listed = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise StoreError(
+                f"{path} is another program's SQLite database (tables {listed}), not a"
+                " darts-kiosk one: the file was not changed"
+            )
         if found > SCHEMA_VERSION:
             migrate(conn)  # raises SchemaTooNewError before anything is written
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
