@@ -63,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
         finally:
             src.close()
         if check != "ok":
-            raise StoreError(f"the copy fails its integrity check: {check}")
+            lines = str(check).splitlines()
+            more = f" (and {len(lines) - 3} more problems)" if len(lines) > 3 else ""
+            raise StoreError(
+                f"the copy fails its integrity check: {'; '.join(lines[:3])}{more}; the"
+                " database is damaged: keep it, and the last good backup, and ask for help"
+            )
         os.replace(tmp, target)
     except (StoreError, sqlite3.Error, OSError) as e:
         tmp.unlink(missing_ok=True)
