@@ -31,7 +31,8 @@ class Dart:
     MISS: ClassVar[Dart]
 
     def __post_init__(self) -> None:
-        ok = (
+        whole = all(type(v) is int for v in (self.number, self.multiplier))  # not 20.0, True
+        ok = whole and (
             (self.number == 0 and self.multiplier == 0)
             or (1 <= self.number <= 20 and 1 <= self.multiplier <= 3)
             or (self.number == BULL and self.multiplier in (1, 2))

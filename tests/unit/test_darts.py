@@ -96,6 +96,15 @@ def test_a_dart_that_cannot_be_on_the_board_cannot_be_built(number: int, multipl
         Dart(number, multiplier)
 
 
+@pytest.mark.parametrize(
+    ("number", "multiplier"), [(20.0, 3), (15.5, 1), (20, 3.0), (True, True), ("20", 3)]
+)
+def test_a_dart_is_built_from_whole_numbers_only(number: object, multiplier: object) -> None:
+    # Dart(20.0, 3) would score as T20 and be saved as "T20.0", which no replay reads.
+    with pytest.raises(DartError):
+        Dart(number, multiplier)  # type: ignore[arg-type]
+
+
 def test_darts_are_values() -> None:
     assert Dart(20, 3) == Dart.parse("T20")
     assert len({Dart(20, 3), Dart.parse("t20")}) == 1
