@@ -164,7 +164,12 @@ class Painter:
         width = font.size(text)[0]
         if width <= max_width or width == 0:
             return px
-        return max(8.0, px * max_width / width)
+        # Glyph widths do not scale exactly with the size (whole pixels, hinting): the
+        # proportional size can overrun by a few pixels, off the screen's edge.
+        fitted = max(8.0, px * max_width / width)
+        while fitted > 8.0 and self.fonts.get(int(fitted), style).size(text)[0] > max_width:
+            fitted = max(8.0, fitted - 1.0)
+        return fitted
 
     def rect(
         self,

@@ -101,6 +101,14 @@ def test_a_cricket_match_with_a_side_game_in_the_middle_loses_no_dart(tmp_path: 
         assert game.current_player == expected.current_player
 
 
+def test_the_side_game_legend_says_4_goes_back_to_the_scoreboard(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        side_game_on_hold(d, board, ["T20", "S19", "S19"])
+        assert "scoreboard" in d.texts and "menu" not in d.texts  # the key 4's label
+        d.pad("4")
+        assert d.screen.name == "cricket"
+
+
 def test_the_pause_menu_opens_a_side_game_and_the_match_keeps_every_dart(
     tmp_path: Path,
 ) -> None:

@@ -364,6 +364,18 @@ def test_four_players_points_are_drawn_a_tenth_of_the_screen_high(
         assert lowest >= 0.10, scores
 
 
+def test_a_long_name_whose_turn_it_is_goes_on_two_lines_not_shrunk_to_a_third(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Щедрослав Ярославович Ж", "Boris"))
+        send(d, board, ["T20"])
+        # the turn line beside the darts: two halves of "▶ Щедрослав Ярославович Ж"
+        assert "\u25b6 Щедрослав" in d.texts and "Ярославович Ж" in d.texts, d.texts
+        start_game(d, names=("Anna", "Boris"))
+        assert "\u25b6 Anna" in d.texts
+
+
 def test_a_board_sending_noise_at_another_speed_shows_what_to_check(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)

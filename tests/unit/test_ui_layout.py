@@ -44,6 +44,25 @@ def test_the_painter_shrinks_text_to_fit_and_remembers_what_it_drew(fonts: theme
     assert p.texts == ["Oleksandra & Bohdana"]
 
 
+@pytest.mark.parametrize("style", ["regular", "bold", "condensed"])
+def test_text_shrunk_to_fit_never_overruns_its_width(fonts: theme.Fonts, style: str) -> None:
+    # Sizes scale glyph widths only roughly (whole pixels, hinting): the proportional
+    # size overran by a few pixels, and a centred line began off the screen's left edge.
+    surface = pygame.Surface((1280, 720))
+    p = theme.Painter(surface, fonts)
+    texts = [
+        "99: наберите 3*20 для T20, 20 для S20, 25 / 50 для булла, 0 для промаха",
+        "\u25b6 Щедрослав Ярославович Ж",
+        "Oleksandra-Viktoriia Kuzm",
+        "WWWWWWWWWWWWWWWW",
+    ]
+    for text in texts:
+        for width in range(120, 1280, 37):
+            for px in (26.0, 36.0, 50.0):
+                fitted = p.fit(text, px, width, style)
+                assert fonts.get(int(fitted), style).size(text)[0] <= width or fitted == 8.0
+
+
 class _Named(Screen):
     def __init__(self, name: str) -> None:
         self.name = name

@@ -24,6 +24,7 @@ Not done yet: the picture is one still frame (no live view, no "grab again" key)
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,7 +239,8 @@ class CameraCalibrateScreen(Screen):
         hint = self.marks[0] if self.marks else None
         result = self.auto(self.image, hint)
         log.info("auto calibration: %s (confidence %.2f)", result.reason, result.confidence)
-        why = fill(self.t(result.template), **result.values) if result.template else result.reason
+        values = {k: self._figure(str(v)) for k, v in result.values.items()}
+        why = fill(self.t(result.template), **values) if result.template else result.reason
         if result.calibration is None:
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             return
@@ -247,6 +249,12 @@ class CameraCalibrateScreen(Screen):
                         f"{self.t('confidence')} {result.confidence:.0%}. "
                         f"{self.t('Enter = save, . = back')}")  # fmt: skip
         self.error = False
+
+    def _figure(self, text: str) -> str:
+        """A decimal figure from the camera code ("0.98") with the language's mark."""
+        if re.fullmatch(r"-?\d+\.\d+", text):
+            return self.number(float(text), len(text.split(".")[1]))
+        return text
 
     def save(self) -> None:
         if self.calibration is None:

@@ -176,15 +176,24 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
             max_width=x1 - x0,
         )
         return
-    name_rect = p.text(
-        f"\u25b6 {session.shown_player}",
-        5 * u,
-        (x0, y + box_h / 2),
-        theme.ACCENT,
-        anchor="midleft",
-        style="bold",
-        max_width=(x1 - x0) * 0.3,
-    )
+    # Whose turn, the line read from the oche: a long name (24 letters) on two lines
+    # rather than shrunk to a third of the size.
+    name_w = (x1 - x0) * 0.3
+    rows = p.two_lines(f"\u25b6 {session.shown_player}", 5 * u, name_w, "bold")
+    size = 5 * u if len(rows) == 1 else 3.9 * u
+    rects = [
+        p.text(
+            row,
+            size,
+            (x0, y + box_h / 2 + (n - (len(rows) - 1) / 2) * size * 1.05),
+            theme.ACCENT,
+            anchor="midleft",
+            style="bold",
+            max_width=name_w,
+        )
+        for n, row in enumerate(rows)
+    ]
+    name_rect = rects[0].unionall(rects[1:])
     darts = session.shown_darts
     bx = name_rect.right + 2.5 * u
     box_w = 12 * u

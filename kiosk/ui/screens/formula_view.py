@@ -293,6 +293,7 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
 def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
     t = screen.t
     training = screen.session.setup.mode == "training"
+    side = getattr(screen, "cricket", None) is not None  # 4 goes back to the scoreboard
     top = L.y(62)
     cw = (x1 - x0) / 4
     ch = L.s(7.2)
@@ -308,7 +309,8 @@ def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         if label:
             colour = theme.ACCENT if label in ("next digit", "submit") else theme.TEXT
             left = rect.x + key_w + 1.5 * p.u
-            p.text(t(label), ch * 0.5, ((left + rect.right) / 2, rect.centery), colour
+            shown = t("scoreboard") if side and label == "menu" else t(label)
+            p.text(shown, ch * 0.5, ((left + rect.right) / 2, rect.centery), colour
                    if active else theme.GREY, anchor="center", style="bold",
                    max_width=rect.right - left - p.u)  # fmt: skip
 
