@@ -10,11 +10,12 @@ not being saved. An unfinished game found at start is offered for resume.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import shutil
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,16 +91,33 @@ def _toml_value(value: Any) -> str:
     return f'"{text}"'
 
 
-def save_settings(settings: Settings, path: Path) -> None:
-    """Write the settings screen's three values into the user's settings file, keeping
-    everything else in it (the file is the config's own format, re-read at start)."""
+SETTING_KEYS = {"language": (None, "language"), "volume": ("sound", "volume"),
+                "source": ("input", "source")}  # fmt: skip
+
+
+def save_settings(settings: Settings, path: Path, only: Collection[str] | None = None) -> None:
+    """Write the settings screen's values (``only`` those named: the ones changed on the
+    screen, not one given on the command line such as ``--virtual``) into the user's
+    settings file, keeping everything else in it (the file is the config's own format,
+    re-read at start). ``ValueError`` if the file is there and not TOML (edited by hand
+    while the kiosk runs): left as it is."""
     data: dict[str, Any] = {}
     if path.is_file():
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    data["language"] = settings.language
-    data.setdefault("sound", {})["volume"] = settings.volume
-    data.setdefault("input", {})["source"] = settings.source
+        try:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ValueError(f"{path} is not valid TOML ({e}): put it right first") from None
+    for name in SETTING_KEYS if only is None else only:
+        section, key = SETTING_KEYS[name]
+        if section is None:
+            data[key] = getattr(settings, name)
+            continue
+        table = data.get(section)
+        if not isinstance(table, dict):  # ``input = "virtual"``: the short form of source
+            table = {"source": table} if section == "input" and isinstance(table, str) else {}
+            data[section] = table
+        table[key] = getattr(settings, name)
     top = [f"{k} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
     out = ["# darts-kiosk settings (the settings screen rewrites this file)", *top, ""]
     for section, values in data.items():
@@ -225,9 +243,15 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     sound = Sound(assets / "sounds", config.sound.volume)
     settings_file = options.settings_file
 
+    at_start = dataclasses.replace(settings)
+    changed: set[str] = set()  # changed on the screen this run (if changed back since, too)
+
     def saver(s: Settings) -> None:
-        if settings_file is not None:
-            save_settings(s, settings_file)
+        # Only what was changed on the screen: a source given on the command line
+        # (--virtual, --port) is for this run, not for the file.
+        changed.update(k for k in SETTING_KEYS if getattr(s, k) != getattr(at_start, k))
+        if settings_file is not None and changed:
+            save_settings(s, settings_file, sorted(changed))
 
     from kiosk.adapters.store.schema import DB_NAME
     from kiosk.logging_setup import startup_summary

@@ -3,7 +3,9 @@ the calibration screen on a picture from the camera, and comes back when done.""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -88,3 +90,68 @@ def test_without_cameras_the_settings_offer_no_calibration(tmp_path: Path) -> No
         to_settings(d)
         assert not any(t.startswith("Calibrate camera") for t in d.texts)
         assert "Back" in d.texts
+
+
+def _kiosk_with_settings_file(tmp_path: Path, text: str) -> tuple[Any, Path]:
+    from kiosk.bootstrap import Options, build
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text(text, encoding="utf-8")
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_file=path)  # fmt: skip
+    return build(options, Config()), path
+
+
+def test_the_settings_screen_saves_what_was_changed_not_the_command_lines_board(
+    tmp_path: Path,
+) -> None:
+    # Started with --virtual for a demo; the owner's file says "auto". Turning the
+    # volume up must not make the virtual board the owner's choice for every start.
+    running, path = _kiosk_with_settings_file(tmp_path, '[input]\nsource = "auto"\n')
+    try:
+        d = Driver(running)
+        to_settings(d)
+        d.press("2")  # the volume, one step on
+    finally:
+        running.close()
+    saved = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert saved["input"] == {"source": "auto"}
+    assert saved["sound"]["volume"] == 80 and "language" not in saved
+
+
+def test_a_settings_file_using_the_short_input_form_is_saved_not_crashed_on(
+    tmp_path: Path,
+) -> None:
+    running, path = _kiosk_with_settings_file(tmp_path, 'input = "virtual"\n')
+    try:
+        d = Driver(running)
+        to_settings(d)
+        d.press("2")
+        assert d.kiosk.running and d.screen.name == "settings"
+    finally:
+        running.close()
+    saved = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert saved["input"] == "virtual" and saved["sound"]["volume"] == 80
+    # And when the source itself is saved, the short form becomes the table.
+    from kiosk.bootstrap import save_settings
+    from kiosk.ui.context import Settings
+
+    save_settings(Settings("uk", 80, "camera"), path)
+    saved = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert saved == {"language": "uk", "input": {"source": "camera"}, "sound": {"volume": 80}}
+
+
+def test_a_settings_file_broken_by_hand_is_left_alone_and_the_screen_says_not_saved(
+    tmp_path: Path,
+) -> None:
+    running, path = _kiosk_with_settings_file(tmp_path, "")
+    try:
+        d = Driver(running)
+        to_settings(d)
+        path.write_text("[sound\nvolume = 50\n", encoding="utf-8")  # edited while it runs
+        d.press("2")
+        assert d.kiosk.running and d.screen.name == "settings"
+        assert any(t.startswith("Not saved:") and "not valid TOML" in t for t in d.texts), d.texts
+    finally:
+        running.close()
+    assert path.read_text(encoding="utf-8") == "[sound\nvolume = 50\n"

@@ -85,7 +85,8 @@ class SettingsScreen(MenuScreen):
         if self.kiosk.save_settings is not None:
             try:
                 self.kiosk.save_settings(self.kiosk.settings)
-            except OSError as e:
+            except (OSError, ValueError) as e:  # ValueError: the file edited into bad TOML
+                log.warning("settings not saved: %s", e)
                 self.message = f"{self.t('Not saved')}: {e}"
 
     def date_time(self) -> None:
