@@ -25,6 +25,7 @@ import numpy as np
 from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG
 from kiosk.adapters.camera.capture import smaller_than_asked
+from kiosk.commands._out import why_not_writable
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
@@ -89,10 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if not (args.image or args.camera):
         return _fail("give --camera DEV_OR_FILE or --image FILE")
     out = Path(args.out)
-    if not out.parent.is_dir():
-        return _fail(f"{out.parent}: no such folder")
-    if not os.access(out.parent, os.W_OK | os.X_OK):
-        return _fail(f"{out.parent}: cannot write there (as the kiosk's user: sudo -u darts ...)")
+    if (why := why_not_writable(out)) is not None:
+        return _fail(why)
     try:
         hint = _pair(args.twenty_at)
         size = _size(args.size)

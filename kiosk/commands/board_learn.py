@@ -29,6 +29,7 @@ from kiosk.adapters.serial_board.board_map import BoardMap, Contact
 from kiosk.adapters.serial_board.ports import choose_port
 from kiosk.adapters.serial_board.protocol import Button, Hit, Raw, describe
 from kiosk.adapters.serial_board.reader import BoardReader, Status
+from kiosk.commands._out import why_not_writable
 from kiosk.domain.board import SEGMENTS
 
 NAME = "board-learn"
@@ -143,6 +144,9 @@ def _stdin_lines(out: queue.Queue[object]) -> None:
 def run(args: argparse.Namespace) -> int:
     # The reader's warnings (a failed open) are said here in our own words instead.
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    if (why := why_not_writable(args.out)) is not None:  # before 86 darts, not after
+        print(f"board-learn: {why}", file=sys.stderr)
+        return 1
     port = choose_port(args.port, baudrate=args.baud)
     if port is None:
         print("board-learn: no board found; give --port", file=sys.stderr)

@@ -98,3 +98,16 @@ def test_undo_asks_the_last_segment_again() -> None:
     assert learner.prompt().endswith("(S1i): press it")
     learner.contact((0, 5), now=0.1)
     assert learner.contacts == {(0, 5): "S1i"}
+
+
+def test_board_learn_refuses_a_map_in_a_missing_folder_before_any_dart(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", "board-learn", "--port", str(tmp_path / "no-board"),
+         "--out", str(tmp_path / "missing" / "map.json")],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"board-learn: {tmp_path / 'missing'}: no such folder"
