@@ -162,6 +162,8 @@ class Devices:
                 self._watch_for_board(seen, fixed, by_id)
                 return
             if first:
+                log.warning("no board found (no port set, no %s, nothing in %s): plug one "
+                            "in; darts can be typed", fixed, by_id)  # fmt: skip
                 self.inbox.put(_status("lost", "no board found; plug one in"))
                 first = False
             self._stop.wait(PORT_RETRY)
@@ -284,7 +286,10 @@ class Devices:
         from kiosk.adapters.camera.scorer import CameraStatus
 
         if isinstance(event, CameraStatus):
-            log.info("camera %d %s: %s", self._number(event.camera), event.state, event.detail)
+            # A camera not scoring is a problem (journalctl -p warning shows it).
+            level = logging.INFO if event.state == "connected" else logging.WARNING
+            log.log(level, "camera %d %s: %s", self._number(event.camera), event.state,
+                    event.detail)  # fmt: skip
             with self._state_lock:
                 self._camera_states[event.camera] = event.state
                 up = self._cameras_up()

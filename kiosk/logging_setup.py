@@ -95,7 +95,8 @@ def startup_summary(
     if cams.devices:
         for i, device in enumerate(cams.devices):
             calibration = cams.calibrations[i] if i < len(cams.calibrations) else "none"
-            logger.info("camera %d: %s (calibration: %s)", i, device, calibration)
+            # numbered from 1, as on screen and in the rest of the log
+            logger.info("camera %d: %s (calibration: %s)", i + 1, device, calibration)
     else:
         logger.info("cameras: none")
     logger.info("data file: %s", data_file)

@@ -3,6 +3,7 @@ and, on the virtual board, a board plugged in later (real ptys)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -165,3 +166,21 @@ def _wait(done: Callable[[], object], what: str, timeout: float = 15.0) -> None:
     while not done():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
+
+
+def test_a_serial_board_that_is_not_there_is_one_warning_not_a_line_every_two_seconds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="kiosk")
+    inbox = Inbox()
+    devices = Devices(Config(), inbox, source="serial", port=None)
+    devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(tmp_path / "by-id")
+    devices.start()
+    try:
+        _wait(lambda: any("no board found" in r.getMessage() for r in caplog.records), "it")
+        time.sleep(2.5)  # past the next look for a board
+    finally:
+        devices.stop()
+    problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage().split(" (")[0] for r in problems] == ["no board found"]
+    assert not [r for r in caplog.records if r.levelno == logging.INFO and "no board" in r.msg]

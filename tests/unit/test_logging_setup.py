@@ -77,8 +77,8 @@ def test_settings_files_cameras_and_the_data_file_are_named(logger):
     )
     assert "settings from: /etc/darts-kiosk/kiosk.toml, bar.toml" in lines
     assert "input: camera" in lines
-    assert "camera 0: /dev/video0 (calibration: cam0.json)" in lines
-    assert "camera 1: /dev/video2 (calibration: none)" in lines
+    assert "camera 1: /dev/video0 (calibration: cam0.json)" in lines
+    assert "camera 2: /dev/video2 (calibration: none)" in lines
     assert lines[-1] == "data file: /data/kiosk.sqlite3"
 
 

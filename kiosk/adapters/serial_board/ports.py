@@ -47,7 +47,8 @@ def choose_port(
         return str(fixed)
     candidates = by_id_devices(by_id)
     if not candidates:
-        log.info("no board port configured, no %s, nothing in %s", fixed, by_id)
+        # (debug: asked every 2 s while no board is there; the caller says it once)
+        log.debug("no board port configured, no %s, nothing in %s", fixed, by_id)
         return None
     return _first_that_speaks(candidates, baudrate, timeout)
 
