@@ -239,8 +239,9 @@ def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
 
 def _read_file(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        raw = path.read_bytes()
+        # Notepad's byte order mark: invisible, and TOML has no place for it.
+        return tomllib.loads(raw.decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError:
@@ -295,6 +296,23 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
         )
 
 
+MIN_DISPLAY = (320, 240)  # as the command line's --size
+
+
+def _check_display(display: Mapping[str, Any], files: Sequence[Path]) -> None:
+    """[display] width and height: both 0 (the screen's own size) or both given, and
+    then no smaller than ``MIN_DISPLAY`` (one given alone was ignored without a word)."""
+    w, h = display.get("width", 0), display.get("height", 0)
+    where = ", ".join(map(str, files)) or "settings"
+    if bool(w) != bool(h):
+        raise ConfigError(f"{where}: [display] give both width and height (or 0 for both)")
+    if w and (w < MIN_DISPLAY[0] or h < MIN_DISPLAY[1]):
+        raise ConfigError(
+            f"{where}: [display] {w}x{h}: too small (at least "
+            f"{MIN_DISPLAY[0]}x{MIN_DISPLAY[1]}, or 0 for the screen's own size)"
+        )
+
+
 def found_config_files(
     path: Path | None = None,
     *,
@@ -315,11 +333,15 @@ def load_config(
 ) -> Config:
     """Defaults, overlaid by each existing file of ``search_paths`` (default: the system
     and user files), then by ``path``, which must exist when given."""
+    if path is not None and path.is_dir():
+        raise ConfigError(f"{path}: a folder, not a settings file")
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such file")
     merged: dict[str, dict[str, Any]] = {}
-    for each in found_config_files(path, env=env, search_paths=search_paths):
+    files = found_config_files(path, env=env, search_paths=search_paths)
+    for each in files:
         _apply(each, _read_file(each), merged)
+    _check_display(merged.get("display", {}), files)
     sections = {name: cls(**merged.get(name, {})) for name, cls in SECTIONS.items()}
     return Config(**merged.get("", {}), **sections)
 

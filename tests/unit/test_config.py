@@ -114,6 +114,8 @@ def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: 
         ('input = "usb"\n', '[input] source = "usb": must be one of auto, serial, camera'),
         ('[camera]\ncalibrations = ["a.json"]\n', "1 given for 0 devices"),
         ("[input\n", "not valid TOML"),
+        ("[display]\nwidth = 1280\n", "[display] give both width and height (or 0 for both)"),
+        ("[display]\nwidth = 1\nheight = 1\n", "[display] 1x1: too small (at least 320x240"),
     ],
 )
 def test_each_kind_of_mistake_gets_a_message_that_names_the_file(
@@ -136,6 +138,14 @@ def test_an_unreadable_file_is_a_config_error_not_a_crash(tmp_path: Path) -> Non
 def test_an_explicit_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such file"):
         load_config(tmp_path / "nope.toml", search_paths=())
+    with pytest.raises(ConfigError, match="a folder, not a settings file"):
+        load_config(tmp_path, search_paths=())
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_bytes(b'\xef\xbb\xbflanguage = "uk"\n')  # Windows Notepad's UTF-8
+    assert load_config(path, search_paths=()).language == "uk"
 
 
 def test_the_user_file_follows_xdg_config_home_or_falls_back_to_dot_config() -> None:
