@@ -275,7 +275,16 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
                 checked = _check(f"{path}: [{key}] {sub}", section_fields[sub], sub_value)
                 merged.setdefault(key, {})[sub] = checked
         elif key in top_fields:
-            merged.setdefault("", {})[key] = _check(f"{path}: {key}", top_fields[key], value)
+            checked = _check(f"{path}: {key}", top_fields[key], value)
+            if key == "data_dir" and checked and not (
+                checked == "~" or checked.startswith("~/") or os.path.isabs(checked)
+            ):
+                raise ConfigError(
+                    f"{path}: data_dir = {_fmt(value)}: give a full path (/var/lib/...) or"
+                    " one from ~/: a relative one would depend on the folder the kiosk and"
+                    " each command are started from"
+                )
+            merged.setdefault("", {})[key] = checked
         else:
             raise ConfigError(
                 f"{path}: {key}: unknown key; allowed: "

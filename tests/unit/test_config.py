@@ -115,6 +115,7 @@ def test_a_wrong_choice_names_the_file_the_key_and_the_allowed_values(tmp_path: 
         ('[camera]\ncalibrations = ["a.json"]\n', "1 given for 0 devices"),
         ("[input\n", "not valid TOML"),
         ("[display]\nwidth = 1280\n", "[display] give both width and height (or 0 for both)"),
+        ('data_dir = "games"\n', 'data_dir = "games": give a full path (/var/lib/...) or one'),
         ("[display]\nwidth = 1\nheight = 1\n", "[display] 1x1: too small (at least 320x240"),
     ],
 )
