@@ -276,8 +276,10 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
                 merged.setdefault(key, {})[sub] = checked
         elif key in top_fields:
             checked = _check(f"{path}: {key}", top_fields[key], value)
-            if key == "data_dir" and checked and not (
-                checked == "~" or checked.startswith("~/") or os.path.isabs(checked)
+            if (
+                key == "data_dir"
+                and checked
+                and not (checked == "~" or checked.startswith("~/") or os.path.isabs(checked))
             ):
                 raise ConfigError(
                     f"{path}: data_dir = {_fmt(value)}: give a full path (/var/lib/...) or"
