@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.all and args.digits is not None:
+        print("solve: give a number or --all, not both", file=sys.stderr)
+        return 2
+    if args.out and not args.all:
+        print("solve: --out goes with --all", file=sys.stderr)
+        return 2
     solver = Solver()
     if args.all:
         if args.out:

@@ -393,6 +393,8 @@ def test_solve_prints_the_best_formula_for_each_rule_set(tmp_path: Path) -> None
         assert m, row
         assert evaluate(m.group(1), 3489) == int(m.group(2))
     fails_cleanly(kiosk(tmp_path, "solve", "123"), "1000")
+    # A number with --all was ignored, and the 9000-row table printed instead.
+    fails_cleanly(kiosk(tmp_path, "solve", "3489", "--all"), "not both")
 
 
 # -- players, league, export, backup ---------------------------------------------------------
