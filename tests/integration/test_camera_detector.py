@@ -66,6 +66,32 @@ def test_a_hand_pulling_the_darts_is_a_takeout_and_the_next_dart_is_found(turn):
     assert det.darts == 1
 
 
+@pytest.mark.parametrize("seed", [5, 21])
+def test_a_camera_started_with_darts_in_the_board_still_sees_the_takeouts(seed):
+    # A kiosk restarted mid-turn (a power cut), a camera plugged back in, its
+    # calibration saved mid-game: the first picture the detector gets has darts in
+    # it. Their takeout, and every later one, must still pass the turn.
+    tip = lambda code: centre_of(Dart.parse(code))  # noqa: E731
+    before = [Step("still", 2), Step("throw", tip=tip("S17")), Step("still", 3),
+              Step("throw", tip=tip("S3")), Step("still", 3)]  # fmt: skip
+    after = [Step("throw", tip=tip("S11")), Step("still", 3), Step("takeout"),
+             Step("still", 3), Step("throw", tip=tip("T20")), Step("still", 3),
+             Step("takeout"), Step("still", 3)]  # fmt: skip
+    video = render_turn(seed, before + after, off_axis=30.0)
+    start = video.impacts[1][0] + SHAKE_FRAMES + 3  # S17 and S3 in, settled
+    det = Detector(video.calibration)
+    seen = [(i, o) for i, f in enumerate(video.frames) if i >= start for o in det.feed(f, i)]
+    takeouts = [i for i, o in seen if isinstance(o, Takeout)]
+    assert len(takeouts) == 2 and takeouts[0] >= video.takeouts[0], seen
+    darts = [o for _, o in seen if isinstance(o, DartSeen)]
+    assert [dart_of(o) for o in darts] == [Dart.parse("S11"), Dart.parse("T20")]
+
+
+def dart_of(seen: DartSeen) -> Dart | None:
+    fused = fuse([seen.estimate]) if seen.estimate is not None else None
+    return None if fused is None else fused.dart
+
+
 def test_a_still_board_reports_nothing():
     video = render_turn(9, [Step("still", 12)], off_axis=20.0)
     _, seen = _run(video)

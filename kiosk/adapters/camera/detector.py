@@ -17,7 +17,9 @@ compared with the last still frame (the background):
   shadow (a dart seen large with a low lamp's long shadow is a dart; a person's
   shadow and nothing else is not): the settled frame becomes the new background; if
   it matches the empty board of the start of the turn and there were darts, that was
-  a takeout -> ``Takeout``;
+  a takeout -> ``Takeout``; so was it if darts that were in the board when the camera
+  started (a restart mid-turn, a camera plugged back in) are gone from it
+  (``taken_out.dart_in_before``: where they were, the board's own colours show);
 - a dart-sized change: a new dart; its tip is found at full resolution against the
   last still frame (so darts already in the board are not counted again, and a dart
   that nudged them changes only a sliver) -> ``DartSeen``;
@@ -39,6 +41,7 @@ from kiosk.adapters.camera import register
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.camera.change import change
 from kiosk.adapters.camera.fusion import Estimate, estimate_from
+from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import TipFinding, TipParams, find_tip
 
 
@@ -98,6 +101,7 @@ class Detector:
         self._background: np.ndarray | None = None
         self._bg: _Small | None = None
         self._empty: _Small | None = None
+        self._empty_frame: np.ndarray | None = None  # the same, whole (first frame's pixels)
         self._prev: np.ndarray | None = None
         self._still = 0
         self._peak = 0.0
@@ -143,6 +147,7 @@ class Detector:
         self.phase = Phase.EMPTY
         self.motion = None
         self._background = self._bg = self._empty = self._prev = self._known = None
+        self._empty_frame = None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -172,7 +177,7 @@ class Detector:
         small = self._small(frame)
         if self._bg is None or self._prev is None or small.shape != self._prev.shape:
             self._background, self._bg = frame, _Small.of(small)
-            self._empty = self._bg
+            self._empty, self._empty_frame = self._bg, frame
             self._prev = small
             self.phase = Phase.STILL
             return []
@@ -208,6 +213,18 @@ class Detector:
         # (Shadow and next to nothing else: a person between the lamp and the board.)
         return left > p.hand_frac or left < p.dart_frac
 
+    def _darts_from_before_gone(self) -> bool:
+        """The board "empty" at the start of the turn had darts in it (they were there
+        when this camera started) and the new background shows the board where they
+        were: they were taken out. Otherwise no takeout would ever match it again."""
+        empty, now = self._empty_frame, self._background
+        if empty is None or now is None or empty.shape != now.shape:
+            return False
+        gone = change(empty, now, self.params.tip.change).solid
+        if np.count_nonzero(gone) < self.params.dart_frac * gone.size:  # not a dart
+            return False
+        return dart_in_before(empty, now, self.cal, gone)
+
     def _judge(self, frame: np.ndarray, small: np.ndarray, index: int) -> list[Observation]:
         assert self._bg is not None and self._empty is not None
         p = self.params
@@ -222,9 +239,11 @@ class Detector:
             self._background = register.back(frame, self.motion, self._background)
             self._bg = _Small.of(small)
             lined_up = self._small(self._background)  # (the empty board's pixels)
-            if self.darts and self._changed(lined_up, self._empty) < p.dart_frac:
+            if (
+                self.darts and self._changed(lined_up, self._empty) < p.dart_frac
+            ) or self._darts_from_before_gone():
                 self.darts = 0
-                self._empty = _Small.of(lined_up)
+                self._empty, self._empty_frame = _Small.of(lined_up), self._background
                 self._known = None
                 return [Takeout(self.camera, index)]
             return []
