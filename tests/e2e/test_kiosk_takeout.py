@@ -74,3 +74,27 @@ def test_in_the_side_game_darts_pulled_pass_the_match_turn_not_the_formula(
         pulled(d)
         assert d.screen is side and side.editor.text == typed  # type: ignore[attr-defined]
         assert cricket_screen.session.hold is None  # type: ignore[attr-defined]
+
+
+def test_darts_pulled_before_the_dart_not_read_is_typed_say_how_to_go_back(
+    tmp_path: Path,
+) -> None:
+    from kiosk.adapters.camera.scorer import CameraUnreadable
+    from kiosk.ui.inbox import DeviceEvent
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20"])
+        d.running.inbox.put(DeviceEvent(CameraUnreadable((0,)), source="camera"))
+        d.settle()
+        assert "A dart was not read: type it on the keypad" in d.texts
+        send(d, board, ["S18"])
+        pulled(d)  # Anna pulls her darts before typing it: her turn ends (rules.md)
+        game = d.game().game
+        assert game.current_player == "Boris"
+        assert "A dart was not read: type it on the keypad" not in d.texts
+        said = "Anna: the dart not read was not typed; - (undo) goes back to type it"
+        assert said in d.texts, d.texts
+        d.press("-")  # back to Anna's turn, and her dart typed there
+        d.press("19\n")
+        assert game.marks("Anna", 19) == 1 and game.marks("Boris", 19) == 0

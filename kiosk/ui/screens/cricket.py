@@ -49,6 +49,10 @@ class CricketScreen(Screen):
         # The other dart the cameras could have meant for the last dart, while that
         # dart is still the last change (the session's revision then): ``*`` takes it.
         self.doubt: tuple[Dart, int] | None = None
+        # The player asked to type a dart the kiosk could not read (a camera that could
+        # not place it, a contact not in the board map), until they type one or the
+        # turn passes.
+        self.owed: str | None = None
         self.board = VirtualBoard()
         # Board points (mm) of clicks: waiting for their dart to come back through the
         # virtual board's pty, and those of the darts of the turn on screen.
@@ -90,9 +94,19 @@ class CricketScreen(Screen):
             log.info("darts pulled after the turn was passed: nothing to pass")
             return
         log.info("darts pulled: the turn passes")
+        owed = self.owed
         self.next_player()
+        if owed is not None:
+            # The dart asked for was not typed, and the turn has passed (rules.md: a
+            # player who pulls the darts ends the turn): a dart typed now would be the
+            # next player's, so the question goes, and the way back is said instead.
+            log.warning("darts pulled before %s typed the dart not read", owed)
+            self.notice(Notice("{}: the dart not read was not typed; - (undo) goes back to "
+                               "type it", (owed,)))  # fmt: skip
 
     def notice(self, event: Notice) -> None:
+        if event.act:  # a dart to type: the thrower's, while their turn lasts
+            self.owed = str(self.session.shown_player)
         text = self.t(event.text)
         try:
             text = text.format(*event.args)
@@ -182,6 +196,7 @@ class CricketScreen(Screen):
             return
         self.typed = ""
         self.dart(dart, "keypad")
+        self.owed = None
 
     def take_doubt(self) -> bool:
         """The other dart of the cameras' doubt in place of the last dart, if that is
@@ -200,6 +215,7 @@ class CricketScreen(Screen):
 
     def next_player(self) -> None:
         self.clicks = []
+        self.owed = None
         self.feedback(self.session.next_player())
 
     def undo(self) -> None:
