@@ -4,7 +4,12 @@ import time
 import cv2
 import numpy as np
 
-from kiosk.adapters.camera.capture import CameraReader, is_device, open_capture
+from kiosk.adapters.camera.capture import (
+    CameraReader,
+    is_device,
+    open_capture,
+    played_at_own_speed,
+)
 from kiosk.adapters.camera.scorer import (
     CameraScorer,
     CameraStatus,
@@ -83,6 +88,14 @@ def test_a_camera_named_by_a_stable_link_is_a_camera_not_a_file(tmp_path):
     _write_video(video, [np.zeros((48, 64, 3), np.uint8)] * 2)
     (tmp_path / "cam.avi").symlink_to(video)
     assert not is_device(str(tmp_path / "cam.avi")) and not is_device(str(video))
+
+
+def test_only_a_recorded_video_is_played_at_its_frame_rate_a_network_camera_is_live(tmp_path):
+    video = tmp_path / "turn.avi"
+    _write_video(video, [np.zeros((48, 64, 3), np.uint8)] * 2)
+    assert played_at_own_speed(str(video))
+    for live in ("http://192.168.1.20:8080/video", "rtsp://cam.local/stream1", "/dev/video0", 0):
+        assert not played_at_own_speed(live)
 
 
 def test_the_scorer_reports_a_dart_from_a_recorded_video_of_a_throw(tmp_path):

@@ -2,10 +2,11 @@
 to one), a video file or a URL, on a thread.
 
 A recorded video works as a camera (tests, demos): with ``realtime=True`` it is played
-at its own frame rate (the kiosk does so; a camera is never held back, it gives its
-frames as they come), with ``loop=True`` it starts again at its end. A camera that
-fails (unplugged, a read error, a stream that stops) is reported as ``lost`` and
-reopened every ``retry_interval`` seconds, forever; it never raises into the kiosk.
+at its own frame rate (the kiosk does so; a camera, or a network camera's stream, is
+never held back: it gives its frames as they come), with ``loop=True`` it starts again
+at its end. A camera that fails (unplugged, a read error, a stream that stops) is
+reported as ``lost`` and reopened every ``retry_interval`` seconds, forever; it never
+raises into the kiosk.
 A video file that ends without ``loop`` is ``lost`` for good ("the video ended"):
 opened again it would play its darts again, and they would be scored twice.
 
@@ -93,6 +94,14 @@ def is_device(source: str | int) -> bool:
     to one (``/dev/v4l/by-id/...`` or ``by-path/...``: names that stay put when the
     cameras come up in another order at boot, which ``/dev/videoN`` numbers do not)."""
     return isinstance(source, int) or os.path.realpath(str(source)).startswith("/dev/")
+
+
+def played_at_own_speed(source: str | int) -> bool:
+    """A recorded video: played at its frame rate. Not a camera, nor a network camera
+    (a URL), which is live: waiting a frame's time after each frame read from one put
+    it further behind every second (5 s after 30 s on an MJPEG stream whose frame rate
+    OpenCV gave as 25 for 30)."""
+    return not isinstance(source, int) and os.path.isfile(str(source))
 
 
 def open_capture(source: str | int, size: tuple[int, int] | None = CAPTURE_SIZE) -> Any:
@@ -212,7 +221,7 @@ class CameraReader:
             self._stop.wait(self.retry_interval)
 
     def _pump(self, cap: Any) -> str | None:
-        paced = self.realtime and not is_device(self.source)
+        paced = self.realtime and played_at_own_speed(self.source)
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         period = 1.0 / fps if 1 <= fps <= 240 else 1 / 30
         next_t = time.monotonic()
