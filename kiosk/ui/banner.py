@@ -44,6 +44,12 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t(
                 "Board unreadable: check its speed (baud in the config). Darts can be typed."
             )
+        elif kiosk.board.detail == "cameras" and not _all_down(kiosk, "no pictures"):
+            # Down for several reasons (one to calibrate, one whose video ended...):
+            # each camera and what to do, not "reconnecting" for what will not.
+            text = kiosk.t("No camera is scoring: {}. Darts can be typed.").format(
+                _down_list(kiosk)
+            )
         elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
             text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
         else:
@@ -79,14 +85,24 @@ def _plain(kiosk: Kiosk, reason: str) -> str:
 
 def _all_down(kiosk: Kiosk, why: str) -> bool:
     """Every camera not scoring is down for ``why`` ("calibrate": waiting to be
-    calibrated, not unplugged; "video ended": a recorded video standing in ended)."""
+    calibrated, not unplugged; "video ended": a recorded video standing in ended; "no
+    pictures": unplugged, or any other reason: reopened until it is back). No camera
+    named: true for "no pictures" (lost, nothing more known)."""
     down = kiosk.cameras_down
+    if why == "no pictures":
+        return all(w not in ("calibrate", "video ended") for _, w in down)
     return bool(down) and all(w == why for _, w in down)
 
 
 def _cameras_down(kiosk: Kiosk) -> str:
     """Which cameras are not scoring and what to do, e.g. "Not scoring: camera 2 (no
     pictures). The other cameras go on."."""
+    return kiosk.t("Not scoring: {}. The other cameras go on.").format(_down_list(kiosk))
+
+
+def _down_list(kiosk: Kiosk) -> str:
+    """The cameras not scoring, each with why: "camera 2 (no pictures); camera 3 (its
+    video ended)"."""
     parts = []
     for number, why in kiosk.cameras_down:
         if why == "calibrate":
@@ -95,7 +111,7 @@ def _cameras_down(kiosk: Kiosk) -> str:
             parts.append(kiosk.t("camera {} (its video ended)").format(number))
         else:
             parts.append(kiosk.t("camera {} (no pictures)").format(number))
-    return kiosk.t("Not scoring: {}. The other cameras go on.").format("; ".join(parts))
+    return "; ".join(parts)
 
 
 def _strip(

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from kiosk_support import start_game
+from kiosk_support import kiosk_on_board, start_game
 
 from kiosk.adapters.camera.synthetic import Step, Video, render_turn
 from kiosk.bootstrap import Options, Running, build
@@ -296,3 +296,22 @@ def test_a_dart_that_lands_while_a_camera_is_calibrated_mid_game_is_scored(
         assert [str(x) for x in game.darts_this_turn] == ["T19"]  # the dart is not lost
         assert d.screen is screen and len(screen.marks) == 1  # type: ignore[attr-defined]
         assert "The game took a dart: T19" in d.texts
+
+
+def test_cameras_all_down_for_different_reasons_are_each_named_not_reconnecting(
+    tmp_path: Path,
+) -> None:
+    # Camera 2 never calibrated, cameras 1 and 3 recorded videos that ended: nothing
+    # will reconnect, and the owner needs to know camera 2 wants calibrating.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_game(d, ("Anna", "Boris"))
+        d.kiosk.set_cameras_down(((1, "video ended"), (2, "calibrate"), (3, "video ended")))
+        d.kiosk.set_board("lost", "cameras")
+        d.settle()
+        said = ("No camera is scoring: camera 1 (its video ended); camera 2 (calibrate it "
+                "again: Settings); camera 3 (its video ended). Darts can be typed.")  # fmt: skip
+        assert said in " ".join(d.texts), d.texts  # (on two lines)
+        assert not any(t.startswith("Cameras lost") for t in d.texts)
+        d.kiosk.set_cameras_down(((1, "no pictures"), (2, "no pictures")))  # unplugged
+        d.settle()
+        assert any(t.startswith("Cameras lost: reconnecting") for t in d.texts), d.texts
