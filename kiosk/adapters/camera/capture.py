@@ -96,6 +96,9 @@ def is_device(source: str | int) -> bool:
     return isinstance(source, int) or os.path.realpath(str(source)).startswith("/dev/")
 
 
+MAX_CATCH_UP_S = 1.0  # a recorded video this far behind its clock starts the clock again
+
+
 def played_at_own_speed(source: str | int) -> bool:
     """A recorded video: played at its frame rate. Not a camera, nor a network camera
     (a URL), which is live: waiting a frame's time after each frame read from one put
@@ -242,10 +245,16 @@ class CameraReader:
                 log.exception("%s: frame sink failed", self.name)
             self.frames += 1
             if paced:
+                # On the video's own clock: a frame late (its dart's tip search took
+                # this thread's time) is caught up on by the next ones, not waited for;
+                # restarting the clock there lost that time for good, and three videos
+                # of one throw fell seconds apart (a dart seen by one camera alone was
+                # scored twice). Only after a long stall (a paused machine) is the
+                # clock restarted, rather than racing through seconds of video.
                 next_t += period
                 delay = next_t - time.monotonic()
                 if delay > 0:
                     self._stop.wait(delay)
-                else:
+                elif delay < -MAX_CATCH_UP_S:
                     next_t = time.monotonic()
         return None

@@ -306,19 +306,45 @@ def render_turn(
     cal = cam.calibration(rng)
     if turned_since_calibrated:
         cam = cam.turned(*turned_since_calibrated)
+    return _film(rng, (cam,), (cal,), steps)[0]
+
+
+def render_rig_turn(
+    seed: int,
+    steps: list[Step],
+    n_cameras: int = 3,
+    off_axis: tuple[float, float] = (15.0, 50.0),
+    size: tuple[int, int] = FRAME_SIZE,
+) -> list[Video]:
+    """``render_turn`` seen by ``n_cameras`` at once (``rig``: mounted round the board),
+    one video each, frame for frame: the same darts, the same hand, the same light."""
+    rng = np.random.default_rng(seed)
+    cams = rig(rng, n_cameras, off_axis, size)
+    cals = tuple(c.calibration(rng) for c in cams)
+    return _film(rng, cams, cals, steps)
+
+
+def _film(
+    rng: np.random.Generator,
+    cams: tuple[Camera, ...],
+    cals: tuple[Calibration, ...],
+    steps: list[Step],
+) -> list[Video]:
     scene = random_scene(rng)
-    frames: list[np.ndarray] = []
+    frames: list[list[np.ndarray]] = [[] for _ in cams]
     impacts: list[tuple[int, DartModel | None]] = []
     takeouts: list[int] = []
     darts: tuple[DartModel, ...] = ()
-    rest = (0.0, 0.0)  # where the camera's picture rests (pixels): knocks add up
+    rest = (0.0, 0.0)  # where the cameras' pictures rest (pixels): knocks add up
 
     def frame(ds: tuple[DartModel, ...], k: int = -1, hand: Hand | None = None) -> None:
         decay = max(0.0, 1.0 - k / SHAKE_FRAMES) if k >= 0 else 0.0
         osc = math.cos(k * 2.2) if k >= 0 else 0.0
-        frames.append(render(cam, scene, rng, ds, flicker=rng.normal(0, 0.005),
-                             shake=(rest[0] + 2.5 * decay * osc, rest[1] + 1.5 * decay * osc),
-                             wobble=0.12 * decay * osc, hand=hand))  # fmt: skip
+        flicker = rng.normal(0, 0.005)  # the room's light: the same in every camera
+        for cam, out in zip(cams, frames, strict=True):
+            out.append(render(cam, scene, rng, ds, flicker=flicker,
+                              shake=(rest[0] + 2.5 * decay * osc, rest[1] + 1.5 * decay * osc),
+                              wobble=0.12 * decay * osc, hand=hand))  # fmt: skip
 
     for st in steps:
         rest = (rest[0] + st.moved[0], rest[1] + st.moved[1])
@@ -327,7 +353,7 @@ def render_turn(
                 frame(darts)
         elif st.kind in ("throw", "bounce"):
             dm = random_dart(rng, st.tip)
-            impacts.append((len(frames), dm if st.kind == "throw" else None))
+            impacts.append((len(frames[0]), dm if st.kind == "throw" else None))
             if st.nudge and darts:
                 darts = (*darts[:-1], _nudged(darts[-1], st.nudge))
             ds = (*darts, dm)
@@ -340,10 +366,13 @@ def render_turn(
                 at = (-120 + 10 * k, 60 - 3 * k)
                 frame(darts if k < 12 else (), hand=Hand(at, 200.0))
             darts = ()
-            takeouts.append(len(frames))
+            takeouts.append(len(frames[0]))
         else:
             raise ValueError(f"unknown step {st.kind!r}")
-    return Video(frames, impacts, takeouts, cam, cal)
+    return [
+        Video(f, list(impacts), list(takeouts), cam, cal)
+        for f, cam, cal in zip(frames, cams, cals, strict=True)
+    ]
 
 
 NOISE_PAD = 64
