@@ -44,7 +44,9 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t(
                 "Board unreadable: check its speed (baud in the config). Darts can be typed."
             )
-        elif kiosk.board.detail == "cameras" and not _all_down(kiosk, "no pictures"):
+        elif kiosk.board.detail == "cameras" and any(
+            w in NOT_MENDED_BY_RECONNECTING for _, w in kiosk.cameras_down
+        ):
             # Down for several reasons (one to calibrate, one whose video ended...):
             # each camera and what to do, not "reconnecting" for what will not.
             text = kiosk.t("No camera is scoring: {}. Darts can be typed.").format(
@@ -83,14 +85,14 @@ def _plain(kiosk: Kiosk, reason: str) -> str:
     return reason
 
 
+# Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).
+NOT_MENDED_BY_RECONNECTING = ("calibrate", "video ended")
+
+
 def _all_down(kiosk: Kiosk, why: str) -> bool:
     """Every camera not scoring is down for ``why`` ("calibrate": waiting to be
-    calibrated, not unplugged; "video ended": a recorded video standing in ended; "no
-    pictures": unplugged, or any other reason: reopened until it is back). No camera
-    named: true for "no pictures" (lost, nothing more known)."""
+    calibrated, not unplugged; "video ended": a recorded video standing in ended)."""
     down = kiosk.cameras_down
-    if why == "no pictures":
-        return all(w not in ("calibrate", "video ended") for _, w in down)
     return bool(down) and all(w == why for _, w in down)
 
 

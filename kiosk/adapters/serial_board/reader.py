@@ -223,6 +223,7 @@ class BoardReader:
         self._unknown_log = _RateLimitedLog("unknown lines")
         self._double_log = _RateLimitedLog("double reads")
         self._unmapped_log = _RateLimitedLog("contacts not in the board map")
+        self._rate_limited = (self._unknown_log, self._double_log, self._unmapped_log)
 
     # -- public -----------------------------------------------------------------------
 
@@ -266,7 +267,7 @@ class BoardReader:
                     loss = self._pump(port, probation)
                 finally:
                     self._close(port)
-                    for rate_limited in (self._unknown_log, self._double_log, self._unmapped_log):
+                    for rate_limited in self._rate_limited:
                         rate_limited.close(time.monotonic())
                 if loss is None:
                     break
@@ -362,7 +363,7 @@ class BoardReader:
                 )
                 log.warning("board on %s: %s", self.url, detail)
                 self._status("lost", detail)
-            for rate_limited in (self._unknown_log, self._double_log, self._unmapped_log):
+            for rate_limited in self._rate_limited:
                 rate_limited.flush(now)
             if (self._pings or probation) and now - last_heard > self.ping_timeout:
                 return f"silent for {self.ping_timeout:g} s (no PING)", True

@@ -178,22 +178,9 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         return
     # Whose turn, the line read from the oche: a long name (24 letters) on two lines
     # rather than shrunk to a third of the size.
-    name_w = (x1 - x0) * 0.3
-    rows = p.two_lines(f"\u25b6 {session.shown_player}", 5 * u, name_w, "bold")
-    size = 5 * u if len(rows) == 1 else 3.9 * u
-    rects = [
-        p.text(
-            row,
-            size,
-            (x0, y + box_h / 2 + (n - (len(rows) - 1) / 2) * size * 1.05),
-            theme.ACCENT,
-            anchor="midleft",
-            style="bold",
-            max_width=name_w,
-        )
-        for n, row in enumerate(rows)
-    ]
-    name_rect = rects[0].unionall(rects[1:])
+    name = f"\u25b6 {session.shown_player}"
+    name_rect = _left_lines(p, name, (5 * u, 3.9 * u), (x0, y + box_h / 2), (x1 - x0) * 0.3,
+                            theme.ACCENT, leading=1.05)  # fmt: skip
     darts = session.shown_darts
     bx = name_rect.right + 2.5 * u
     box_w = 12 * u
@@ -228,19 +215,8 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
     # Beside the virtual board the row is narrow: two lines rather than a tiny one
     # ("Remove darts, then + (next player)", longer still in Ukrainian).
-    rows = p.two_lines(status, 3.8 * u, x1 - after, "bold")
-    size = 3.8 * u if len(rows) == 1 else 3.3 * u
-    for n, row in enumerate(rows):
-        dy = (n - (len(rows) - 1) / 2) * size * 1.1
-        p.text(
-            row,
-            size,
-            (after, y + box_h / 2 + dy),
-            colour,
-            anchor="midleft",
-            style="bold",
-            max_width=x1 - after,
-        )
+    _left_lines(p, status, (3.8 * u, 3.3 * u), (after, y + box_h / 2), x1 - after, colour,
+                leading=1.1)  # fmt: skip
     if screen.message:
         p.text(
             screen.message,
@@ -288,3 +264,25 @@ def _name(p: theme.Painter, name: str, box: pygame.Rect, width: float) -> None:
         p.text(name, px, box.center, theme.BG, anchor="center", style="bold", max_width=width)
         return
     p.lines(lines, two_px, box.center, theme.BG, max_width=width, style="bold", leading=1.05)
+
+
+def _left_lines(
+    p: theme.Painter,
+    text: str,
+    sizes: tuple[float, float],
+    left_middle: tuple[float, float],
+    width: float,
+    colour: tuple[int, ...],
+    leading: float,
+) -> pygame.Rect:
+    """``text`` in bold from ``left_middle``: on one line at ``sizes[0]``, or on two at
+    ``sizes[1]`` (``two_lines``) where one would shrink it; the rectangle drawn."""
+    rows = p.two_lines(text, sizes[0], width, "bold")
+    size = sizes[0] if len(rows) == 1 else sizes[1]
+    x, y = left_middle
+    rects = []
+    for n, row in enumerate(rows):
+        at = (x, y + (n - (len(rows) - 1) / 2) * size * leading)
+        rects.append(p.text(row, size, at, colour, anchor="midleft", style="bold",
+                            max_width=width))  # fmt: skip
+    return rects[0].unionall(rects[1:])
