@@ -22,8 +22,10 @@ Enter     ``enter``   confirm (menu item, typed dart)
 Formula darts gives the keypad's digit keys their own meanings (``formula_keys``).
 
 A keyboard adds arrows, Esc (``cancel``), Backspace, Space (a separator like ``*``)
-and letters (``char``) so codes such as ``T20``, ``DB`` or ``MISS`` can be typed;
-``N`` and ``U`` are next player and undo, Tab is next player, ``/`` is the menu.
+and letters (``char``, as typed: Shift and the layout's own letters kept) so codes
+such as ``T20``, ``DB`` or ``MISS`` can be typed; ``N`` and ``U`` are next player and
+undo, Tab is next player, ``/`` is the menu. Where a keyboard types a name, its N, U
+and ``-`` are letters and a hyphen (``typed_text``).
 
 ``KeyAction.pad`` is True for the numeric keypad's keys, so a screen can tell the
 keypad's ``7`` from the main row's (formula darts: keypad digits are editing tokens,
@@ -152,21 +154,36 @@ _TEXT = {
 
 def action_for(key: int, text: str = "") -> KeyAction | None:
     """The action of a key press: ``key`` is the keycode, ``text`` the character it
-    typed ("" if none). Letters become ``char`` actions (upper case); anything else
-    unknown is None (ignored).
+    typed ("" if none). Letters become ``char`` actions (as typed, upper or lower
+    case); anything else unknown is None (ignored).
 
     A main-row digit key that typed something else (Shift+9 is "(" on a US keyboard,
     Shift+7 is "/" on a German one) means what it typed."""
     action = KEY_TABLE.get(key)
     shifted = action is not None and action.name == "digit" and not action.pad
     if action is not None and not (shifted and text and text != action.char):
+        if action.char in ("n", "u") and len(text) == 1 and text.isalpha():
+            return KeyAction(action.name, text)  # next / undo, and the letter as typed
         return action
     if text in _TEXT:
         return _TEXT[text]
     if len(text) == 1 and text.isdigit() and text.isascii():
         return KeyAction("digit", text)  # a layout whose digits need Shift (AZERTY)
     if len(text) == 1 and text.isalpha():
-        return KeyAction("char", text.upper())
-    if text in ("(", ")", ","):
+        return KeyAction("char", text)
+    if text in ("(", ")", ",", "'", "."):
         return KeyAction("char", text)
     return None
+
+
+def typed_text(action: KeyAction) -> str:
+    """What a key typed where a keyboard types a name: a letter (the keyboard's N and
+    U too, next and undo elsewhere), ``-`` from the main keyboard, ``'`` or ``.``;
+    "" for every other key (the keypad's keys keep their meanings there)."""
+    if action.pad:
+        return ""
+    if action.name == "char" and (action.char.isalpha() or action.char in ("'", ".")):
+        return action.char
+    if action.name in ("next", "undo") and (action.char.isalpha() or action.char == "-"):
+        return action.char
+    return ""

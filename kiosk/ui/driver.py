@@ -89,6 +89,17 @@ class Driver:
             self.running.inbox.put(action, source="keypad")
         self.settle()
 
+    def keyboard(self, text: str) -> None:
+        """Type on a US keyboard, each key through the app's key table as pygame reports
+        it: the unshifted key's code and the text it typed (``"N"`` is Shift+n, next
+        player in a game, a letter in a name)."""
+        for ch in text:
+            code = kp.K_RETURN if ch == "\n" else ord(ch.lower()) if ch.isalpha() else ord(ch)
+            action = action_for(code, "" if ch == "\n" else ch)
+            if action is not None:
+                self.running.inbox.put(action, source="keypad")
+        self.settle()
+
     def pad(self, keys: str) -> None:
         """Type on the numeric keypad by its keycodes, through the app's key table (what
         formula darts reads): ``"\\n00+0"`` -> Enter, 0, 0, +, 0."""

@@ -208,7 +208,7 @@ def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Pat
         d.press("2")  # Rename
         assert d.screen.name == "name-entry"
         d.press("...")  # delete "Ann"
-        d.press("ZOE\n")  # a keyboard types directly; Enter on the empty place saves
+        d.press("zoe\n")  # a keyboard types directly; Enter on the empty place saves
         assert d.screen.name == "player-actions"
         assert "Zoe" in d.texts and "Renamed: Zoe" in d.texts
         d.press("/")
@@ -250,6 +250,23 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert d.screen.name == "cricket"
         (game,) = store.games.unfinished()
         assert game.players == ("Ann", "Bob") and game.rated
+
+
+def test_a_keyboard_types_a_name_starting_with_n_on_a_place_and_a_hyphen_in_it(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann")
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players
+        assert d.screen.name == "players"
+        d.key("up")
+        d.key("up")  # from "Start game" up to place 1
+        d.keyboard("nina-uma\n")  # N, U and - are letters and a hyphen here
+        assert d.screen.name == "players"
+        assert "Nina-Uma" in d.texts
+        assert store.players.find("Nina-Uma") is not None
 
 
 def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:

@@ -70,10 +70,12 @@ def test_main_keyboard_digits_enter_and_arrows_work_like_the_keypad() -> None:
 
 
 def test_letters_type_dart_codes_and_n_u_are_next_and_undo() -> None:
-    assert action_for(pygame.K_t, "t") == KeyAction("char", "T")
+    assert action_for(pygame.K_t, "t") == KeyAction("char", "t")  # as typed
+    assert action_for(pygame.K_t, "T") == KeyAction("char", "T")
     assert action_for(pygame.K_n, "n").name == "next"
     assert action_for(pygame.K_u, "u").name == "undo"
-    assert action_for(0, "д") == KeyAction("char", "Д")  # a Cyrillic layout types names
+    assert action_for(pygame.K_n, "N") == KeyAction("next", "N")  # the letter kept, for names
+    assert action_for(0, "д") == KeyAction("char", "д")  # a Cyrillic layout types names
 
 
 def test_plus_and_minus_on_the_main_keyboard_follow_the_text_typed() -> None:

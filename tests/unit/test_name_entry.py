@@ -61,10 +61,10 @@ def test_ukrainian_puts_cyrillic_first_and_one_jumps_to_latin() -> None:
 
 def test_letters_after_the_first_are_lower_case_and_a_new_word_starts_upper() -> None:
     ed = NameEditor(language="uk")
-    for ch in "ОЛЕГ":
+    for ch in "олег":  # a keyboard's lower case letters
         ed.type(ch)
     ed.type(" ")
-    ed.type("Б")
+    ed.type("б")  # noqa: RUF001
     assert ed.text == "Олег Б"
 
 
@@ -194,3 +194,36 @@ def test_a_keypad_with_numlock_off_still_drives_the_picker() -> None:
     keys(screen, (kp.K_KP_ENTER, ""), (kp.K_END, ""))  # write it; 1: the next alphabet
     keys(screen, (kp.K_KP_ENTER, ""), (kp.K_KP_ENTER, ""))  # write its first, save
     assert saved == ["Agf0"]
+
+
+def typed(screen: NameEntry, text: str) -> None:
+    """Text typed on a US keyboard, each key as pygame reports it: the keycode is the
+    unshifted key's, the text what it typed (Shift included)."""
+    for ch in text:
+        keys(screen, (ord(ch.lower()) if ch.isalpha() else ord(ch), ch))
+
+
+def test_a_keyboard_types_n_u_hyphen_and_apostrophe_as_letters_not_next_and_undo() -> None:
+    screen, saved = entry_screen()
+    typed(screen, "anna jean-luc")
+    assert screen.editor.text == "Anna Jean-Luc"
+    keys(screen, (kp.K_RETURN, ""))
+    assert saved == ["Anna Jean-Luc"]
+    screen, saved = entry_screen()
+    typed(screen, "bruno o'neil j.")
+    assert screen.editor.text == "Bruno O'neil J."
+
+
+def test_a_keyboard_capital_stays_where_it_was_typed() -> None:
+    screen, _ = entry_screen()
+    typed(screen, "McDonald DJ")
+    assert screen.editor.text == "McDonald DJ"
+    screen, _ = entry_screen()
+    typed(screen, "o'Brien")
+    assert screen.editor.text == "O'Brien"
+
+
+def test_the_keypads_plus_and_minus_still_turn_the_picker() -> None:
+    screen, _ = entry_screen()
+    keys(screen, (kp.K_KP_PLUS, "+"), (kp.K_KP_PLUS, "+"), (kp.K_KP_MINUS, "-"))
+    assert screen.editor.preview() == "A"  # woken on A, on to B, back to A

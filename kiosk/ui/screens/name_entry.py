@@ -17,10 +17,12 @@ own arrows:
 =============  ==========================================================
 
 The digit keys above are the numeric keypad's (``KeyAction.pad``, NumLock on or off).
-A keyboard types letters, digits and space directly: its main-row digits are part of
-the name ("Team 2"), never picker moves. Alphabets: Ukrainian or Russian first
+A keyboard types letters, digits, space and ``- ' .`` directly: its main-row digits
+are part of the name ("Team 2"), never picker moves, and its N, U and ``-`` are
+letters and a hyphen, not next and undo. Alphabets: Ukrainian or Russian first
 when the kiosk speaks it, then A-Z, digits and ``- ' .``. Letters are capitalised by
-place: the first of each word upper case, the rest lower (the keypad has no shift).
+place: the first of each word upper case, the rest lower (the keypad has no shift);
+a keyboard's capital stays a capital wherever it is typed ("McDonald", "DJ").
 
 ``NameEditor`` is the pure part (unit-tested); ``NameEntry`` is the screen.
 """
@@ -32,7 +34,7 @@ from typing import Any
 
 import pygame
 
-from kiosk.adapters.keypad import KeyAction
+from kiosk.adapters.keypad import KeyAction, typed_text
 from kiosk.ui import theme
 from kiosk.ui.screen import Click, DartInput, Screen
 
@@ -176,6 +178,10 @@ class NameEditor:
             return False  # no leading or double spaces
         if ch.upper() in self.wheel:
             self.last = self.wheel.index(ch.upper())
+        if ch.isupper() and self.cursor > 0 and not self.full:  # Shift: a capital kept
+            self.chars.insert(self.cursor, ch)
+            self.cursor += 1
+            return True
         return self._insert(ch)
 
     def delete(self) -> bool:
@@ -235,6 +241,8 @@ class NameEntry(Screen):
         name, digit = event.name, event.digit
         if name == "digit" and not event.pad:  # the main keyboard's row: a digit typed
             name, digit = "char", None
+        elif typed_text(event):  # the keyboard's N, U and "-" are letters here
+            name = "char"
         moves = {2: 1, 8: -1, 3: 5, 9: -5}
         if digit in moves or name in ("next", "undo", "down", "up"):
             delta = moves.get(digit or 0) or (1 if name in ("next", "down") else -1)

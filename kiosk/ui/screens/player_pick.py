@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from kiosk.adapters.keypad import KeyAction
+from kiosk.adapters.keypad import KeyAction, typed_text
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
 from kiosk.ui.screens.menu import Item
 from kiosk.ui.screens.name_entry import NameEntry
@@ -94,8 +94,8 @@ class PlayerPick(StoreMenu):
 
     def key(self, event: KeyAction, items: list[Item]) -> None:
         on_seat = self.selected < len(self.seats)
-        if on_seat and event.name == "char" and event.char.isalpha():
-            self.type_name(self.selected, event.char)
+        if on_seat and typed_text(event).isalpha():
+            self.type_name(self.selected, typed_text(event))
         else:
             super().key(event, items)
 
@@ -120,7 +120,7 @@ class PlayerPick(StoreMenu):
     def type_name(self, seat: int, first: str = "") -> None:
         title = self.t("New player")
         self.kiosk.stack.push(
-            NameEntry(self.kiosk, title, lambda name: self._typed(seat, name), first)
+            NameEntry(self.kiosk, title, lambda name: self._typed(seat, name), first.upper())
         )
 
     def _typed(self, seat: int, name: str) -> str | None:
