@@ -140,6 +140,20 @@ def test_the_standings_show_the_players_of_finished_rated_games_in_order(
         assert rows(d, ["Ann", "Bob", "Cy"]) == ["Cy", "Bob", "Ann"]
 
 
+def test_players_level_in_the_standings_share_a_position_as_the_command_shows_it(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        saved(d, "Ann", "Bob", "Cy")
+        rated_win(d, ["Ann", "Cy"], "Ann")
+        rated_win(d, ["Bob", "Cy"], "Bob")  # Ann and Bob: 1 played, 1 won
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        assert rows(d, ["Ann", "Bob", "Cy"]) == ["Ann", "Bob", "Cy"]  # by name: a listing
+        rank = {name: d.texts[d.texts.index(name) - 1] for name in ("Ann", "Bob", "Cy")}
+        assert rank == {"Ann": "1=", "Bob": "1=", "Cy": "3"}
+
+
 def test_the_standings_show_formula_points_rounds_to_zero_and_the_fewest_rounds(
     tmp_path: Path,
 ) -> None:

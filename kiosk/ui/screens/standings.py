@@ -1,5 +1,7 @@
 """The table of one league night or one season, in the store's order (most wins, then
-most draws, then fewest games, then name).
+most draws, then fewest games, then name). Players level on all but the name share a
+position, shown "2=" as ``darts-kiosk league standings`` shows it; a dash is a figure
+over no games of its kind (the same rules as that command's table).
 
 Keys: ``+`` / ``-`` move the highlight, Enter opens that player's page, 4 / 6 (or
 left / right) show the previous / next night (season), ``/`` or ``.`` go back.
@@ -14,6 +16,7 @@ from typing import Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.adapters.store.league import positions
 from kiosk.ui import theme
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.league import StorePage, guarded, store_of, store_or_say
@@ -29,13 +32,13 @@ COLUMNS: tuple[tuple[str, Callable[[Any], float | None], int, float], ...] = (
     ("Won", lambda s: s.won, 0, 5.5),
     ("Lost", lambda s: s.lost, 0, 5.5),
     ("Drawn", lambda s: s.drawn, 0, 5.5),
-    ("MPR", lambda s: s.cricket_mpr if s.cricket_games else None, 2, 8.0),
-    ("Best MPR", lambda s: s.best_cricket_mpr or None, 2, 8.0),
+    ("MPR", lambda s: s.cricket_mpr if s.cricket_darts else None, 2, 8.0),
+    ("Best MPR", lambda s: s.best_cricket_mpr, 2, 8.0),
     # formula darts: average points a round, average rounds to bring the score to 0 (of
     # the games that did), the fewest in one game
-    ("Formula points", lambda s: s.formula_avg_points if s.formula_games else None, 1, 8.0),
+    ("Formula points", lambda s: s.formula_avg_points if s.formula_rounds else None, 1, 8.0),
     ("Rounds to 0", lambda s: s.formula_avg_rounds if s.formula_finished else None, 1, 8.0),
-    ("Fewest rounds", lambda s: s.best_formula_rounds or None, 0, 8.0),
+    ("Fewest rounds", lambda s: s.best_formula_rounds, 0, 8.0),
     ("Rating", lambda s: s.rating, 0, 7.0),
 )
 
@@ -161,6 +164,7 @@ class StandingsScreen(StorePage):
             return
         first = self._window()
         row_h = 7.0 * u
+        ranks = positions(self.rows)
         for k, s in enumerate(self.rows[first : first + ROWS]):
             i = first + k
             top = 18.5 * u + k * row_h
@@ -172,8 +176,9 @@ class StandingsScreen(StorePage):
                 p.rect(rect, theme.ACCENT, radius=0.8 * u, width=max(2, int(0.35 * u)))
             size = row_h * 0.55
             cy = rect.centery
+            rank = ranks[i]
             p.text(
-                f"{i + 1}",
+                f"{rank}{'=' if ranks.count(rank) > 1 else ''}",
                 size,
                 (x0 + rank_w * 0.6, cy),
                 theme.ACCENT,
