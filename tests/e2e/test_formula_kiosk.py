@@ -11,6 +11,7 @@ from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
+from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import FormulaSetup
 from kiosk.ui.screens.formula import start_formula
 
@@ -204,3 +205,49 @@ def test_a_dart_the_board_could_not_score_during_the_side_game_is_asked_for(
         assert any("is not in the board map: type it on the keypad" in t for t in d.texts)
         game = cricket_screen.session.game  # type: ignore[attr-defined]
         assert game.current_player == "Boris" and not game.darts_this_turn
+
+
+def test_the_side_game_plays_the_owners_formula_settings(tmp_path: Path) -> None:
+    config = Config()
+    config = dataclasses.replace(
+        config,
+        formula=dataclasses.replace(config.formula, rules="distance", start=301, time_limit=30),
+    )
+    with kiosk_on_board(tmp_path, config=config) as (d, board):
+        side_game_on_hold(d, board, ["T20", "S19", "S19"])
+        rules = d.screen.session.rules  # type: ignore[attr-defined]
+        assert (rules.name, rules.start, rules.time_limit) == ("distance", 301, 30)
+        assert "301" in d.texts
+
+
+def side_game_lost_on_time(d: Driver) -> None:
+    """The side game's player lets the clock run out: its end screen is up."""
+    d.pad("\n")  # the digits, the clock starts
+    screen = d.screen
+    screen.update(screen.clock + 121)  # type: ignore[attr-defined]
+    screen.update(screen.clock + 10)  # type: ignore[attr-defined]  # "time ran out" shown
+    d.settle()
+    d.wait_screen("formula-end")
+
+
+def test_after_the_side_game_the_boards_next_button_is_the_matchs(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        cricket_screen = side_game_on_hold(d, board, ["T20"])  # Boris plays at the side
+        side_game_lost_on_time(d)
+        send(d, board, ["BTN NEXT"])  # Anna ends her turn after one dart
+        assert d.screen is cricket_screen
+        game = cricket_screen.session.game
+        assert game.current_player == "Boris" and not game.darts_this_turn
+
+
+def test_a_dart_not_read_while_the_side_game_ends_is_asked_for_on_the_scoreboard(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        cricket_screen = side_game_on_hold(d, board, ["T20", "S19", "S19"])
+        send(d, board, ["BTN NEXT"])  # Boris to throw; Anna plays on at the side
+        side_game_lost_on_time(d)
+        board.send("RAW 3 7")  # Boris's dart on an unmapped contact
+        d.wait_for(lambda: d.screen is cricket_screen, what="the scoreboard back")
+        d.settle()
+        assert any("is not in the board map: type it on the keypad" in t for t in d.texts)

@@ -2,7 +2,8 @@
 rounds used up), a duel's result; every round with the solver's best formula.
 
 Keys: Enter plays again (new digits), ``/`` ``4`` ``.`` or Esc to the menu. After a
-side game, any key or dart goes back (a dart to the Cricket match).
+side game, any key or dart goes back (a dart, the board's buttons and the match's
+questions to the Cricket match, as during the side game).
 """
 
 from __future__ import annotations
@@ -78,20 +79,31 @@ class FormulaEndScreen(Screen):
             self.kiosk.stack.reset(MainMenu(self.kiosk))
 
     def back_to_side(self, event: Any) -> None:
-        """After a side game: Enter plays another, anything else returns to Cricket."""
-        from kiosk.ui.screens.formula_play import FormulaSideGame
+        """After a side game: Enter plays another, any other key returns to Cricket. The
+        match's own inputs go to it as during the side game: a dart (back to the
+        scoreboard with it), its questions, darts pulled, the board's buttons."""
+        from kiosk.ui.screens.formula_play import FormulaSideGame, is_board_button
 
         stack = self.kiosk.stack
         cricket = self.side.cricket
+
+        def back() -> None:
+            while stack.top is not cricket and len(stack) > 1:
+                stack.pop()
+
         if isinstance(event, KeyAction) and event.name == "enter":
             stack.pop()
             stack.replace(FormulaSideGame(self.kiosk, cricket))
-            return
-        if isinstance(event, DartInput | KeyAction):
-            while stack.top is not cricket and len(stack) > 1:
-                stack.pop()
-            if isinstance(event, DartInput):
-                cricket.process_event(event)
+        elif isinstance(event, DartInput):
+            back()
+            cricket.process_event(event)
+        elif is_board_button(event):
+            back()
+            cricket.process_event(event)  # the press is the match's
+        elif self.side.for_the_match(event, back):
+            self.dirty = True
+        elif isinstance(event, KeyAction):
+            back()
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w

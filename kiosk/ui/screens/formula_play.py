@@ -218,6 +218,15 @@ class FormulaScreen(Screen):
                    style="bold", max_width=x1 - x0 - 2 * u)  # fmt: skip
 
 
+def is_board_button(event: Any) -> bool:
+    """The board's NEXT / UNDO buttons (and a keyboard's Tab, N, U): the match's keys
+    whatever formula screen is up (the keypad's + and - are operators there)."""
+    if not hasattr(event, "name"):
+        return False
+    token = fk.token_of(event)
+    return token is not None and token.kind == fk.FORWARD
+
+
 class FormulaSideGame(FormulaScreen):
     name = "formula-side"
     top_margin = 9.0
@@ -225,7 +234,14 @@ class FormulaSideGame(FormulaScreen):
     def __init__(self, kiosk: Any, cricket_screen: Any) -> None:
         self.cricket = cricket_screen
         self.side_player = waiting_player(cricket_screen.session)
-        setup = FormulaSetup(names=(self.side_player,), mode="training")
+        # The owner's [formula] rules and parameters (as the menu's games), in training
+        chosen = getattr(kiosk, "formula_defaults", None)
+        setup = FormulaSetup(
+            names=(self.side_player,),
+            mode="training",
+            rules=getattr(chosen, "rules", "classic"),
+            overrides=getattr(chosen, "overrides", ()),
+        )
         super().__init__(kiosk, FormulaSession(setup))  # never recorded: training aside
         self.last_dart = ""
 
@@ -233,23 +249,27 @@ class FormulaSideGame(FormulaScreen):
         if isinstance(event, DartInput):
             self.dart(event)
             return
-        if isinstance(event, DartDoubt) or (isinstance(event, Notice) and event.act):
-            # A dart the match needs from the player (not read: type it; unsure: check
-            # it): the scoreboard comes back with the question, the keypad is its.
-            self.leave()
-            self.cricket.process_event(event)
-            return
-        if isinstance(event, Notice | DartsPulled):
-            self.cricket.process_event(event)  # (the match's darts pulled: its turn passes)
+        if self.for_the_match(event, self.leave):
             self.dirty = True
             return
-        if hasattr(event, "name"):
-            token = fk.token_of(event)
-            if token is not None and token.kind == fk.FORWARD:
-                self.cricket.process_event(event)  # the board's NEXT / UNDO buttons
-                self.dirty = True
-                return
         super().process_event(event)
+
+    def for_the_match(self, event: Any, leave: Any) -> bool:
+        """Hands the match what is the match's (the side game's screens and its end
+        screen alike); True if ``event`` was. A dart the match needs from the player
+        (not read: type it; unsure: check it) first ``leave``s for the scoreboard,
+        which shows the question with the keypad its own."""
+        if isinstance(event, DartDoubt) or (isinstance(event, Notice) and event.act):
+            leave()
+            self.cricket.process_event(event)
+            return True
+        if isinstance(event, Notice | DartsPulled):
+            self.cricket.process_event(event)  # (the match's darts pulled: its turn passes)
+            return True
+        if is_board_button(event):
+            self.cricket.process_event(event)  # the board's NEXT / UNDO buttons
+            return True
+        return False
 
     def dart(self, event: DartInput) -> None:
         cricket = self.cricket.session
