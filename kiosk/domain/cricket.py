@@ -15,7 +15,9 @@ Choices where rules.md is silent (the "best bar machine" reading):
 - ``round_limit``: the game is decided when the last player's turn of round
   ``round_limit`` ends (third dart or ``end_turn``) with no winner. "Marks on the
   board" for the tie-break are the 0..3 marks shown per target, summed. With 3 or 4
-  players it is a draw when the best two sides are level on points and marks.
+  players it is a draw when the best two sides are level on points and marks. A round
+  is every player's turn, so with teams (A1 B1 A2 B2) ``round_limit`` 20 is 20 turns
+  for each player, 40 for each team (``side_stats().rounds`` counts both partners').
 - ``single_bull``: the inner bull is one mark, so on an owned bull it scores 25.
 - Placings at a win: the winner, then by targets owned, points (cut-throat: fewest),
   marks on the board, turn order. At the round limit: points, marks, turn order.

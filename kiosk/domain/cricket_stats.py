@@ -5,7 +5,8 @@ Definitions (rules.md §Statistics, with the choices where it is silent):
 - ``marks`` are *scoring* marks: marks that closed part of a target or scored points.
   Marks on a closed target, and surplus marks that score nothing (no opponent open, or
   the no-score variant), do not count.
-- ``mpr`` = marks / darts * 3 (0.0 before the first dart). Darts not thrown because a
+- ``mpr`` = marks / darts * 3, computed as marks * 3 / darts (exactly 7.2, not
+  7.199999999999999; 0.0 before the first dart). Darts not thrown because a
   turn was ended early do not count.
 - ``rounds`` = turns taken: a turn counts once its first dart lands or it is ended.
 - ``triples`` counts trebles on the Cricket numbers 15-20, closed or not.
@@ -110,7 +111,7 @@ def report(tallies: list[Tally], points: int) -> CricketStats:
         rounds=sum(t.rounds for t in tallies),
         points=points,
         marks=marks,
-        mpr=marks / darts * 3 if darts else 0.0,
+        mpr=marks * 3 / darts if darts else 0.0,
         triples=sum(t.triples for t in tallies),
         white_horses=sum(t.white_horses for t in tallies),
         hat_tricks=sum(t.hat_tricks for t in tallies),

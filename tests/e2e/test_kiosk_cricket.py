@@ -28,6 +28,29 @@ def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Pa
         assert any(t.startswith("2. Boris") for t in d.texts)
 
 
+def test_the_winners_row_is_lit_even_when_a_name_has_an_ampersand_in_it(
+    tmp_path: Path,
+) -> None:
+    from kiosk.ui import theme
+
+    with kiosk_on_virtual_board(tmp_path) as d:
+        start_game(d, ("Tom & Ann", "Ann"))  # "&" is allowed in a name
+        for dart in [*ANNA_WINS]:
+            if d.screen.name != "results":
+                d.throw(dart)
+        d.wait_screen("results")
+        assert d.screen.outcome.won_by == ("Tom & Ann",)  # type: ignore[attr-defined]
+        # The rows' panels down the left edge, in place order: the winner's is lit.
+        canvas = d.app.canvas
+        x = int(canvas.get_width() * 0.03) + 2
+        runs: list[tuple[int, int, int]] = []
+        for y in range(canvas.get_height()):
+            colour = tuple(canvas.get_at((x, y)))[:3]
+            if colour in (theme.PANEL, theme.PANEL_HI) and (not runs or runs[-1] != colour):
+                runs.append(colour)  # type: ignore[arg-type]
+        assert runs[:2] == [theme.PANEL_HI, theme.PANEL]
+
+
 def test_a_hit_changes_the_mark_cell_and_the_points_on_screen(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)

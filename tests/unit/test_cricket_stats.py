@@ -172,3 +172,12 @@ def test_a_team_game_may_name_only_the_captains_the_teams_give_the_order() -> No
     assert game.players == ("Ann", "Bob", "Cid", "Dan")
     play(game, "T20 END END")
     assert game.current_player == "Cid"
+
+
+def test_mpr_is_the_nearest_number_to_marks_times_three_over_darts() -> None:
+    # 2 marks in 10 darts is 0.6 MPR and 12 in 5 is 7.2: exactly those numbers, as a
+    # person works them out (marks / darts * 3 in floating point gives 0.6000000000000001)
+    game = play(CricketGame(TWO), "S20 S20 MISS END " + "MISS MISS MISS END " * 2 + "MISS")
+    assert (game.stats("Ann").marks, game.stats("Ann").darts, game.stats("Ann").mpr) == (2, 10, 0.6)
+    game = play(CricketGame(TWO), "T20 T20 T19 END T19 MISS")
+    assert (game.stats("Ann").marks, game.stats("Ann").darts, game.stats("Ann").mpr) == (12, 5, 7.2)

@@ -153,7 +153,7 @@ class PlayerGame:
         """Marks per round of a Cricket game with darts thrown; None otherwise."""
         if self.kind != "cricket" or self.darts <= 0:
             return None
-        return self.marks / self.darts * 3
+        return self.marks * 3 / self.darts
 
 
 def standing_key(s: Standing) -> tuple[int, int, int, str, int]:
@@ -422,7 +422,7 @@ class League:
             s = table.setdefault(int(pid), Standing(int(pid), str(name)))
             _count(s, int(game_id), str(kind), str(outcome), _stats(stats_json))
         for s in table.values():
-            s.cricket_mpr = s.cricket_marks / s.cricket_darts * 3 if s.cricket_darts else 0.0
+            s.cricket_mpr = s.cricket_marks * 3 / s.cricket_darts if s.cricket_darts else 0.0
             s.formula_avg_points = s.formula_points / s.formula_rounds if s.formula_rounds else 0.0
             if s.formula_finished:
                 s.formula_avg_rounds = s.formula_finish_rounds / s.formula_finished
@@ -450,7 +450,7 @@ def _count(s: Standing, game_id: int, kind: str, outcome: str, stats: dict[str, 
         s.cricket_games += 1
         s.cricket_darts += darts
         s.cricket_marks += marks
-        mpr = marks / darts * 3 if darts else 0.0
+        mpr = marks * 3 / darts if darts else 0.0
         if darts and (s.best_cricket_mpr is None or mpr > s.best_cricket_mpr):
             s.best_cricket_game, s.best_cricket_mpr = game_id, mpr
     else:

@@ -144,7 +144,7 @@ class ResultsScreen(Screen):
         row_h = min(10 * u, 48 * u / max(1, len(placings)))
         for r, player in enumerate(placings):
             ry = y + r * row_h
-            won = self.winner_text and player in self.winner_text.split(" & ")
+            won = self.outcome is not None and player in self.outcome.won_by
             p.rect(
                 (x0, ry, w * 0.94, row_h * 0.9), theme.PANEL_HI if won else theme.PANEL, radius=u
             )
