@@ -17,8 +17,10 @@ The engine passes the turn by itself after the third dart. A bar machine then sh
 the finished turn until the player has pulled the darts, so the session keeps the
 last turn "on hold" for the scoreboard until the next input: NEXT during the hold
 only ends the hold (it must not skip the next player), a dart during the hold is the
-next player's first dart. The hold is screen state only: it is not recorded, and a
-resumed game starts without it.
+next player's first dart. The hold is screen state only: it is not recorded; a
+resumed game whose last input was a turn's third dart starts with that turn on hold
+again (``held_turn``), so the NEXT pressed after pulling those darts does not skip the
+next player after a power cut either.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ class CricketSession:
             log = MemoryGame("cricket", setup.settings(), setup.names)
         self.setup = setup
         self.log: GameLog = log
-        self.hold: LastTurn | None = None
+        self.hold: LastTurn | None = held_turn(log.engine)
         self.revision = 0  # bumped on every change; screens redraw when it moves
 
     # -- questions -------------------------------------------------------------------
@@ -219,3 +221,17 @@ class CricketSession:
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])
+
+
+def held_turn(game: Any) -> LastTurn | None:
+    """The turn a game's log ends on, when its third dart passed the turn (the engine's
+    ``turn`` moved on with no dart yet in the new one): what the scoreboard held."""
+    history = game.history
+    if game.outcome() is not None or game.darts_this_turn or len(history) < 3:
+        return None
+    last = history[-3:]
+    if not all(isinstance(entry, Dart) for entry in last):
+        return None  # the turn was ended early (NEXT): nothing is held
+    turn = game.state.turn - 1
+    players = game.players
+    return LastTurn(str(players[turn % len(players)]), tuple(last), turn // len(players) + 1)

@@ -77,6 +77,23 @@ def test_a_restarted_kiosk_offers_the_unfinished_game_and_resumes_it_exactly(
         assert len({g for g, _, _ in stored_events(tmp_path)}) == 1
 
 
+def test_a_turn_on_hold_at_a_power_cut_is_on_hold_again_and_next_does_not_skip_a_player(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "S19", "D18"])  # Anna's turn, shown until her darts are out
+    with kiosk_on_board(tmp_path) as (d, board):
+        send(d, board, ["BTN NEXT"])  # the board's NEXT answers the offer: resume
+        assert d.screen.name == "cricket"
+        session = d.screen.session  # type: ignore[attr-defined]
+        assert session.shown_player == "Anna" and "D18" in d.texts  # her turn, as it was
+        send(d, board, ["BTN NEXT"])  # her darts pulled
+        game = session.game
+        assert game.current_player == "Boris" and game.round == 1 and not game.darts_this_turn
+        assert [k for _, k, _ in stored_events(tmp_path)] == ["dart"] * 3  # no turn skipped
+
+
 def test_the_offer_speaks_the_kiosks_language_and_tells_the_time_by_its_clock(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
