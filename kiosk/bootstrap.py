@@ -142,6 +142,7 @@ class Running:
     devices: Devices
     data_file: Path | None = None
     store: Any = None  # kiosk.adapters.store.Store, or None
+    lock: Any = None  # kiosk.adapters.store.lock.DataLock: this kiosk's data folder
 
     def close(self) -> None:
         self.devices.stop()
@@ -151,6 +152,9 @@ class Running:
         if self.store is not None:
             self.store.close()
             self.store = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def open_store(path: Path) -> tuple[Any, str]:
@@ -264,12 +268,16 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         source=devices.source,
         config_files=config_files,
     )
-    store, data_file = None, None
+    store, data_file, lock = None, None, None
     down = "the store is off (--no-store)"
     damage = ""
     if options.store:
+        from kiosk.adapters.store.lock import DataLock
+
         data_file = data_dir / DB_NAME
-        store, down = open_store(data_file)
+        lock, down = DataLock.take(data_dir)
+        if not down:
+            store, down = open_store(data_file)
         if store is None:
             log.error("results are not being saved: %s", down)
         else:
@@ -316,7 +324,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     _offer_resume(kiosk)
     sound.start()
     devices.start()
-    return Running(app, kiosk, inbox, devices, data_file, store)
+    return Running(app, kiosk, inbox, devices, data_file, store, lock)
 
 
 def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:
