@@ -3,9 +3,12 @@ import time
 
 import cv2
 import numpy as np
+from pytest import approx
 
 from kiosk.adapters.camera.capture import (
+    MAX_CATCH_UP_S,
     CameraReader,
+    PlayClock,
     is_device,
     open_capture,
     played_at_own_speed,
@@ -16,7 +19,7 @@ from kiosk.adapters.camera.scorer import (
     CameraTakeout,
     CameraUnreadable,
 )
-from kiosk.adapters.camera.synthetic import Step, render_turn
+from kiosk.adapters.camera.synthetic import Step, render_rig_turn, render_turn
 
 
 def _write_video(path, frames, fps=30):
@@ -341,6 +344,79 @@ def test_a_camera_slow_to_find_the_tip_is_waited_for_and_fused(caplog):
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
     assert s.stats.late == 0
     assert any("(cameras (0, 1)," in r.getMessage() for r in caplog.records)
+
+
+def test_videos_of_one_rig_keep_one_clock_and_wait_together_for_one_far_behind():
+    now = [100.0]
+    clock = PlayClock(now=lambda: now[0])
+    period = 0.1
+    assert clock.due(0, period) == approx(100.0)  # the first video starts the clock
+    now[0] = 100.5
+    assert clock.due(3, period) == approx(100.3)  # a video a little late reads on
+    assert clock.due(7, period) == approx(100.7)  # another, on time, waits for its frame
+    now[0] = 102.0  # a video 1.5 s behind with its frame 5 (a busy machine)
+    assert MAX_CATCH_UP_S < 102.0 - 100.5
+    assert clock.due(5, period) == approx(102.0)  # read now ...
+    assert clock.due(7, period) == approx(102.2)  # ... and the rig's clock moved on: all wait
+    assert clock.stamp(7, period) == approx(100.7)  # its time in the video: unmoved
+
+
+class _Apart:
+    """Two cameras' frames stamped with the time they were taken (frame k: ``k *
+    period``) but handed over ``lag`` s apart: the second camera far behind the first
+    (a slow machine's long tip searches, a recorded video catching up)."""
+
+    def __init__(self, scorer, frames, lag, fps=30.0):
+        self.frames, self.period, self.lag = frames, 1.0 / fps, lag
+        self.readers = scorer.readers
+        self._stopped = threading.Event()
+        self._threads = [threading.Thread(target=self._play, args=(i,), daemon=True)
+                         for i in range(len(frames))]  # fmt: skip
+        scorer.readers = [self] + [_Quiet()] * (len(frames) - 1)
+        self.origin = time.monotonic()
+
+    def start(self):
+        for t in self._threads:
+            t.start()
+
+    def stop(self):
+        self._stopped.set()
+        for t in self._threads:
+            t.join(timeout=5.0)
+
+    def _play(self, i):
+        reader = self.readers[i]
+        reader.on_status("connected", "apart")
+        if self._stopped.wait(self.lag * i):
+            return
+        for k, frame in enumerate(self.frames[i]):
+            if self._stopped.is_set():
+                return
+            reader.on_frame(frame, k, self.origin + k * self.period)
+            self._stopped.wait(self.period / 2)
+
+
+def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
+    # Camera 2 hands its views over 1.5 s after camera 1 (later than a dart's views
+    # were ever waited for): each dart is still the two cameras' views fused, the
+    # bounce-out one miss, and the takeout comes after the turn's last dart.
+    steps = [Step("still", 10), Step("throw", tip=(0.0, 103.0)), Step("still", 10),
+             Step("bounce", tip=(0.0, 60.0)), Step("still", 10),
+             Step("throw", tip=(-17.7, 54.6)), Step("still", 10),
+             Step("takeout"), Step("still", 12)]  # fmt: skip
+    videos = render_rig_turn(7, steps, 2, off_axis=(20.0, 45.0), size=(640, 360))
+    events = []
+    s = CameraScorer(["cam0", "cam1"], [v.calibration for v in videos], events.append,
+                     retry_interval=60)  # fmt: skip
+    _Apart(s, [v.frames for v in videos], lag=1.5)
+    s.start()
+    assert _wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
+    time.sleep(0.5)
+    s.stop()
+    said = [str(e.dart) if type(e).__name__ == "Hit" else type(e).__name__ for e in events
+            if type(e).__name__ in ("Hit", "CameraTakeout")]  # fmt: skip
+    assert said == ["T20", "MISS", "S5", "CameraTakeout"]
+    assert s.stats.late == 0
 
 
 class _Webcam:

@@ -99,6 +99,40 @@ def is_device(source: str | int) -> bool:
 MAX_CATCH_UP_S = 1.0  # a recorded video this far behind its clock starts the clock again
 
 
+class PlayClock:
+    """The clock the recorded videos standing in for one rig play against: frame ``n``
+    of each is due at ``start + n * period``. A video late by a frame or two (its
+    dart's tip search took its thread's time) catches up by reading on without
+    waiting; one further behind than ``MAX_CATCH_UP_S`` (a busy or paused machine)
+    moves the whole rig's clock on by its lateness, so the other videos wait for it.
+    Each video on a clock of its own restarted it alone and fell behind the others
+    for good: on a loaded machine three videos of one throw drifted apart until a
+    dart was scored twice and another lost. Thread-safe: each reader has a thread."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        self._start: float | None = None
+        self._origin = 0.0  # the first start: frame times are counted from it
+        self._lock = threading.Lock()
+
+    def due(self, frame: int, period: float) -> float:
+        """When frame number ``frame`` of a video is to be read (``time.monotonic``)."""
+        with self._lock:
+            now = self._now()
+            if self._start is None:
+                self._start = self._origin = now - frame * period
+            late = now - (self._start + frame * period)
+            if late > MAX_CATCH_UP_S:
+                self._start += late
+            return self._start + frame * period
+
+    def stamp(self, frame: int, period: float) -> float:
+        """Frame number ``frame``'s time in the video: the same for that frame of every
+        video of the rig, however late each was read and wherever the clock was moved
+        on (what the cameras' views of one dart are grouped by)."""
+        return self._origin + frame * period
+
+
 def played_at_own_speed(source: str | int) -> bool:
     """A recorded video: played at its frame rate. Not a camera, nor a network camera
     (a URL), which is live: waiting a frame's time after each frame read from one put
@@ -153,8 +187,12 @@ class CameraReader:
         retry_interval: float = 1.0,
         size: tuple[int, int] | None = CAPTURE_SIZE,
         name: str = "camera",
+        clock: PlayClock | None = None,
     ) -> None:
+        """``clock``: what a recorded video played ``realtime`` keeps time by, shared
+        by the videos of one rig (a clock of its own if None)."""
         self.source = parse_source(source)
+        self.clock = clock or PlayClock()
         self.on_frame = on_frame
         self.on_status = on_status
         self.realtime = realtime
@@ -227,7 +265,8 @@ class CameraReader:
         paced = self.realtime and played_at_own_speed(self.source)
         fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         period = 1.0 / fps if 1 <= fps <= 240 else 1 / 30
-        next_t = time.monotonic()
+        if paced:
+            self.clock.due(self.frames, period)  # the rig's first video starts the clock
         while not self._stop.is_set():
             ok, frame = cap.read()
             if not ok or frame is None:
@@ -238,23 +277,16 @@ class CameraReader:
                     if os.path.isfile(str(self.source)):
                         return VIDEO_ENDED
                     return "no frame (unplugged, or the stream stopped)"
-            now = time.monotonic()
+            # The frame's time, by which the cameras' views are grouped: when it was
+            # taken (a recorded video: its time in the video, however late it is read)
+            now = self.clock.stamp(self.frames, period) if paced else time.monotonic()
             try:
                 self.on_frame(frame, self.frames, now)
             except Exception:
                 log.exception("%s: frame sink failed", self.name)
             self.frames += 1
-            if paced:
-                # On the video's own clock: a frame late (its dart's tip search took
-                # this thread's time) is caught up on by the next ones, not waited for;
-                # restarting the clock there lost that time for good, and three videos
-                # of one throw fell seconds apart (a dart seen by one camera alone was
-                # scored twice). Only after a long stall (a paused machine) is the
-                # clock restarted, rather than racing through seconds of video.
-                next_t += period
-                delay = next_t - time.monotonic()
+            if paced:  # on the rig's clock (``PlayClock``): late frames are caught up on
+                delay = self.clock.due(self.frames, period) - time.monotonic()
                 if delay > 0:
                     self._stop.wait(delay)
-                elif delay < -MAX_CATCH_UP_S:
-                    next_t = time.monotonic()
         return None

@@ -106,9 +106,6 @@ class Detector:
         self._still = 0
         self._peak = 0.0
         self.moved_at: int | None = None  # frame index where the current motion began
-        # Motions that ended, counted as the work on what each left begins (a tip
-        # search: tens of ms, longer on a slow machine): a view of a dart may follow.
-        self.ends = 0
         # How the camera's picture has moved since the first frame (``register``): the
         # background is kept in the first frame's pixels (the calibration's), so each
         # dart's or hand's change measures all of it (``register``), and the frame
@@ -193,7 +190,6 @@ class Detector:
         if self._still < self.params.settle_frames:
             return []
         self.phase = Phase.STILL
-        self.ends += 1
         return self._judge(frame, small, index)
 
     def _is_hand(self, frame: np.ndarray, now: float) -> bool:

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import queue
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
-from kiosk.adapters.camera.capture import CameraReader
+from kiosk.adapters.camera.capture import CameraReader, PlayClock
 from kiosk.adapters.camera.detector import (
     Bounce,
     DartSeen,
@@ -51,10 +52,12 @@ from kiosk.domain.darts import Dart
 log = logging.getLogger("kiosk.camera")
 LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 
-WINDOW_S = 0.25  # cameras' views of one dart arrive within this of each other
+# Views of one dart are grouped by the time of the frames they were seen in, not by
+# when they arrive: a camera behind the others (a long tip search on a slow machine,
+# a recorded video catching up) is waited for until it has looked past the dart.
+WINDOW_S = 0.25  # cameras' views of one dart are in frames this close in time
+MAX_WAIT_S = 3.0  # ... but a camera that gives no frames is not waited for longer
 LATE_S = 1.0  # views from only other cameras this soon after a dart: the same dart, late
-# After WINDOW_S, a camera still working on a frame (a long tip search on a slow
-# machine) is waited for until LATE_S: its view is fused, not dropped as late.
 POLL_S = 0.01
 
 
@@ -84,6 +87,13 @@ class CameraUnreadable:
     """A dart landed but no camera could place its tip (enter it by hand)."""
 
     cameras: tuple[int, ...] = ()  # the cameras that saw the change
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    t: float  # the time of the frame it was seen in
+    came: float  # when it reached the fusion (time.monotonic)
+    obs: Observation
 
 
 @dataclass(slots=True)
@@ -118,7 +128,9 @@ class CameraScorer:
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
         self._live = [False] * len(sources)
-        self._handed = [0] * len(sources)  # each detector's ``ends`` whose views are queued
+        # Each camera's frame time whose views are all queued: a camera that has not
+        # reported a dart and has looked past it did not see it.
+        self._through = [-math.inf] * len(sources)
         self.calibrations = list(calibrations)
         self._bad_size: dict[int, tuple[int, int]] = {}
         # The calibration checked against the board (``recheck``), on a thread of its own.
@@ -130,6 +142,7 @@ class CameraScorer:
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
+        clock = PlayClock()  # recorded videos of one rig keep time together
         self.readers = [
             CameraReader(
                 src,
@@ -140,6 +153,7 @@ class CameraScorer:
                 retry_interval=retry_interval,
                 size=calibrations[i].image_size,
                 name=f"camera-{i}",
+                clock=clock,
             )
             for i, src in enumerate(sources)
         ]
@@ -168,7 +182,7 @@ class CameraScorer:
                 for obs in det.feed(frame, index):
                     self._q.put((t, obs))
             finally:
-                self._handed[i] = det.ends
+                self._through[i] = t
             if det.moved_away:
                 self._live[i] = False
                 log.error("camera %d was moved (%.0f px): no darts from it until its "
@@ -292,66 +306,66 @@ class CameraScorer:
             log.exception("camera event sink failed on %r", item)
 
     def _run(self) -> None:
-        pending: list[Observation] = []
-        opened = 0.0
+        # Views not yet acted on, in frame-time order: (frame time, when it came, view).
+        # The earliest is acted on once every camera has had its say on it (``_ready``):
+        # a takeout, or a dart from the views within ``WINDOW_S`` of it. So a camera
+        # ahead of the others neither hands the turn on (its takeout) before their
+        # views of the turn's last dart, nor joins its next dart to their last.
+        views: list[_View] = []
         last_takeout = -1e9
-        while True:
-            timeout = None
-            if pending:
-                waited = time.monotonic() - opened
-                timeout = max(0.0, WINDOW_S - waited) if waited < WINDOW_S else POLL_S
+        stop = False
+        while not stop:
             try:
-                item = self._q.get(timeout=timeout)
+                item = self._q.get(timeout=POLL_S if views else None)
             except queue.Empty:
                 item = None
-                stop = False
             else:
                 stop = item is None
             if item is not None:
                 t, obs = item
-                if isinstance(obs, Takeout):
-                    if t - last_takeout > 2.0:
+                bisect.insort(views, _View(t, time.monotonic(), obs), key=lambda v: v.t)
+            while views and (stop or self._ready(views)):
+                first = views[0]
+                if isinstance(first.obs, Takeout):
+                    views.pop(0)
+                    if first.t - last_takeout > 2.0:
                         self.stats.takeouts += 1
                         self._emit(CameraTakeout())
-                    last_takeout = t
-                else:
-                    if not pending:
-                        opened = time.monotonic()
-                    pending.append(obs)
-            live = sum(self._live) or 1
-            cams = {o.camera for o in pending}
-            if pending and (stop or len(cams) >= live or self._waited_enough(opened, cams)):
+                    last_takeout = first.t
+                    continue
+                until = first.t + WINDOW_S
+                group = [v for v in views if v.t <= until and not isinstance(v.obs, Takeout)]
+                views = [v for v in views if all(v is not g for g in group)]
+                pending = [v.obs for v in group]
                 try:
-                    self._decide(pending)
+                    self._decide(pending, first.t)
                 except Exception:  # a bug must cost one dart (typed in), not the cameras
                     log.exception("placing a dart failed: asking for it on the keypad")
                     self.stats.unreadable += 1
-                    self._emit(CameraUnreadable(tuple(sorted(cams))))
-                pending = []
-            if stop:
-                return
+                    self._emit(CameraUnreadable(tuple(sorted({o.camera for o in pending}))))
 
-    def _waited_enough(self, opened: float, cams: set[int]) -> bool:
-        """Whether a dart first seen at ``opened`` has waited long enough for the
-        cameras that have not reported it (``cams`` have): ``WINDOW_S``, and up to
-        ``LATE_S`` for one still on the frame that ended its motion (a long tip search
-        on a slow machine), not for one that saw nothing (a dart hidden from it)."""
-        waited = time.monotonic() - opened
-        if waited < WINDOW_S:
-            return False
-        working = any(self._live[i] and d.ends > self._handed[i] and i not in cams
-                      for i, d in enumerate(self.detectors))  # fmt: skip
-        return not working or waited >= LATE_S
+    def _ready(self, views: list[_View]) -> bool:
+        """Whether every live camera has had its say on the earliest view (frame time
+        ``t``): it has a view within ``WINDOW_S`` of it, or it has handed over its views
+        of the frames up to ``t + WINDOW_S`` (a camera that saw nothing there: a dart
+        hidden from it). A camera that gives no frames is waited for ``MAX_WAIT_S``."""
+        first = views[0]
+        if time.monotonic() - first.came >= MAX_WAIT_S:
+            return True
+        until = first.t + WINDOW_S
+        spoke = {v.obs.camera for v in views if v.t <= until}
+        return all(i in spoke or self._through[i] >= until
+                   for i in range(len(self.detectors)) if self._live[i])  # fmt: skip
 
-    def _decide(self, obs: list[Observation]) -> None:
+    def _decide(self, obs: list[Observation], opened: float) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
         cams = frozenset(o.camera for o in seen)
         when, before = self._last_dart
-        if seen and not cams & before and time.monotonic() - when < LATE_S:
-            # A camera slower than the window (a long tip search) saw the dart the others
+        if seen and not cams & before and opened - when < LATE_S:
+            # A camera that gave no frames for MAX_WAIT_S saw the dart the others
             # placed: every camera sees a new dart, those included.
             log.info("camera(s) %s saw the last dart %.2f s after the others: not counted "
-                     "again", sorted(cams), time.monotonic() - when)  # fmt: skip
+                     "again", sorted(cams), opened - when)  # fmt: skip
             self.stats.late += len(cams)
             return
         if seen:
@@ -365,7 +379,7 @@ class CameraScorer:
             log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,
                      *fused.board, fused.used, fused.spread_mm)  # fmt: skip
             self._emit(Hit(fused.dart))
-            self._last_dart = (time.monotonic(), cams)
+            self._last_dart = (opened, cams)
             if fused.doubt is not None:
                 self.stats.doubts += 1
                 log.info("dart %s could be %s (%.2f mm sigma): asking the player to check",
