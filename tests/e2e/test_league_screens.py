@@ -140,6 +140,26 @@ def test_the_standings_show_the_players_of_finished_rated_games_in_order(
         assert rows(d, ["Ann", "Bob", "Cy"]) == ["Cy", "Bob", "Ann"]
 
 
+def test_looking_at_the_league_makes_no_night_or_season_of_its_own(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        to_league(d)
+        year = d.kiosk.store.league.tonight_as_is()[0].date[:4]  # type: ignore[union-attr]
+        assert any(f"Season: {year}" in t for t in d.texts)  # the season to come
+        d.press("2")  # Tonight's standings
+        assert "No league games yet: standings start with the first rated game" in d.texts
+        d.press("/")
+        d.press("3")  # Season standings
+        assert "No league games yet: standings start with the first rated game" in d.texts
+        assert store.league.seasons() == []  # nothing made by looking
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        d.press("/")
+        d.press("2")
+        assert rows(d, ["Ann", "Bob"]) == ["Ann", "Bob"]
+        (season,) = store.league.seasons()
+        assert season.name == year and len(store.league.nights(season.id)) == 1
+
+
 def test_players_level_in_the_standings_share_a_position_as_the_command_shows_it(
     tmp_path: Path,
 ) -> None:
@@ -281,6 +301,22 @@ def test_a_keyboard_types_a_name_starting_with_n_on_a_place_and_a_hyphen_in_it(
         assert d.screen.name == "players"
         assert "Nina-Uma" in d.texts
         assert store.players.find("Nina-Uma") is not None
+
+
+def test_a_retired_player_typed_for_a_league_game_is_told_how_to_bring_him_back(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        store.players.retire("Bob", True)
+        to_league(d)
+        d.press("1")  # a rated Cricket game
+        d.press("5")  # Choose players
+        d.keyboard("ann\n")
+        d.keyboard("bob\n")
+        d.press("3")  # Start game
+        assert d.screen.name == "players"
+        assert "Bob is retired: Players \u2192 Show retired players \u2192 Bring back" in d.texts
 
 
 def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:

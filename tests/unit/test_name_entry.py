@@ -227,3 +227,11 @@ def test_the_keypads_plus_and_minus_still_turn_the_picker() -> None:
     screen, _ = entry_screen()
     keys(screen, (kp.K_KP_PLUS, "+"), (kp.K_KP_PLUS, "+"), (kp.K_KP_MINUS, "-"))
     assert screen.editor.preview() == "A"  # woken on A, on to B, back to A
+
+
+def test_a_saved_name_longer_than_typing_allows_is_kept_whole_when_edited() -> None:
+    ed = NameEditor("Bartholomew Worthington")  # 23 letters, from a roster import
+    assert ed.text == "Bartholomew Worthington"
+    ed.delete()
+    assert ed.text == "Bartholomew Worthingto"
+    assert ed.type("n") and ed.text == "Bartholomew Worthington"

@@ -230,6 +230,20 @@ class League:
         s = self.seasons()
         return s[-1] if s else None
 
+    def tonight_as_is(self) -> tuple[Night, str]:
+        """Tonight's night and its season's name, made of nothing: a night no rated game
+        has joined yet has id 0 (``tonight`` makes it with the first), and with no
+        season yet the name is the year's, which that game's season will have. Looking
+        at the league leaves no empty nights behind."""
+        day = night_date(self._db.clock()).isoformat()
+        season = self.current_season()
+        if season is None:
+            return Night(0, 0, day), day[:4]
+        row = self._db.conn.execute(
+            "SELECT id FROM nights WHERE season_id = ? AND date = ?", (season.id, day)
+        ).fetchone()
+        return Night(int(row[0]) if row else 0, season.id, day), season.name
+
     def tonight(self) -> Night:
         """Tonight's night in the current season, made if needed (and a season named
         after the year if there is none yet)."""

@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kiosk.adapters.store.league import Season
 from kiosk.ui import theme
 from kiosk.ui.screen import Screen
 from kiosk.ui.screens.menu import Item, MenuScreen, centred
@@ -138,9 +139,7 @@ class LeagueMenu(StoreMenu):
             return
 
         def tonight() -> str:
-            night = store.league.tonight()
-            season = next((s for s in store.league.seasons() if s.id == night.season_id), None)
-            name = season.name if season else "?"
+            night, name = store.league.tonight_as_is()
             return f"{self.t('Tonight')}: {night.date}   ·   {self.t('Season')}: {name}"
 
         self.heading = guarded(self, tonight, "")
@@ -164,18 +163,19 @@ class LeagueMenu(StoreMenu):
 
         store = store_of(self.kiosk)
         if store is not None:
-            night = guarded(self, store.league.tonight, None)
-            if night is not None:
-                self.kiosk.stack.push(StandingsScreen(self.kiosk, night=night))
+            found = guarded(self, store.league.tonight_as_is, None)
+            if found is not None:
+                self.kiosk.stack.push(StandingsScreen(self.kiosk, night=found[0]))
 
     def season(self) -> None:
         from kiosk.ui.screens.standings import StandingsScreen
 
         store = store_of(self.kiosk)
         if store is not None:
-            night = guarded(self, store.league.tonight, None)  # makes the season if none
-            season = guarded(self, store.league.current_season, None)
-            if night is not None and season is not None:
+            found = guarded(self, store.league.tonight_as_is, None)
+            if found is not None:
+                night, name = found
+                season = Season(night.season_id, name)  # (id 0: none yet, no games)
                 self.kiosk.stack.push(StandingsScreen(self.kiosk, season=season))
 
     def players(self) -> None:

@@ -59,8 +59,11 @@ class NameEditor:
     def __init__(self, text: str = "", language: str = "en", max_len: int = MAX_LEN) -> None:
         self.sets = alphabets(language)
         self.wheel = "".join(self.sets)
-        self.max_len = max_len
-        self.chars = list(" ".join(text.split())[:max_len])
+        text = " ".join(text.split())
+        # A saved name longer than typing allows (the store takes 24: a roster import)
+        # is kept whole when it is edited, never cut short unasked.
+        self.max_len = max(max_len, len(text))
+        self.chars = list(text)
         self.cursor = len(self.chars)
         self.pick: int | None = None  # wheel index shown on the empty place, not written yet
         # The wheel index the picker wakes at: the last letter written.

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction, typed_text
+from kiosk.ui.i18n import fill
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
 from kiosk.ui.screens.menu import Item
 from kiosk.ui.screens.name_entry import NameEntry
@@ -161,7 +162,16 @@ class PlayerPick(StoreMenu):
                 )
                 return
             found = [guarded(self, partial(store.players.find, n), None) for n in names]
-            unknown = [n for n, p in zip(names, found, strict=True) if p is None or p.retired]
+            retired = [p.name for p in found if p is not None and p.retired]
+            unknown = [n for n, p in zip(names, found, strict=True) if p is None]
+            if retired:
+                self.message = fill(
+                    self.t(
+                        "{name} is retired: Players \u2192 Show retired players \u2192 Bring back"
+                    ),
+                    name=retired[0],
+                )
+                return
             if unknown:
                 self.message = f"{self.t('Not a saved player')}: {unknown[0]}"
                 return

@@ -116,9 +116,13 @@ class StandingsScreen(StorePage):
             pages = guarded(self, store.league.seasons, seasons)
             current = self.season
         ids = [x.id for x in pages]
-        if current.id not in ids:
+        if current.id in ids:
+            i = ids.index(current.id) + delta
+        elif self.night is not None:  # tonight, before its first game: by date
+            earlier = sum(1 for x in pages if x.date < current.date)
+            i = earlier - 1 if delta < 0 else earlier
+        else:
             return
-        i = ids.index(current.id) + delta
         if not 0 <= i < len(pages):
             self.message = self.t("No more tables that way")
             return
