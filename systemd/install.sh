@@ -24,6 +24,9 @@ readonly CONF_FILE=$CONF_DIR/kiosk.toml
 readonly RECORD=$CONF_DIR/installed-by-install-sh
 readonly DATA_DIR=/var/lib/darts-kiosk
 readonly GROUPS_NEEDED=(dialout video render input audio)
+# The commands on the PATH (sudo's secure_path has /usr/local/bin): the README's
+# "sudo -u darts darts-kiosk ..." over SSH.
+readonly COMMAND_LINK=/usr/local/bin/darts-kiosk
 # pygame-ce's wheel carries SDL2 (with its KMSDRM driver) but loads libdrm, libgbm and
 # EGL/GLES from the system; Mesa's DRI drivers drive the Pi's GPU; alsa-lib (bundled)
 # reads its configuration from libasound2-data.
@@ -110,6 +113,9 @@ make_user() {
             --shell /usr/sbin/nologin --comment "darts-kiosk scoreboard" "$KIOSK_USER"
         record "user=$KIOSK_USER"
     fi
+    # The unit gives the service these groups; the user has them too, so the commands
+    # run as it over SSH (camera-calibrate, board-learn) can open the camera and board.
+    usermod -a -G "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$KIOSK_USER"
 }
 
 install_venv() {
@@ -130,6 +136,7 @@ install_venv() {
     "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$src"
     rm -rf "$src"
     trap - EXIT
+    ln -sfn "$VENV/bin/darts-kiosk" "$COMMAND_LINK"
 }
 
 install_udev_rule() {
@@ -235,6 +242,9 @@ do_uninstall() {
         udevadm control --reload-rules || true
     fi
     rm -f "$MODULES_CONF" "$POLKIT_RULE"
+    if [[ $(readlink "$COMMAND_LINK" 2>/dev/null) == "$VENV/bin/darts-kiosk" ]]; then
+        rm -f "$COMMAND_LINK"
+    fi
     rm -rf "$VENV"
     if [[ -f $RECORD ]]; then
         local was
