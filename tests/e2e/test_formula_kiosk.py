@@ -251,3 +251,32 @@ def test_a_dart_not_read_while_the_side_game_ends_is_asked_for_on_the_scoreboard
         d.wait_for(lambda: d.screen is cricket_screen, what="the scoreboard back")
         d.settle()
         assert any("is not in the board map: type it on the keypad" in t for t in d.texts)
+
+
+def test_a_lost_game_alone_is_told_on_the_attract_screen_as_lost_in_the_kiosks_language(
+    tmp_path: Path,
+) -> None:
+    from kiosk.ui.screens.attract import AttractScreen
+
+    config = dataclasses.replace(Config(), language="uk")
+    with kiosk_on_board(tmp_path, config=config) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Анна",), digits=(3489,)))
+        d.settle()
+        side_game_lost_on_time(d)  # (a game alone, its clock run out the same way)
+        assert "Час вийшов" in d.texts  # "Time ran out"
+        d.kiosk.stack.reset(AttractScreen(d.kiosk))
+        d.settle()
+        line = next(t for t in d.texts if t.startswith("Формульний дартс"))
+        assert "програш" in line and "нічия" not in line  # lost, not a draw
+        assert "No formula" not in line and "Не встигли з формулою" in line, line  # noqa: RUF001
+
+
+def test_settings_that_allow_no_perfect_game_show_no_perfect_game_note(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        assert "Perfect game (0 by round 4): still possible" in d.texts  # 501 / 150
+        setup = FormulaSetup(names=("Anna",), digits=(3489,), overrides=(("goal", 1), ("bonus", 0)))
+        start_formula(d.kiosk, setup)  # 501 rounds at least, 7 allowed
+        d.settle()
+        assert not any(t.startswith("Perfect game") for t in d.texts)

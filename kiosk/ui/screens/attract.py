@@ -52,7 +52,10 @@ class AttractScreen(Screen):
             p.text(self.t("Last results"), 3.6 * u, (w / 2, y), theme.DIM, anchor="center")
             y += 6 * u
             for line in results[:5]:
-                who = f"{self.t('winner')} {line.winner}" if line.winner else self.t("draw")
+                if line.winner:
+                    who = f"{self.t('winner')} {line.winner}"
+                else:  # one player with no winner lost (formula darts alone)
+                    who = self.t("lost") if len(line.players) == 1 else self.t("draw")
                 players = " · ".join(line.players)
                 text = f"{self.t(line.game)}: {who}  ({players})  {line.detail}".rstrip()
                 p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)

@@ -34,14 +34,14 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
         else:
             head = fill(t("{name} wins!"), name=outcome.winner)
         rounds = session.finished_rounds()[-1].number
-        reason = fill(t("Score 0 in {n} rounds"), n=rounds)
+        reason = fill(t("Score 0 in round {n}"), n=rounds)
         if outcome.perfect and not solo:
             reason = f"{outcome.winner}: {reason}"
         return head, reason
     term = outcome.termination
     if term == Termination.TIMEOUT:
         return t("Time ran out"), t("No formula in time: the game is lost")
-    used_up = fill(t("{n} rounds played without reaching 0"), n=session.rules.max_rounds)
+    used_up = fill(t("Rounds played: {n}, 0 not reached"), n=session.rules.max_rounds)
     if term == Termination.MAX_ROUNDS:
         return t("Rounds used up"), used_up
     if term == Termination.BOTH_ZERO:
@@ -59,8 +59,9 @@ class FormulaEndScreen(Screen):
         self.session = session
         self.side = side
         outcome = session.game.outcome()
-        if side is None and outcome is not None:
-            detail = "PERFECT" if outcome.perfect else outcome.reason
+        if side is None and outcome is not None:  # for the attract screen, as said here
+            head, reason = title_of(session, self.t)
+            detail = head if outcome.perfect else reason
             kiosk.add_result(ResultLine("Formula darts", outcome.winner, session.players, detail))
 
     def process_event(self, event: Any) -> None:

@@ -353,10 +353,12 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         p.text(str(score), L.s(14.5), (box.centerx, box.y + L.s(10.8)), theme.TEXT,
                anchor="center", style="condensed", max_width=box.w * 0.9)  # fmt: skip
     player = s.player or s.players[0]
+    if s.rules.min_rounds > s.rules.max_rounds:
+        return  # (no game of these settings can be perfect: nothing to say)
     if perfect_still_possible(s, player):
-        note, colour = t("Perfect game in {n} rounds: still possible"), theme.GOOD
+        note, colour = t("Perfect game (0 by round {n}): still possible"), theme.GOOD
     else:
-        note, colour = t("Perfect game in {n} rounds: not any more"), theme.DIM
+        note, colour = t("Perfect game (0 by round {n}): not any more"), theme.DIM
     p.text(fill(note, n=s.rules.min_rounds), L.s(3.2), (x0, L.y(48.5)), colour,
            anchor="midleft", max_width=x1 - x0)  # fmt: skip
 
