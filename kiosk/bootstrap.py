@@ -127,8 +127,18 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
             out.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(out), encoding="utf-8")
+    # On the disk before it replaces the old file, and the rename too: a power cut
+    # leaves the old settings or the new, never a torn file that stops the next start.
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write("\n".join(out))
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 # -- the whole kiosk ------------------------------------------------------------------------

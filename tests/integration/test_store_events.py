@@ -234,3 +234,26 @@ def test_a_resumed_game_equals_the_live_game_for_random_play(tmp_path_factory, i
         assert again.engine.state == state
         assert again.engine.outcome() == outcome
         assert all(isinstance(e, GameEvent) for e in store.games.events(live.id))
+
+
+def test_a_finished_game_is_in_the_database_file_itself_not_only_its_wal(db, tmp_path):
+    # The kiosk runs for days without closing its database: a finished game must not
+    # live only in the -wal file, where damage to one page loses all after it unsaid.
+    store = Store.open(db)
+    try:
+        live = cricket(store, rated=True)
+        for dart in ("T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"):
+            live.dart(dart)  # Ann, one dart a turn
+            if not live.is_over():
+                live.end_turn()
+                live.end_turn()  # Bob passes
+        assert live.is_over()
+        live.finish()
+        alone = tmp_path / "main-file-only.sqlite3"
+        alone.write_bytes(db.read_bytes())  # the database file without its -wal
+    finally:
+        store.close()
+    with sqlite3.connect(alone) as c:
+        rows = c.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        events = c.execute("SELECT COUNT(*) FROM game_events").fetchone()[0]
+    assert rows == 2 and events == 8 + 7 * 2

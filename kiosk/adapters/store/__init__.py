@@ -21,6 +21,7 @@ games, the season export).
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -51,6 +52,8 @@ from kiosk.adapters.store.schema import (
     default_db_path,
 )
 from kiosk.domain.replay import SeatResult, new_game, replay
+
+log = logging.getLogger("kiosk.store")
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -130,7 +133,15 @@ class Store:
         self.games.abandon(game_id)
 
     def finish(self, game_id: int) -> list[SeatResult]:
-        return _results.finish(self.db, self.games, game_id)
+        """The game's results (and ratings), committed; then the write-ahead log is
+        copied into the database file (a checkpoint), so a finished game does not live
+        only in the ``-wal`` file, where damage to one page loses all after it unsaid."""
+        results = _results.finish(self.db, self.games, game_id)
+        try:
+            self.db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as e:  # (the results are committed: only the copy waits)
+            log.warning("checkpoint after game %d not done: %s", game_id, e)
+        return results
 
     def rebuild_results(self, game_id: int | None = None) -> int:
         return _results.rebuild_results(self.db, self.games, game_id)
