@@ -300,6 +300,56 @@ def test_a_newcomer_plays_a_whole_game_with_the_mouse(tmp_path: Path) -> None:
         assert "Player 1 wins!" in d.texts
 
 
+def test_undo_takes_back_the_mark_of_its_own_dart_and_brings_back_an_earlier_turns(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_virtual_board(tmp_path) as d:
+        start_game(d)
+        screen = d.screen
+        game = screen.session.game  # type: ignore[attr-defined]
+        board = screen.board  # type: ignore[attr-defined]
+
+        def click(text: str) -> None:
+            darts = len(game.history)
+            d.click(board.pixel_of(Dart.parse(text)))
+            d.wait_for(lambda: len(game.history) > darts, what=f"{text} scored")
+
+        click("S20")
+        click("T19")
+        marks = list(screen.clicks)  # type: ignore[attr-defined]
+        assert len(marks) == 2
+        d.press("3*18\n")  # typed: no mark of its own
+        assert len(screen.clicks) == 2  # type: ignore[attr-defined]
+        d.press("-")  # the typed dart taken back: both clicked marks stay
+        assert [str(x) for x in game.darts_this_turn] == ["S20", "T19"]
+        assert screen.clicks == marks  # type: ignore[attr-defined]
+        d.press("+")  # Anna's turn ends: Boris's board is clear
+        assert screen.clicks == []  # type: ignore[attr-defined]
+        d.press("-")  # back into Anna's turn: her marks again
+        assert screen.clicks == marks  # type: ignore[attr-defined]
+
+
+def test_a_win_taken_back_from_the_results_no_longer_says_game_over(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS[:14])  # the 14th dart (SB) wins
+        send(d, board, ["BTN NEXT"])  # habit: NEXT after the darts are pulled
+        assert d.screen.message == "game over"  # type: ignore[attr-defined]
+        d.wait_screen("results")
+        d.press("-")  # the winning dart was wrong
+        assert d.screen.name == "cricket" and d.screen.session.game.outcome() is None  # type: ignore[attr-defined]
+        assert "game over" not in d.texts
+
+
+def test_a_typing_mistake_goes_once_the_dart_typed_after_it_is_taken(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_game(d)
+        d.press("4*20\n")
+        assert any(t.startswith("4\u00d720: ") for t in d.texts)
+        d.press("3*20\n")
+        assert not any(t.startswith("4\u00d720: ") for t in d.texts)
+
+
 def test_a_draw_at_the_round_limit_shares_first_place_and_says_why(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d, round_limit=1)

@@ -55,9 +55,10 @@ class CricketScreen(Screen):
         self.owed: str | None = None
         self.board = VirtualBoard()
         # Board points (mm) of clicks: waiting for their dart to come back through the
-        # virtual board's pty, and those of the darts of the turn on screen.
+        # virtual board's pty, and those of darts thrown by a click, by the dart's place
+        # in the game's history (a typed dart has none; undo takes back its own only).
         self.pending_clicks: list[tuple[float, float]] = []
-        self.clicks: list[tuple[float, float]] = []
+        self.click_at: dict[int, tuple[float, float]] = {}
         self.buttons = [
             Button("next", "Next player"),
             Button("undo", "Undo"),
@@ -126,13 +127,10 @@ class CricketScreen(Screen):
                            (dart, other, other)))  # fmt: skip
 
     def dart(self, dart: Dart, source: str) -> None:
-        turn_start = not self.session.shown_darts or self.session.hold is not None
         fb = self.session.throw(dart, source)
         if fb.accepted:
-            if turn_start:
-                self.clicks = []
             if self.pending_clicks and source in ("mouse", "board"):
-                self.clicks.append(self.pending_clicks.pop(0))
+                self.click_at[len(self.session.game.history) - 1] = self.pending_clicks.pop(0)
             if self.refusal and not fb.message:  # saved: the refusal is old news
                 self.message, self.message_until, self.refusal = "", None, False
         self.feedback(fb)
@@ -192,6 +190,7 @@ class CricketScreen(Screen):
             dart = parse_entry(self.typed)
         except EntryError as e:
             self.say(f"{self.typed.replace('*', TIMES)}: {e.shown(self.t)}")
+            self.refusal = True  # gone once a dart is taken
             self.typed = ""
             return
         self.typed = ""
@@ -214,7 +213,6 @@ class CricketScreen(Screen):
         return True
 
     def next_player(self) -> None:
-        self.clicks = []
         self.owed = None
         self.feedback(self.session.next_player())
 
@@ -225,9 +223,20 @@ class CricketScreen(Screen):
         """The last input taken back, and with it its click mark and a finish due."""
         fb = self.session.undo()
         if fb.accepted:
-            self.clicks = self.clicks[:-1]
+            if self.refusal:  # ("game over" after a win now taken back): old news
+                self.message, self.message_until, self.refusal = "", None, False
+            kept = len(self.session.game.history)
+            self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
             self.finish_at = None
         return fb
+
+    @property
+    def clicks(self) -> list[tuple[float, float]]:
+        """The board points of the darts of the turn on screen that were clicked (they
+        are the last entries of the game's history, a turn held on screen too)."""
+        n = len(self.session.game.history)
+        shown = range(n - len(self.session.shown_darts), n)
+        return [self.click_at[i] for i in shown if i in self.click_at]
 
     def click(self, pos: tuple[int, int]) -> None:
         for button in self.buttons:
