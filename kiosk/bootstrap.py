@@ -342,7 +342,8 @@ def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:
 
     kiosk.store = store
     kiosk.store_down = down
-    keeper = GameKeeper(store, translate=kiosk.t, on_problem=kiosk.set_save_problem)
+    keeper = GameKeeper(store, translate=kiosk.t, on_problem=kiosk.set_save_problem,
+                        locale_dir=kiosk.locale_dir)  # fmt: skip
     kiosk.games = keeper
     kiosk.new_recorder = keeper.cricket_log
     kiosk.new_formula_recorder = keeper.formula_log

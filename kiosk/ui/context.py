@@ -62,12 +62,13 @@ class BoardState:
 
 @dataclass(frozen=True)
 class ResultLine:
-    """One finished game, for the attract screen."""
+    """One finished game, for the attract screen. ``detail`` in the language the screen
+    speaks when it draws it: a function of its translator (the language may change)."""
 
     game: str
     winner: str | None
     players: tuple[str, ...]
-    detail: str
+    detail: Callable[[Callable[[str], str]], str] = lambda t: ""
 
 
 @dataclass

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.domain.darts import Dart
 from kiosk.domain.replay import Engine
+from kiosk.ui.i18n import in_every_language
 
 if TYPE_CHECKING:
     from kiosk.adapters.store import GameRecord, Store
@@ -87,10 +89,14 @@ class GameKeeper:
         *,
         translate: Callable[[str], str] = str,
         on_problem: Callable[[str], None] | None = None,
+        locale_dir: Path | None = None,
     ) -> None:
+        """``locale_dir``: the translations, to know a default name ("Гравець 2") in
+        any language, not only the one spoken now."""
         self.store = store
         self.translate = translate
         self.on_problem = on_problem
+        self.locale_dir = locale_dir
         self.open: list[GameLog] = []  # logs whose screens may still be up
 
     def problem(self, reason: str) -> None:
@@ -120,11 +126,16 @@ class GameKeeper:
         rated = setup.mode in RATED_FORMULA_MODES and self._all_saved(names)
         return self._start("formula", names, setup.settings(), rated)
 
+    def _words(self, message: str) -> Collection[str]:
+        if self.locale_dir is None:
+            return (message, self.translate(message))
+        return in_every_language(message, self.locale_dir)
+
     def _generic(self, name: str) -> bool:
-        if name.rstrip("'") in ("Computer", self.translate("Computer")):
+        if name.rstrip("'") in self._words("Computer"):
             return True
         m = _GENERIC.match(name)
-        return m is not None and m["word"] in ("Player", self.translate("Player"))
+        return m is not None and m["word"] in self._words("Player")
 
     def _all_saved(self, names: Sequence[str]) -> bool:
         if self.store is None:

@@ -10,6 +10,7 @@ plural forms (Ukrainian and Russian have three), writing "Darts: 3" style labels
 from __future__ import annotations
 
 import ast
+import functools
 import gettext
 import logging
 import re
@@ -107,6 +108,13 @@ def load(language: str, locale_dir: Path) -> Catalog:
     except (OSError, PoError, UnicodeDecodeError) as e:
         log.error("translations for %r not loaded, showing English: %s", language, e)
         return Catalog({}, "en")
+
+
+@functools.cache
+def in_every_language(message: str, locale_dir: Path) -> frozenset[str]:
+    """``message`` and its translation in every language the kiosk speaks: to know a
+    default name ("Player 2", "Гравець 2") written while another language was on."""
+    return frozenset({message} | {load(lang, locale_dir).gettext(message) for lang in LANGUAGES})
 
 
 # The decimal mark of each language (a comma in Ukrainian and Russian: "2,45" marks a

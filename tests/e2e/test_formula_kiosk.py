@@ -269,6 +269,11 @@ def test_a_lost_game_alone_is_told_on_the_attract_screen_as_lost_in_the_kiosks_l
         line = next(t for t in d.texts if t.startswith("Формульний дартс"))
         assert "програш" in line and "нічия" not in line  # lost, not a draw
         assert "No formula" not in line and "Не встигли з формулою" in line, line  # noqa: RUF001
+        d.kiosk.set_language("en")  # changed on the settings screen later
+        d.kiosk.stack.reset(AttractScreen(d.kiosk))
+        d.settle()
+        line = next(t for t in d.texts if t.startswith("Formula darts"))
+        assert "lost" in line and "No formula in time: the game is lost" in line, line
 
 
 def test_settings_that_allow_no_perfect_game_show_no_perfect_game_note(tmp_path: Path) -> None:

@@ -319,6 +319,31 @@ def test_a_retired_player_typed_for_a_league_game_is_told_how_to_bring_him_back(
         assert "Bob is retired: Players \u2192 Show retired players \u2192 Bring back" in d.texts
 
 
+def test_default_names_follow_a_language_change_and_never_join_the_roster(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = d.kiosk.store
+        assert store is not None
+        d.kiosk.set_language("uk")
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players
+        assert "\u0413\u0440\u0430\u0432\u0435\u0446\u044c 1" in d.texts  # "Гравець 1"
+        d.press("3")  # Start game
+        assert d.screen.name == "cricket"
+        d.kiosk.set_language("en")  # changed in Settings during the game
+        d.press("/")
+        d.press("5")
+        d.press("5")  # End game, twice: back to the menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players: the same places, in English now
+        assert "Player 1" in d.texts and "Player 2" in d.texts
+        d.press("3")  # Start game
+        assert d.game().players == ("Player 1", "Player 2")
+        assert store.players.roster() == []  # default names are never saved players
+
+
 def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         store = saved(d, "Ann")

@@ -155,3 +155,22 @@ def test_a_settings_file_broken_by_hand_is_left_alone_and_the_screen_says_not_sa
     finally:
         running.close()
     assert path.read_text(encoding="utf-8") == "[sound\nvolume = 50\n"
+
+
+def test_a_dart_while_the_date_screen_is_open_over_a_match_goes_to_the_match(
+    tmp_path: Path,
+) -> None:
+    from kiosk_support import start_game
+    from test_league_screens import kiosk
+
+    with kiosk(tmp_path, clock_setting=True) as d:
+        start_game(d)
+        d.throw("T20")
+        d.press("/")  # the pause menu
+        d.press("6")  # Settings
+        assert d.screen.name == "settings"
+        d.press("4")  # Date and time
+        assert d.screen.name == "date-time"
+        d.throw("S18")  # Anna's second dart lands meanwhile
+        assert d.screen.name == "cricket"
+        assert [str(x) for x in d.game().game.darts_this_turn] == ["T20", "S18"]

@@ -57,7 +57,7 @@ class AttractScreen(Screen):
                 else:  # one player with no winner lost (formula darts alone)
                     who = self.t("lost") if len(line.players) == 1 else self.t("draw")
                 players = " · ".join(line.players)
-                text = f"{self.t(line.game)}: {who}  ({players})  {line.detail}".rstrip()
+                text = f"{self.t(line.game)}: {who}  ({players})  {line.detail(self.t)}".rstrip()
                 p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)
                 y += 5.5 * u
         if self.blink_on:

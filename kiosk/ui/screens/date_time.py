@@ -20,7 +20,7 @@ from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Screen
+from kiosk.ui.screen import DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.menu import centred, footer
 
 log = logging.getLogger("kiosk.ui")
@@ -72,6 +72,10 @@ class DateTimeScreen(Screen):
         return self.typed + self.now_digits()[len(self.typed) :]
 
     def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput) or (isinstance(event, Notice) and event.act):
+            # over a match (pause menu, Settings): back to it with the dart, as a menu
+            back_to_the_match(self.kiosk.stack, event)
+            return
         if not isinstance(event, KeyAction) or self.close_at is not None:
             return
         if self.setting is not None and event.name not in ("menu", "cancel"):

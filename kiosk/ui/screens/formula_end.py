@@ -8,6 +8,7 @@ questions to the Cricket match, as during the side game).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
@@ -60,8 +61,10 @@ class FormulaEndScreen(Screen):
         self.side = side
         outcome = session.game.outcome()
         if side is None and outcome is not None:  # for the attract screen, as said here
-            head, reason = title_of(session, self.t)
-            detail = head if outcome.perfect else reason
+
+            def detail(t: Callable[[str], str]) -> str:
+                return title_of(session, t)[0 if outcome.perfect else 1]
+
             kiosk.add_result(ResultLine("Formula darts", outcome.winner, session.players, detail))
 
     def process_event(self, event: Any) -> None:

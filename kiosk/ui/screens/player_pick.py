@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction, typed_text
-from kiosk.ui.i18n import fill
+from kiosk.ui.i18n import fill, in_every_language
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
 from kiosk.ui.screens.menu import Item
 from kiosk.ui.screens.name_entry import NameEntry
@@ -30,8 +30,12 @@ def generic(kiosk: Any, seat: int) -> str:
 
 
 def _in_language(kiosk: Any, name: str) -> str:
-    m = re.fullmatch(r"Player (\d+)", name)
-    return f"{kiosk.t('Player')} {m[1]}" if m else name
+    """A default name ("Player 2", or "Гравець 2" from before the language changed) in
+    the kiosk's language now; any other name as it is."""
+    m = re.fullmatch(r"(.+) (\d+)", name)
+    if m and m[1] in in_every_language("Player", kiosk.locale_dir):
+        return f"{kiosk.t('Player')} {m[2]}"
+    return name
 
 
 class PlayerPick(StoreMenu):

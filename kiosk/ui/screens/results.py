@@ -81,7 +81,7 @@ class ResultsScreen(Screen):
         self.winner_text = " & ".join(winners)
         self.team_won = len(winners) > 1
         self.places = places(game, tuple(game.players))
-        self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players), "")
+        self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players))
         kiosk.add_result(self.line)
         self.buttons = [Button("enter", "Rematch"), Button("menu", "Menu"), Button("undo", "Undo")]
 
