@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from kiosk.adapters import clock
+from kiosk.ui.screens.date_time import said_by_clock
 
 SLEEP = shutil.which("sleep")  # by its path: the stand-in's PATH holds only itself
 
@@ -181,6 +183,14 @@ def test_a_clock_set_back_that_timesyncd_moves_forward_again_is_told(
     (tmp_path / "bin" / "saved").write_text("2027-01-01 10:00:00\n")  # a typo set once
     said = clock.set_clock(datetime(2026, 12, 1, 20, 30))
     assert said.startswith("the clock is at 2027-01-01 10:00 ")
+    assert said_by_clock(_ukrainian(), said).startswith("годинник показує 2027-01-01 10:00 (")
+
+
+def _ukrainian() -> Callable[[str], str]:
+    from kiosk.ui.i18n import load
+    from kiosk.ui.theme import assets_dir
+
+    return load("uk", assets_dir() / "locale").gettext
 
 
 def test_a_time_before_the_one_timesyncd_saved_is_refused_before_anything_is_set(
@@ -198,6 +208,10 @@ def test_a_time_before_the_one_timesyncd_saved_is_refused_before_anything_is_set
     said = clock.set_clock(datetime(2026, 12, 1, 20, 30))
     assert said.startswith("it cannot go back before 2027-01-01 10:00: systemd-timesyncd")
     assert _calls(tmp_path) == []
+    assert said_by_clock(_ukrainian(), said) == (  # the date screen's words in Ukrainian
+        "не можна повернути раніше 2027-01-01 10:00: збережений час мережі знову"
+        " переставить його вперед"
+    )
     assert clock.set_clock(datetime(2027, 1, 2, 9, 0)) == ""  # forward is fine
 
 

@@ -12,6 +12,7 @@ none typed, leaves), Enter sets the clock to what is shown (with none typed, not
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
+from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.menu import centred, footer
 
@@ -45,6 +47,32 @@ def parse(digits: str) -> datetime | None:
         return datetime.strptime(digits, "%Y%m%d%H%M")
     except ValueError:
         return None
+
+
+# The clock adapter's own reasons (English, with times in them) -> a msgid and its
+# fields; timedatectl's words are shown as they are.
+CLOCK_REASONS = (
+    (r"it cannot go back before (?P<when>.+?): systemd-timesyncd, which saved that time,"
+     r" would put it forward again",
+     "it cannot go back before {when}: the time saved by network time would put it"
+     " forward again"),
+    (r"the clock was set, but network time is off: (?P<why>.*)",
+     "the clock was set, but network time is off: {why}"),
+    (r"the clock is at (?P<when>.+?) \(network time, or the time it last saved, is later\)",
+     "the clock is at {when} (network time, or the time it last saved, is later)"),
+    (r"timedatectl not found \(the clock is set by systemd\)",
+     "timedatectl not found (the clock is set by systemd)"),
+)  # fmt: skip
+
+
+def said_by_clock(t: Callable[[str], str], why: str) -> str:
+    """Why the clock was not set, in the kiosk's language where the reason is the
+    kiosk's own."""
+    for pattern, template in CLOCK_REASONS:
+        found = re.fullmatch(pattern, why)
+        if found is not None:
+            return fill(t(template), **found.groupdict())
+    return why
 
 
 class DateTimeScreen(Screen):
@@ -138,7 +166,10 @@ class DateTimeScreen(Screen):
         moment, self.setting = self.setting, None
         digits = "" if moment is None else moment.strftime("%Y%m%d%H%M")
         if why:
-            self.good, self.message = False, f"{self.t('Clock not set')}: {why}"
+            self.good, self.message = (
+                False,
+                f"{self.t('Clock not set')}: {said_by_clock(self.t, why)}",
+            )
             return
         self.good, self.message = True, f"{self.t('Clock set')}: {shown(digits)}"
         self.close_at = time.monotonic() + CLOSE_AFTER_SET
@@ -172,7 +203,10 @@ class DateTimeScreen(Screen):
         done = shown(self.typed + " " * (DIGITS - n)).rstrip(" -:")
         if done:  # the typed part again, underneath, so the player sees how far
             centred(p, f"{t('Typed')}: {done}", 3.4, 56, theme.ACCENT)
-        if self.message:
-            centred(p, self.message, 3.8, 70, theme.GOOD if self.good else theme.BAD,
-                    bold=True, width=0.94)  # fmt: skip
+        if self.message:  # on two lines rather than shrunk (a reason can be long)
+            px, width = 3.8 * p.u, p.w * 0.94
+            lines = p.two_lines(self.message, px, width, style="bold")
+            p.lines(lines, px, (p.w / 2, (72 if len(lines) == 1 else 74) * p.u),
+                    theme.GOOD if self.good else theme.BAD, max_width=width, style="bold",
+                    leading=1.2)  # fmt: skip
         footer(p, t("Digits replace from the left, . = delete, Enter = set the clock, / = back"))
