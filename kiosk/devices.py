@@ -37,6 +37,7 @@ PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 RELOOK_S = 30.0
 STARTING_S = 60.0
 NO_CALIBRATED_CAMERA = "no calibrated camera"  # the board's state detail: none to score
+NO_BOARD = "no board found; plug one in"  # ... and: no board was ever there to reconnect
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,7 @@ class Devices:
             if first:
                 log.warning("no board found (no port set, no %s, nothing in %s): plug one "
                             "in; darts can be typed", fixed, by_id)  # fmt: skip
-                self.inbox.put(_status("lost", "no board found; plug one in"))
+                self.inbox.put(_status("lost", NO_BOARD))
                 first = False
             self._stop.wait(PORT_RETRY)
 

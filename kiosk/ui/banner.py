@@ -13,7 +13,7 @@ text too long for one line at a readable size takes two."""
 from __future__ import annotations
 
 from kiosk.adapters.serial_board.reader import UNREADABLE
-from kiosk.devices import NO_CALIBRATED_CAMERA
+from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
@@ -52,6 +52,8 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t("No camera is scoring: {}. Darts can be typed.").format(
                 _down_list(kiosk)
             )
+        elif kiosk.board.detail == NO_BOARD:  # none yet: nothing is "reconnecting"
+            text = kiosk.t("No board found: plug one in. Darts can be typed.")
         elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":
             text = kiosk.t("Cameras lost: reconnecting... The game waits; darts can be typed.")
         else:

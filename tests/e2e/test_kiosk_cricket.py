@@ -174,6 +174,28 @@ def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_serial_board_never_found_is_said_so_not_reconnecting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk.adapters.serial_board import ports
+    from kiosk.bootstrap import Options, build
+    from kiosk.ui.driver import Driver
+
+    monkeypatch.setattr(ports, "FIXED", str(tmp_path / "no-dartboard"))  # whatever this
+    monkeypatch.setattr(ports, "BY_ID", str(tmp_path / "no-by-id"))  # machine has plugged in
+    config = Config()
+    config = dataclasses.replace(config, input=dataclasses.replace(config.input, source="serial"))
+    options = Options(window=True, size=(1280, 720), env={}, data_dir=tmp_path / "data")
+    running = build(options, config)
+    try:
+        d = Driver(running)
+        banner = "No board found: plug one in. Darts can be typed."
+        d.wait_for(lambda: banner in d.texts, what="the banner")
+        assert not any(t.startswith("Board disconnected") for t in d.texts)
+    finally:
+        running.close()
+
+
 def test_a_garbage_line_from_the_board_is_shown_once_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:
