@@ -183,6 +183,8 @@ class CricketSession:
         game = self.game
         if game.outcome() is not None:
             return ["win"]
+        if dart.number in closed_before:
+            return ["miss"]  # a closed target takes no marks: nothing counted
         if dart.number in before:
             newly_closed = game.is_closed(dart.number) and dart.number not in closed_before
             newly_owned = before[dart.number] < 3 <= game.marks(player, dart.number)
@@ -208,6 +210,10 @@ class CricketSession:
             return refused
         self.revision += 1
         log.info("turn ended early; %s to throw", self.game.current_player)
+        outcome = self.game.outcome()
+        if outcome is not None:  # the round limit reached on NEXT: the game's end
+            log.info("game over: winner %s (%s)", outcome.winner, outcome.reason)
+            return Feedback(True, ["win"])
         return Feedback(True)
 
     def undo(self) -> Feedback:
