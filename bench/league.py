@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from kiosk.adapters.store import Store
+from kiosk.adapters.store.check import quick_check
 
 PLAYERS = 200
 PER_NIGHT = 40
@@ -93,7 +94,11 @@ def main() -> None:
         )
         timed("start: open the file", args.reps, lambda: Store.open(path).close())
         with Store.open(path) as store:
-            timed("start: quick_check (in the background)", args.reps, store.damage)
+            timed(
+                "start: quick_check (in the background)",
+                args.reps,
+                lambda: quick_check(store.db.conn),
+            )
             league = store.league
             season = league.seasons()[-1]
             night = league.nights(season.id)[-1]

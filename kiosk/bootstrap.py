@@ -153,9 +153,12 @@ class Running:
     data_file: Path | None = None
     store: Any = None  # kiosk.adapters.store.Store, or None
     lock: Any = None  # kiosk.adapters.store.lock.DataLock: this kiosk's data folder
+    check: Any = None  # kiosk.adapters.store.check.DamageCheck, running from the start
 
     def close(self) -> None:
         self.devices.stop()
+        if self.check is not None:
+            self.check.stop()
         if self.kiosk.games is not None:
             self.kiosk.games.shutdown()
         self.app.close()
@@ -280,7 +283,6 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     )
     store, data_file, lock = None, None, None
     down = "the store is off (--no-store)"
-    damage = ""
     if options.store:
         from kiosk.adapters.store.lock import DataLock
 
@@ -292,16 +294,6 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
             log.error("results are not being saved: %s", down)
         else:
             log.info("games are saved in %s", data_file)
-            damage = store.damage()
-            if damage:
-                log.error(
-                    "the database %s is damaged (%s): the kiosk goes on (what cannot be"
-                    " saved is said on screen); copy it now (darts-kiosk backup FILE) and"
-                    " restore the last good backup (the kiosk stopped, its -wal and -shm"
-                    " files removed first: README, Players, league and backups over SSH)",
-                    data_file,
-                    damage,
-                )
     kiosk = Kiosk(
         settings=settings,
         sound=sound,
@@ -317,7 +309,6 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
-    kiosk.store_damaged = bool(damage)
     notifier = _notifier(options.env)
     app = App(
         kiosk,
@@ -334,7 +325,12 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     _offer_resume(kiosk)
     sound.start()
     devices.start()
-    return Running(app, kiosk, inbox, devices, data_file, store, lock)
+    check = None
+    if store is not None and data_file is not None:
+        from kiosk.adapters.store.check import DamageCheck
+
+        check = DamageCheck(data_file, lambda found: inbox.put(found, source="store")).start()
+    return Running(app, kiosk, inbox, devices, data_file, store, lock, check)
 
 
 def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:

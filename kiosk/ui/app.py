@@ -112,6 +112,9 @@ def translate_device(
     if kind == "BoardMapBroken":
         kiosk.set_board_map_problem(ev.name)
         return None
+    if kind == "StoreDamaged":  # (logged by the check)
+        kiosk.set_store_damaged()
+        return None
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad", act=True)

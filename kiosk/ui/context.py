@@ -127,7 +127,7 @@ class Kiosk:
         self.new_formula_recorder: Callable[[FormulaSetup], GameLog] | None = None
         self.formula_defaults: FormulaSetup | None = None
         self.store_down = ""  # why there is no store (set at start, for good)
-        self.store_damaged = False  # the database's quick check failed at start
+        self.store_damaged = False  # the database's quick check (from the start) failed
         self.save_problem = ""  # why the last input could not be saved ("" once it can)
 
     def t(self, message: str) -> str:
@@ -185,6 +185,11 @@ class Kiosk:
     def set_board_map_problem(self, name: str) -> None:
         if name != self.board_map_problem:
             self.board_map_problem = name
+            self.banner_revision += 1
+
+    def set_store_damaged(self) -> None:
+        if not self.store_damaged:
+            self.store_damaged = True
             self.banner_revision += 1
 
     def set_save_problem(self, reason: str) -> None:

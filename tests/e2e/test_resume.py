@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import time
 from contextlib import closing
 from datetime import datetime, timedelta
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from kiosk_support import ANNA_WINS, kiosk_on_board, send, start_game
 
-from kiosk.adapters.store import Store, schema
+from kiosk.adapters.store import Store, check, schema
 from kiosk.config import Config
 from kiosk.domain.replay import GameEvent
 from kiosk.ui import theme
@@ -415,8 +416,9 @@ def test_a_damaged_database_is_told_on_screen_and_in_the_log_and_the_game_goes_o
 ) -> None:
     add_players(tmp_path, *(f"Player{n:03}" for n in range(300)))  # an index of several pages
     damage_an_index(db_file(tmp_path))
+    banner = "Games database damaged (see the log): back it up now"
     with caplog.at_level("ERROR"), kiosk_on_board(tmp_path) as (d, board):
-        assert "Games database damaged (see the log): back it up now" in d.texts
+        d.wait_for(lambda: banner in d.texts, what="the damaged database's banner")
         start_game(d)  # the players' lookup fails on the damaged page: played from memory
         send(d, board, ["T20"])
         game = d.screen.session.game  # type: ignore[attr-defined]
@@ -424,6 +426,60 @@ def test_a_damaged_database_is_told_on_screen_and_in_the_log_and_the_game_goes_o
         assert any(t.startswith("Results are not being saved") for t in d.texts), d.texts
     said = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
     assert said and "darts-kiosk backup" in said[0]
+
+
+def test_the_kiosk_is_up_before_the_look_for_damage_ends_and_plays_on_while_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The quick check reads the whole file: seconds on years of play. Held here until
+    # the game is under way, as a big file on a slow card would hold it.
+    add_players(tmp_path, *(f"Player{n:03}" for n in range(300)))
+    damage_an_index(db_file(tmp_path))
+    checking, done = threading.Event(), threading.Event()
+    real = check.quick_check
+
+    def slow(conn: sqlite3.Connection) -> str:
+        checking.set()
+        done.wait(30)
+        return real(conn)
+
+    monkeypatch.setattr(check, "quick_check", slow)
+    banner = "Games database damaged (see the log): back it up now"
+    with kiosk_on_board(tmp_path) as (d, board):
+        assert checking.wait(10)
+        assert d.screen.name == "attract" and banner not in d.texts
+        start_game(d, ("Anna", "Boris"))
+        send(d, board, ["T20"])
+        assert banner not in d.texts
+        done.set()
+        d.wait_for(lambda: banner in d.texts, what="the damaged database's banner")
+        send(d, board, ["S19"])  # the game goes on under it
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_a_kiosk_closed_during_the_look_for_damage_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_players(tmp_path, "Anna")
+    started = threading.Event()
+    real = check.quick_check
+
+    def slow(conn: sqlite3.Connection) -> str:
+        started.set()
+        # A check cut short by the kiosk closing: sqlite3 says "interrupted"
+        conn.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+        ).fetchone()
+        return real(conn)
+
+    monkeypatch.setattr(check, "quick_check", slow)
+    t0 = time.monotonic()
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert started.wait(10)
+        running_check = d.running.check
+    assert not running_check._thread.is_alive()
+    assert time.monotonic() - t0 < 30
 
 
 def test_a_full_disk_mid_game_is_said_plainly_in_the_kiosks_language_and_hides_no_turn(

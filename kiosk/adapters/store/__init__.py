@@ -149,15 +149,6 @@ class Store:
     def integrity_check(self) -> str:
         return str(self.db.conn.execute("PRAGMA integrity_check").fetchone()[0])
 
-    def damage(self) -> str:
-        """ "" when ``PRAGMA quick_check`` finds the file sound, else its first finding
-        (a damaged page: the file opens and most of it reads, but some lookups fail)."""
-        try:
-            found = str(self.db.conn.execute("PRAGMA quick_check(1)").fetchone()[0])
-        except sqlite3.DatabaseError as e:
-            return str(e)
-        return "" if found == "ok" else found
-
     def backup(self, target: str | os.PathLike[str]) -> None:
         """A consistent copy of the live database via SQLite's online backup API."""
         dst = sqlite3.connect(Path(target))
