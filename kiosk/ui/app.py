@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ BUTTON_ACTIONS = {"NEXT": "next", "UNDO": "undo", "MENU": "menu"}
 UNKNOWN_NOTICE_S = 60.0
 # Screens are laid out for landscape: a taller screen gets a band this wide to high.
 MIN_ASPECT = 1.6
+LATENCIES_KEPT = 2000  # the darts whose dart-to-screen time is kept (bench/latency.py)
 UNKNOWN_SHOWN = 24  # characters of the line on screen
 
 
@@ -159,7 +161,10 @@ class App:
         self.frame_listener = frame_listener
         self.hide_cursor = fullscreen if hide_cursor is None else hide_cursor
         self.frames = 0
-        self.latencies: list[tuple[float, float]] = []  # (device time, flip end)
+        # (device time, flip end) of the last darts shown: a bar's kiosk runs for months,
+        # and a list of every dart grew with each one. ``darts_shown`` counts them all.
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCIES_KEPT)
+        self.darts_shown = 0
         self.started_at = time.monotonic()
         self.first_frame_at: float | None = None
         self.texts: list[str] = []  # the texts of the last frame drawn
@@ -347,6 +352,7 @@ class App:
         darts = tuple(self._pending_darts)
         self._pending_darts.clear()
         self.latencies.extend((t, t_flip) for t in darts)
+        self.darts_shown += len(darts)
         if self.first_frame_at is None:
             self.first_frame_at = t_flip
             log.info("first frame after %.0f ms", (t_flip - self.started_at) * 1000)

@@ -63,17 +63,25 @@ class Fonts:
         return font
 
 
+def _size(img: pygame.Surface) -> int:
+    return img.get_pitch() * img.get_height()
+
+
 class Painter:
     """Draws on one surface; caches rendered text; remembers every text drawn this
     frame (``texts``) so tests and screenshots can check what a screen shows."""
 
     CACHE = 768
+    # And at most this many bytes of pictures: 768 texts, many of them a fifth of a
+    # 1080p screen high (points, names), took 68 MB of a Pi's memory in a long soak.
+    CACHE_BYTES = 24 * 2**20
 
     def __init__(self, surface: pygame.Surface, fonts: Fonts) -> None:
         self.fonts = fonts
         self._cache: OrderedDict[tuple[str, int, str, tuple[int, ...]], pygame.Surface] = (
             OrderedDict()
         )
+        self.cached_bytes = 0
         self.texts: list[str] = []
         self.surface = surface
 
@@ -101,8 +109,11 @@ class Painter:
         if img is None:
             img = self.fonts.get(int(px), style).render(text, True, colour)
             self._cache[key] = img
-            if len(self._cache) > self.CACHE:
-                self._cache.popitem(last=False)
+            self.cached_bytes += _size(img)
+            while len(self._cache) > 1 and (
+                len(self._cache) > self.CACHE or self.cached_bytes > self.CACHE_BYTES
+            ):
+                self.cached_bytes -= _size(self._cache.popitem(last=False)[1])
         else:
             self._cache.move_to_end(key)
         return img

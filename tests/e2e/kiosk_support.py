@@ -68,12 +68,12 @@ def send(d: Driver, board: VirtualBoard, lines: list[str]) -> None:
     """Board lines, each waited for until the kiosk has shown it."""
     for line in lines:
         before = d.app.frames
-        seen = len(d.app.latencies)
+        seen = d.app.darts_shown
         board.send(line)
         if line.startswith("BTN"):
             d.wait_for(lambda b=before: d.app.frames > b, what=f"a frame after {line}")
         else:
-            d.wait_for(lambda s=seen: len(d.app.latencies) > s, what=f"{line} on screen")
+            d.wait_for(lambda s=seen: d.app.darts_shown > s, what=f"{line} on screen")
 
 
 def start_game(d: Driver, names: tuple[str, ...] = ("Anna", "Boris"), **options: object) -> None:

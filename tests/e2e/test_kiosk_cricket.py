@@ -491,3 +491,17 @@ def test_a_board_sending_noise_at_another_speed_shows_what_to_check(tmp_path: Pa
         d.settle()
         assert banner not in d.texts
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_a_kiosk_that_runs_for_months_keeps_only_the_last_darts_timings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk.ui import app
+
+    monkeypatch.setattr(app, "LATENCIES_KEPT", 4)  # 2,000 on the kiosk
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20", "S19", "S18", "BTN NEXT", "S17", "S16", "S15"])
+        assert d.app.darts_shown == 6 and len(d.app.latencies) == 4
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.marks("Anna", 20) == 1 and game.marks("Boris", 15) == 1

@@ -88,3 +88,17 @@ def test_the_stack_never_pops_its_root_and_reset_keeps_it() -> None:
     stack.push(a)
     stack.reset(b)
     assert [s.name for s in stack.screens()] == ["root", "b"]
+
+
+def test_the_text_pictures_kept_for_reuse_stay_within_their_memory(
+    fonts: theme.Fonts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(theme.Painter, "CACHE_BYTES", 2 * 2**20)
+    p = theme.Painter(pygame.Surface((1920, 1080)), fonts)
+    big = int(18 * p.u)  # the points' size at 1080p
+    for points in range(0, 400, 5):  # a long night's scores, each a picture
+        p.render(str(points), big, style="condensed")
+    kept = p._cache.values()
+    assert 0 < p.cached_bytes <= 2 * 2**20
+    assert p.cached_bytes == sum(img.get_pitch() * img.get_height() for img in kept)
+    assert p.render("395", big, style="condensed") is p.render("395", big, style="condensed")
