@@ -165,7 +165,7 @@ def _night(store: Store, text: str) -> int:
         for g in games:
             who = ", ".join(g.winners) if g.winners else _no_winner(g)
             print(f"{g.game_id:>6}  {_local_time(g.started_at)}  {g.kind:<8} "
-                  f"{' v '.join(g.players)}  ({who})")  # fmt: skip
+                  f"{g.versus()}  ({who})")  # fmt: skip
     return 0
 
 

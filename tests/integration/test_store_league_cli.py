@@ -253,6 +253,8 @@ def test_a_range_leaves_out_training_games_and_the_listing_says_who_won(db, caps
         assert [line.split()[:2] for line in out[1:]] == [
             ["1", "20:00"], ["3", "20:00"], ["4", "20:00"], ["5", "20:00"]]  # fmt: skip
         assert out[1].endswith("(Ann, Cy)")  # a team's win: both
+        assert "Ann & Cy v Bob & Di" in out[1]  # the two teams, not four players
+        assert "Cy v Di" in out[2]
         assert out[2].endswith("(draw)") and out[3].endswith("(in play)")
         assert out[4].endswith("(abandoned)")
 

@@ -129,6 +129,11 @@ class NightGame:
     players: tuple[str, ...]  # by seat
     winners: tuple[str, ...]  # of a finished game (none: a draw, or all lost)
     drawn: bool = False  # a finished game that every player drew
+    sides: tuple[str, ...] = ()  # "Anna & Boris" a team, in the order they threw
+
+    def versus(self) -> str:
+        """``Anna v Boris``; a team game ``Anna & Boris v Dmytro & Olena``."""
+        return " v ".join(self.sides or self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,16 +291,22 @@ class League:
         out = []
         for gid, kind, status, started in rows:
             seats = self._db.conn.execute(
-                """SELECT p.name, r.outcome FROM game_players gp JOIN players p
+                """SELECT p.name, r.outcome, gp.team FROM game_players gp JOIN players p
                    ON p.id = gp.player_id LEFT JOIN results r
                    ON r.game_id = gp.game_id AND r.player_id = gp.player_id
                    WHERE gp.game_id = ? ORDER BY gp.seat""",
                 (gid,),
             ).fetchall()
-            names = tuple(str(n) for n, _ in seats)
-            won = tuple(str(n) for n, outcome in seats if outcome == "won")
-            drawn = bool(seats) and all(outcome == "drawn" for _, outcome in seats)
-            out.append(NightGame(int(gid), str(kind), str(status), str(started), names, won, drawn))
+            names = tuple(str(n) for n, _, _ in seats)
+            won = tuple(str(n) for n, outcome, _ in seats if outcome == "won")
+            drawn = bool(seats) and all(outcome == "drawn" for _, outcome, _ in seats)
+            teams: dict[object, list[str]] = {}
+            for n, _, team in seats:
+                teams.setdefault(("seat", n) if team is None else team, []).append(str(n))
+            sides = tuple(" & ".join(members) for members in teams.values())
+            out.append(
+                NightGame(int(gid), str(kind), str(status), str(started), names, won, drawn, sides)
+            )
         return out
 
     def move_games(self, game_ids: Sequence[int], day: str, *, skip: Collection[int] = ()) -> Moved:
