@@ -52,6 +52,8 @@ class Options:
     # service (``$NOTIFY_SOCKET``: a Pi behind a bar), never from a desk or a test run
     # (as root there it would set the machine's own clock); True/False: always/never.
     clock_setting: bool | None = None
+    # Settings the kiosk stepped over at start (``load_config``'s ``mistakes``): a banner.
+    settings_mistakes: tuple[str, ...] = ()
 
 
 def _clock_setting(options: Options) -> bool:
@@ -309,6 +311,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
+    kiosk.settings_mistakes = options.settings_mistakes
     notifier = _notifier(options.env)
     app = App(
         kiosk,

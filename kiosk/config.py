@@ -254,9 +254,23 @@ def _allowed(names: Sequence[str]) -> str:
     return ", ".join(names)
 
 
-def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]]) -> None:
+class _Skip:
+    """Where ``load_config`` puts the mistakes it steps over (None: it raises them)."""
+
+    def __init__(self, mistakes: list[str] | None) -> None:
+        self.mistakes = mistakes
+
+    def __call__(self, error: ConfigError) -> None:
+        if self.mistakes is None:
+            raise error
+        self.mistakes.append(str(error))
+
+
+def _apply(
+    path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]], skip: _Skip
+) -> None:
     """Check one file's settings and lay them over ``merged`` (section -> key -> value);
-    top-level keys are kept under section ""."""
+    top-level keys are kept under section "". A wrong one goes to ``skip``."""
     top_fields = _fields(Config)
     for key, value in data.items():
         if key == "input" and isinstance(value, str):
@@ -264,18 +278,32 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
             value = {"source": value}
         if key in SECTIONS:
             if not isinstance(value, dict):
-                raise ConfigError(f"{path}: {key} = {_fmt(value)}: must be a [{key}] table")
+                skip(ConfigError(f"{path}: {key} = {_fmt(value)}: must be a [{key}] table"))
+                continue
             section_fields = _fields(SECTIONS[key])
             for sub, sub_value in value.items():
                 if sub not in section_fields:
-                    raise ConfigError(
-                        f"{path}: [{key}] {sub}: unknown key; allowed: "
-                        f"{_allowed(list(section_fields))}"
+                    skip(
+                        ConfigError(
+                            f"{path}: [{key}] {sub}: unknown key; allowed: "
+                            f"{_allowed(list(section_fields))}"
+                        )
                     )
-                checked = _check(f"{path}: [{key}] {sub}", section_fields[sub], sub_value)
+                    continue
+                try:
+                    checked = _check(f"{path}: [{key}] {sub}", section_fields[sub], sub_value)
+                except ConfigError as e:
+                    skip(e)
+                    continue
                 merged.setdefault(key, {})[sub] = checked
         elif key in top_fields:
-            checked = _check(f"{path}: {key}", top_fields[key], value)
+            try:
+                checked = _check(f"{path}: {key}", top_fields[key], value)
+            except ConfigError as e:
+                if key == "data_dir":  # never guessed (``load_config``)
+                    raise
+                skip(e)
+                continue
             if (
                 key == "data_dir"
                 and checked
@@ -288,12 +316,14 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
                 )
             merged.setdefault("", {})[key] = checked
         else:
-            raise ConfigError(
-                f"{path}: {key}: unknown key; allowed: "
-                f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}"
+            skip(
+                ConfigError(
+                    f"{path}: {key}: unknown key; allowed: "
+                    f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}"
+                )
             )
     cams = merged.get("camera", {})
-    here = data.get("camera", {})
+    here = data.get("camera", {}) if isinstance(data.get("camera"), dict) else {}
     if len(cams.get("calibrations", ())) > len(cams.get("devices", ())) and here:
         cals, devices = len(cams["calibrations"]), len(cams.get("devices", ()))
         if "calibrations" in here:
@@ -310,18 +340,24 @@ def _apply(path: Path, data: Mapping[str, Any], merged: dict[str, dict[str, Any]
 MIN_DISPLAY = (320, 240)  # as the command line's --size
 
 
-def _check_display(display: Mapping[str, Any], files: Sequence[Path]) -> None:
+def _check_display(display: dict[str, Any], files: Sequence[Path], skip: _Skip) -> None:
     """[display] width and height: both 0 (the screen's own size) or both given, and
-    then no smaller than ``MIN_DISPLAY`` (one given alone was ignored without a word)."""
+    then no smaller than ``MIN_DISPLAY`` (one given alone was ignored without a word).
+    Stepped over: the screen's own size."""
     w, h = display.get("width", 0), display.get("height", 0)
     where = ", ".join(map(str, files)) or "settings"
     if bool(w) != bool(h):
-        raise ConfigError(f"{where}: [display] give both width and height (or 0 for both)")
-    if w and (w < MIN_DISPLAY[0] or h < MIN_DISPLAY[1]):
-        raise ConfigError(
+        problem = f"{where}: [display] give both width and height (or 0 for both)"
+    elif w and (w < MIN_DISPLAY[0] or h < MIN_DISPLAY[1]):
+        problem = (
             f"{where}: [display] {w}x{h}: too small (at least "
             f"{MIN_DISPLAY[0]}x{MIN_DISPLAY[1]}, or 0 for the screen's own size)"
         )
+    else:
+        return
+    skip(ConfigError(problem))
+    display.pop("width", None)
+    display.pop("height", None)
 
 
 def found_config_files(
@@ -341,9 +377,17 @@ def load_config(
     *,
     env: Mapping[str, str] = os.environ,
     search_paths: Sequence[Path] | None = None,
+    mistakes: list[str] | None = None,
 ) -> Config:
     """Defaults, overlaid by each existing file of ``search_paths`` (default: the system
-    and user files), then by ``path``, which must exist when given."""
+    and user files), then by ``path``, which must exist when given.
+
+    With a ``mistakes`` list (the kiosk at start: a bar's screen is better on with one
+    setting at its default than dark), a wrong setting is stepped over, keeping its
+    default or an earlier file's value, and a file that cannot be read is left out; what
+    was stepped over is appended to the list. Where the games are saved is never
+    guessed: a wrong ``data_dir``, or an unreadable file that sets one, still raises."""
+    skip = _Skip(mistakes)
     if path is not None and path.is_dir():
         raise ConfigError(f"{path}: a folder, not a settings file")
     if path is not None and not path.is_file():
@@ -351,10 +395,24 @@ def load_config(
     merged: dict[str, dict[str, Any]] = {}
     files = found_config_files(path, env=env, search_paths=search_paths)
     for each in files:
-        _apply(each, _read_file(each), merged)
-    _check_display(merged.get("display", {}), files)
+        try:
+            data = _read_file(each)
+        except ConfigError as e:
+            if _may_set_data_dir(each):
+                raise
+            skip(e)
+            continue
+        _apply(each, data, merged, skip)
+    _check_display(merged.setdefault("display", {}), files, skip)
     sections = {name: cls(**merged.get(name, {})) for name, cls in SECTIONS.items()}
     return Config(**merged.get("", {}), **sections)
+
+
+def _may_set_data_dir(path: Path) -> bool:
+    try:
+        return b"data_dir" in path.read_bytes()
+    except OSError:
+        return True  # cannot tell
 
 
 # -- the commented defaults file ---------------------------------------------------------

@@ -176,7 +176,7 @@ install_config() {
     if [[ -e $CONF_FILE ]]; then
         say "keeping the existing $CONF_FILE"
         "$VENV/bin/darts-kiosk" config --check "$CONF_FILE" \
-            || say "warning: fix $CONF_FILE, or the kiosk will not start"
+            || say "warning: fix $CONF_FILE (a wrong setting is left out; a wrong data_dir stops the kiosk)"
         return 0
     fi
     local tmp

@@ -63,13 +63,22 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.logging_setup import setup_logging
 
     setup_logging(args.verbose)
+    mistakes: list[str] = []
     try:
-        config = load_config(args.config)
+        # A mistake in a setting keeps that setting's default, said on screen: a bar's
+        # screen left dark by a typo helps nobody. ``config --check`` still refuses it.
+        config = load_config(args.config, mistakes=mistakes)
     except ConfigError as e:
         # Under systemd "<3>" makes it an error in the journal (journalctl -p warning).
         prefix = "<3>" if os.environ.get("JOURNAL_STREAM") else ""
         print(f"{prefix}darts-kiosk: {e}", file=sys.stderr)
         return 2
+    for mistake in mistakes:
+        logging.getLogger("kiosk").error(
+            "settings mistake, not used (the default, or an earlier file's value, stands):"
+            " %s (darts-kiosk config --check FILE checks a file)",
+            mistake,
+        )
     options = Options(
         window=args.window,
         fullscreen=args.fullscreen,
@@ -80,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         settings_file=default_search_paths()[-1],
         data_dir=getattr(args, "data_dir", None),
         trace=getattr(args, "trace", False),
+        settings_mistakes=tuple(mistakes),
     )
     try:
         return run_kiosk(options, config, tuple(found_config_files(args.config)))

@@ -1,7 +1,8 @@
 """The banners drawn over whatever screen is up: the board is lost (or sends what
 cannot be read: set to another speed); some of the cameras are not scoring (the
-others are); the board map did not load; the database is damaged; results are not
-being saved (no database, or the last input could not be committed).
+others are); the board map did not load; a setting was stepped over at start; the
+database is damaged; results are not being saved (no database, or the last input
+could not be committed).
 
 The first banner lies at the top, over the title and the round, so the foot keeps
 what the screen answers there (a typed dart refused, while the banner says to type
@@ -66,6 +67,14 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     if kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))
+    if kiosk.settings_mistakes:
+        first, *more = kiosk.settings_mistakes
+        if more:
+            text = kiosk.t("Settings mistakes, not used: {} and {} more (see the log)")
+            text = text.format(first, len(more))
+        else:
+            text = kiosk.t("Settings mistake, not used: {} (see the log)").format(first)
+        out.append((text, theme.ACCENT_DARK))
     if kiosk.store_damaged:
         text = kiosk.t("Games database damaged (see the log): back it up now")
         out.append((text, theme.ACCENT_DARK))

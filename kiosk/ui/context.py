@@ -115,6 +115,7 @@ class Kiosk:
         # | "video ended").
         self.cameras_down: tuple[tuple[int, str], ...] = ()
         self.board_map_problem = ""  # the configured board map that did not load (its name)
+        self.settings_mistakes: tuple[str, ...] = ()  # stepped over at start (logged)
         self.results: list[ResultLine] = []
         self.catalog = i18n.load(settings.language, locale_dir)
         self.running = True

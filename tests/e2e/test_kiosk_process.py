@@ -67,3 +67,50 @@ def test_the_kiosk_process_reads_the_board_and_stops_on_sigterm(tmp_path: Path) 
         assert "first frame after" in log
         assert f"board connected: {board.link}" in log
         assert "darts-kiosk stopped" in log
+
+
+def test_a_settings_mistake_under_systemd_is_an_error_in_the_journal_and_the_kiosk_comes_on(
+    tmp_path: Path,
+) -> None:
+    # The unit does not restart an exit 2: a typo in the owner's file used to leave the
+    # bar's screen dark until somebody read the journal.
+    (tmp_path / "darts-kiosk").mkdir()
+    (tmp_path / "darts-kiosk" / "kiosk.toml").write_text("[sound]\nvolume = 150\n")
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        PYTHONUNBUFFERED="1",
+        HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        JOURNAL_STREAM="8:1",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "--window", "--virtual"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    seen: list[str] = []
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        for line in proc.stdout:
+            seen.append(line)
+            if "first frame after" in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=20)
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    log = "".join(seen) + rest
+    assert proc.returncode == 0, log
+    said = [line for line in log.splitlines() if "settings mistake" in line]
+    assert said and said[0].startswith("<3>"), log
+    assert "[sound] volume = 150" in said[0] and "config --check" in said[0]

@@ -174,3 +174,32 @@ def test_a_dart_while_the_date_screen_is_open_over_a_match_goes_to_the_match(
         d.throw("S18")  # Anna's second dart lands meanwhile
         assert d.screen.name == "cricket"
         assert [str(x) for x in d.game().game.darts_this_turn] == ["T20", "S18"]
+
+
+def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_file_used(
+    tmp_path: Path,
+) -> None:
+    # An owner's typo (volume 150, a misspelt key) over SSH: the bar's screen comes on,
+    # says what was not used, and the file's other settings hold.
+    from kiosk.bootstrap import Options, build
+    from kiosk.config import load_config
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text('language = "uk"\n[sound]\nvolume = 150\n[cricket]\nround_limt = 15\n')
+    mistakes: list[str] = []
+    config = load_config(path, search_paths=(), mistakes=mistakes)
+    assert config.language == "uk" and config.sound.volume == Config().sound.volume
+    assert len(mistakes) == 2 and "volume = 150" in mistakes[0] and "round_limt" in mistakes[1]
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_mistakes=tuple(mistakes))  # fmt: skip
+    running = build(options, config)
+    try:
+        d = Driver(running)
+        d.settle()
+        shown = " ".join(d.texts)  # (the banner takes two lines)
+        assert "Помилки в налаштуваннях, не враховано: " in shown, d.texts
+        assert "volume = 150: must be a whole number from 0 to 100 і ще 1 (див. журнал)" in shown  # noqa: RUF001
+        d.press("\n")  # and the kiosk is played as usual
+        assert d.screen.name == "main-menu"
+    finally:
+        running.close()
