@@ -177,6 +177,31 @@ class CricketSession:
             log.info("game over: winner %s (%s)", outcome.winner, outcome.reason)
         return Feedback(True, sounds)
 
+    def replace_last(self, dart: Dart, source: str = "keypad") -> Feedback:
+        """``dart`` in place of the last dart (the cameras' other reading), as one input:
+        saved together, so a power cut leaves the one dart or the other, never neither."""
+        game = self.game
+        last = game.history[-1] if game.history else None
+        if not isinstance(last, Dart):
+            return Feedback(False, message="nothing to undo")
+        game.pop()  # to see the turn as it was before the last dart; put back at once
+        try:
+            player = str(game.current_player)
+            darts_before = tuple(game.darts_this_turn)
+            round_before = game.round
+            before = {t: game.marks(player, t) for t in game.targets}
+            closed_before = {t for t in game.targets if game.is_closed(t)}
+        finally:
+            game.push(last)
+        refused = self._commit(lambda: self.log.replace_last(dart))
+        if refused is not None:
+            return refused
+        self.revision += 1
+        passed = not self.over and str(self.game.current_player) != player
+        self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
+        log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
+        return Feedback(True, self._sounds(dart, player, before, closed_before))
+
     def _sounds(
         self, dart: Dart, player: str, before: dict[int, int], closed_before: set[int]
     ) -> list[str]:

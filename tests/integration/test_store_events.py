@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.adapters.store import GameError, Store
+from kiosk.adapters.store import GameError, NotSaved, Store
 from kiosk.domain.darts import all_darts
 from kiosk.domain.replay import GameEvent
 
@@ -90,6 +90,32 @@ def test_an_event_that_fails_to_commit_is_taken_back_from_the_screen(db):
         with pytest.raises(GameError):
             live.undo()
         assert live.engine.state == before
+
+
+def test_a_dart_put_in_place_of_the_last_is_saved_whole_or_not_at_all(db):
+    # The cameras' other reading (the player pressed *): undo and dart, one input.
+    with Store.open(db) as store:
+        live = cricket(store)
+        live.dart("S19")
+        live.dart("T20")
+        # The disk fails on the dart, after the undo was written in the same commit.
+        store.db.conn.execute(
+            "CREATE TEMP TRIGGER fail_dart BEFORE INSERT ON game_events"
+            " WHEN NEW.kind = 'dart' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+        )
+        with pytest.raises(NotSaved):
+            live.replace_last("S20")
+        assert [e.kind for e in store.games.events(live.id)] == ["dart", "dart"]  # no undo
+        assert live.engine.marks("Ann", 20) == 3  # the screen keeps the dart it showed
+        store.db.conn.execute("DROP TRIGGER fail_dart")
+        live.replace_last("S20")
+        assert live.engine.marks("Ann", 20) == 1 and str(live.engine.darts_this_turn[-1]) == "S20"
+        with pytest.raises(ValueError):
+            live.replace_last("T21")  # no such dart: refused, nothing taken back
+        assert live.engine.marks("Ann", 20) == 1
+    with Store.open(db) as store:
+        assert [e.kind for e in store.games.events(1)] == ["dart", "dart", "undo", "dart"]
+        assert store.resume(1).engine.marks("Ann", 20) == 1
 
 
 def test_the_unfinished_game_is_found_for_resume_and_abandon_closes_it(db):

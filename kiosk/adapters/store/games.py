@@ -161,13 +161,15 @@ class Games:
             teams=tuple(s[2] for s in seats),
         )
 
-    def record(self, game_id: int, event: GameEvent) -> int:
-        """Appends ``event`` to the game's log and commits; returns its sequence number.
+    def record(self, game_id: int, *events: GameEvent) -> int:
+        """Appends ``events`` to the game's log in one commit; returns the sequence number
+        of the last. When this returns they are on the disk, all of them or (a power cut,
+        a full disk) none.
 
-        When this returns the event is on the disk. It does not check the event against
-        the rules: feed it to the engine first (``LiveGame`` does both, in that order).
+        It does not check the events against the rules: feed them to the engine first
+        (``LiveGame`` does both, in that order).
         """
-        payload = json.dumps(dict(event.payload), sort_keys=True, separators=(",", ":"))
+        at = self._db.now()
         with self._db.transaction() as c:
             row = c.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
@@ -175,12 +177,16 @@ class Games:
             if row[0] != "playing":
                 raise GameError(f"game {game_id} is {row[0]}: no more events")
             seq = c.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM game_events WHERE game_id = ?", (game_id,)
+                "SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
-            c.execute(
-                "INSERT INTO game_events (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, event.kind, payload, self._db.now()),
-            )
+            for event in events:
+                seq += 1
+                payload = json.dumps(dict(event.payload), sort_keys=True, separators=(",", ":"))
+                c.execute(
+                    "INSERT INTO game_events (game_id, seq, kind, payload, at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, event.kind, payload, at),
+                )
         return int(seq)
 
     def events(self, game_id: int) -> list[GameEvent]:

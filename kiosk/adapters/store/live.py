@@ -39,14 +39,22 @@ class LiveGame:
     def id(self) -> int:
         return self.record.id
 
-    def _do(self, event: GameEvent) -> Any:
-        result = apply(self.engine, event, self.record.players)
+    def _do(self, *events: GameEvent) -> Any:
+        """The events on the engine, then committed together; what the last returned."""
+        result = None
+        for n, event in enumerate(events):
+            try:
+                result = apply(self.engine, event, self.record.players)
+            except BaseException:
+                if n:  # the ones before it are taken back with it
+                    self.engine = self._games.replay(self.record.id)
+                raise
         try:
-            seq = self._games.record(self.record.id, event)
+            seq = self._games.record(self.record.id, *events)
         except BaseException as e:
             # Take the input back, then report the failure. An undo is taken back by
             # rebuilding the engine from the log (always read ``live.engine`` afresh).
-            if event.kind == "undo":
+            if len(events) > 1 or events[0].kind == "undo":
                 self.engine = self._games.replay(self.record.id)
             else:
                 self.engine.pop()
@@ -54,7 +62,7 @@ class LiveGame:
             if isinstance(e, Exception) and not isinstance(e, NotSaved):
                 raise NotSaved(f"not saved: {e}") from e
             raise
-        self.seq, self.last_event, self.failure = seq, event, ""
+        self.seq, self.last_event, self.failure = seq, events[-1], ""
         return result
 
     def dart(self, dart: Dart | str) -> None:
@@ -64,6 +72,13 @@ class LiveGame:
     def end_turn(self) -> None:
         """Cricket: the turn ends early (NEXT button)."""
         self._do(GameEvent.turn_end())
+
+    def replace_last(self, dart: Dart | str) -> None:
+        """Cricket: the last dart taken back and ``dart`` counted in its place (the
+        cameras' other reading), an undo and a dart in one commit: a power cut between
+        the two would have lost the dart from a turn that showed it."""
+        require_last_dart(self.engine)
+        self._do(GameEvent.undo(), GameEvent.dart(dart))
 
     def submit(self, seat: int, formula: str) -> Any:
         """Formula: player at ``seat`` submits; returns what the engine returns (points).
@@ -96,3 +111,9 @@ class LiveGame:
 
     def abandon(self) -> None:
         self._games.abandon(self.record.id)
+
+
+def require_last_dart(engine: Engine) -> None:
+    history = getattr(engine, "history", ())
+    if not history or not isinstance(history[-1], Dart):
+        raise ValueError("the last input is not a dart: nothing to put in its place")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kiosk.adapters.store.live import require_last_dart
 from kiosk.domain.darts import Dart
 from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply, new_game, seat_results
 
@@ -56,6 +57,18 @@ class MemoryGame:
 
     def end_turn(self) -> None:
         self._do(GameEvent.turn_end())
+
+    def replace_last(self, dart: Dart | str) -> None:
+        require_last_dart(self.engine)
+        self._do(GameEvent.undo())
+        try:
+            self._do(GameEvent.dart(dart))
+        except BaseException:
+            self.events.pop()
+            self.engine = new_game(self.kind, self.settings, self.players)
+            for event in self.events:
+                apply(self.engine, event, self.players)
+            raise
 
     def submit(self, seat: int, formula: str) -> Any:
         return self._do(GameEvent.formula(seat, formula))

@@ -204,12 +204,15 @@ class CricketScreen(Screen):
         if doubt is None or doubt[1] != self.session.revision:
             return False
         other = doubt[0]
-        fb = self._undo_last()
-        if not fb.accepted:
-            self.feedback(fb)
-            return True
-        log.info("the cameras' doubt taken: %s instead", other)
-        self.dart(other, "keypad")
+        fb = self.session.replace_last(other, "keypad")
+        if fb.accepted:
+            kept = len(self.session.game.history) - 1  # the replaced dart's mark goes
+            self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
+            self.finish_at = None if not self.session.over else self.finish_at
+            if self.refusal and not fb.message:
+                self.message, self.message_until, self.refusal = "", None, False
+            log.info("the cameras' doubt taken: %s instead", other)
+        self.feedback(fb)
         return True
 
     def next_player(self) -> None:
