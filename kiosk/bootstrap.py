@@ -11,6 +11,7 @@ not being saved. An unfinished game found at start is offered for resume.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import logging
 import os
 import shutil
@@ -83,14 +84,36 @@ def display_mode(options: Options, config: Config) -> tuple[bool, tuple[int, int
 
 
 def _toml_value(value: Any) -> str:
+    """``value`` as TOML writes it: what the file held (a setting the kiosk stepped over
+    too, an inline table, a date) is written back as it was read."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = "".join(
+        f"\\u{ord(c):04x}" if (c < " " and c != "\t") or c == "\x7f" else c for c in escaped
+    )
+    return f'"{escaped}"'
+
+
+def _toml_key(key: str) -> str:
+    """A bare key (``volume``), or quoted when it is not one (``"sound volume"``)."""
+    return (
+        key
+        if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+        else _toml_string(key)
+    )
 
 
 SETTING_KEYS = {"language": (None, "language"), "volume": ("sound", "volume"),
@@ -120,12 +143,12 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
             table = {"source": table} if section == "input" and isinstance(table, str) else {}
             data[section] = table
         table[key] = getattr(settings, name)
-    top = [f"{k} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    top = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
     out = ["# darts-kiosk settings (the settings screen rewrites this file)", *top, ""]
     for section, values in data.items():
         if isinstance(values, dict):
-            out.append(f"[{section}]")
-            out += [f"{k} = {_toml_value(v)}" for k, v in values.items()]
+            out.append(f"[{_toml_key(section)}]")
+            out += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items()]
             out.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -327,14 +328,19 @@ def _apply(
     if len(cams.get("calibrations", ())) > len(cams.get("devices", ())) and here:
         cals, devices = len(cams["calibrations"]), len(cams.get("devices", ()))
         if "calibrations" in here:
-            raise ConfigError(
+            problem = (
                 f"{path}: [camera] calibrations: {cals} given for {devices} devices;"
                 " give at most one per device"
             )
-        raise ConfigError(  # this file cut the devices below an earlier file's calibrations
-            f"{path}: [camera] devices: {devices} given, but an earlier file sets {cals}"
-            " calibrations; give calibrations here too (at most one per device)"
-        )
+        else:  # this file cut the devices below an earlier file's calibrations
+            problem = (
+                f"{path}: [camera] devices: {devices} given, but an earlier file sets {cals}"
+                " calibrations; give calibrations here too (at most one per device)"
+            )
+        skip(ConfigError(problem))
+        # Stepped over: no calibration is used, rather than one paired with the wrong
+        # camera (a wrong score said as right); the cameras then ask to be calibrated.
+        cams["calibrations"] = ()
 
 
 MIN_DISPLAY = (320, 240)  # as the command line's --size
@@ -408,11 +414,20 @@ def load_config(
     return Config(**merged.get("", {}), **sections)
 
 
+_DATA_DIR_LINE = re.compile(r"""^\s*["']?data_dir["']?\s*=""", re.MULTILINE)
+
+
 def _may_set_data_dir(path: Path) -> bool:
+    """Whether a file that is not TOML has a ``data_dir = ...`` line (not a comment
+    naming it, as the installed defaults file has), in UTF-8 or Notepad's UTF-16."""
     try:
-        return b"data_dir" in path.read_bytes()
+        raw = path.read_bytes()
     except OSError:
         return True  # cannot tell
+    texts = [raw.decode("utf-8", errors="replace")]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        texts.append(raw.decode("utf-16", errors="replace"))
+    return any(_DATA_DIR_LINE.search(text.lstrip("\ufeff")) for text in texts)
 
 
 # -- the commented defaults file ---------------------------------------------------------

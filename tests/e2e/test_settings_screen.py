@@ -203,3 +203,24 @@ def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_fi
         assert d.screen.name == "main-menu"
     finally:
         running.close()
+
+
+def test_a_file_with_settings_stepped_over_is_saved_as_toml_that_reads_back(
+    tmp_path: Path,
+) -> None:
+    # The kiosk started despite these (a banner said so); the Settings screen then
+    # saves the volume, and must write back what it did not understand as it was.
+    from kiosk.bootstrap import save_settings
+    from kiosk.ui.context import Settings
+
+    path = tmp_path / "kiosk.toml"
+    text = (
+        '"sound volume" = 50\n[sound]\nvolume = 60\nfade = {in = 1, "out ms" = "2\\"x"}\n'
+        'when = 2024-01-02\n[input]\nport = "a\\tb"\n'
+    )
+    path.write_text(text, encoding="utf-8")
+    before = tomllib.loads(text)
+    save_settings(Settings("en", 80, "auto"), path, ["volume"])
+    after = tomllib.loads(path.read_text(encoding="utf-8"))
+    before["sound"]["volume"] = 80
+    assert after == before
