@@ -60,3 +60,29 @@ def test_a_check_stopped_before_it_began_reports_nothing(tmp_path):
     check.start()
     check._thread.join(10)
     assert found == []
+
+
+def test_a_stop_that_lands_before_the_check_reads_still_ends_it(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    from kiosk.adapters.store import check as check_module
+
+    path = tmp_path / "kiosk.sqlite3"
+    league_file(path)
+    connected = threading.Event()
+
+    def slow_to_begin(conn):
+        connected.set()
+        time.sleep(0.3)  # the kiosk closes now: no statement runs yet to interrupt
+        return conn.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
+            " SELECT count(*) FROM n"  # a check that would never end by itself
+        ).fetchone()
+
+    monkeypatch.setattr(check_module, "quick_check", slow_to_begin)
+    found: list[StoreDamaged] = []
+    check = DamageCheck(path, found.append).start()
+    assert connected.wait(10)
+    check.stop(timeout=10)
+    assert not check._thread.is_alive() and found == []
