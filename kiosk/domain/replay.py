@@ -246,3 +246,34 @@ def replay(
         except (ValueError, KeyError, IndexError, TypeError) as e:
             raise ReplayError(f"event {n} ({event.kind} {dict(event.payload)}) refused: {e}") from e
     return engine
+
+
+def correction(
+    settings: Mapping[str, Any],
+    players: Sequence[str],
+    game: Engine,
+    index: int,
+    dart: Dart | str,
+) -> tuple[tuple[GameEvent, ...], tuple[Any, ...]]:
+    """A Cricket dart corrected in place (rules.md: "a dart can be corrected (replaced)
+    in place"), said with the log's own events: ``undo`` back to ``history[index]``, the
+    right dart, then the later inputs again. Returns those events and the later inputs
+    that no longer apply: when the corrected dart (or a later one) now wins, the game
+    ends there (``CricketGame.correct``). Refused with ``ValueError``, nothing changed,
+    when that input is no dart or the right one cannot be thrown there."""
+    if not isinstance(game, CricketGame):
+        raise ValueError("only a Cricket dart can be corrected")
+    history = game.history
+    if not -len(history) <= index < len(history):
+        raise ValueError(f"no input number {index} in a history of {len(history)}")
+    index %= len(history)
+    right = Dart.parse(dart) if isinstance(dart, str) else dart
+    scratch = new_game("cricket", settings, players)
+    assert isinstance(scratch, CricketGame)
+    for entry in history:
+        scratch.apply(entry)
+    dropped = scratch.correct(index, right)
+    later = history[index + 1 : len(history) - len(dropped)]
+    events = [GameEvent.undo()] * (len(history) - index) + [GameEvent.dart(right)]
+    events += [GameEvent.dart(e) if isinstance(e, Dart) else GameEvent.turn_end() for e in later]
+    return tuple(events), tuple(dropped)

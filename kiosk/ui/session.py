@@ -202,6 +202,39 @@ class CricketSession:
         log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
         return Feedback(True, self._sounds(dart, player, before, closed_before))
 
+    def correctable(self) -> list[tuple[int, Dart]]:
+        """The darts a player may correct in place: those of the turn on the scoreboard
+        (held, or in play), as (index in the game's history, dart). None once it is over:
+        the results screen's Undo goes back."""
+        if self.over:
+            return []
+        darts = self.shown_darts
+        n = len(self.game.history)
+        return [(n - len(darts) + i, dart) for i, dart in enumerate(darts)]
+
+    def correct(self, index: int, dart: Dart) -> Feedback:
+        """The dart at ``history[index]`` replaced by ``dart``, the later darts kept (one
+        commit). A corrected dart that now wins ends the game there."""
+        game = self.game
+        old = game.history[index]
+        held = self.hold is not None
+        dropped: list[Any] = []
+        refused = self._commit(lambda: dropped.extend(self.log.correct(index, dart)))
+        if refused is not None:
+            return refused
+        self.revision += 1
+        game = self.game
+        self.hold = held_turn(game) if held else None
+        log.info(
+            "dart %d corrected: %s instead of %s%s", index + 1, dart, old,
+            f" ({len(dropped)} later inputs dropped: the game ends on it)" if dropped else "",
+        )  # fmt: skip
+        outcome = game.outcome()
+        if outcome is not None:
+            log.info("game over: winner %s (%s)", outcome.winner, outcome.reason)
+            return Feedback(True, ["win"])
+        return Feedback(True, ["hit"])
+
     def _sounds(
         self, dart: Dart, player: str, before: dict[int, int], closed_before: set[int]
     ) -> list[str]:

@@ -505,3 +505,49 @@ def test_a_kiosk_that_runs_for_months_keeps_only_the_last_darts_timings(
         assert d.app.darts_shown == 6 and len(d.app.latencies) == 4
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert game.marks("Anna", 20) == 1 and game.marks("Boris", 15) == 1
+
+
+def test_a_dart_the_board_misread_is_corrected_in_place_from_the_game_menu(tmp_path: Path) -> None:
+    from kiosk.adapters.store import Store
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20"])  # the S5 was in the 20; the turn is held
+        d.press("/")
+        assert "Correct a dart" in d.texts
+        d.press("6")
+        assert d.screen.name == "correct-dart"
+        assert [t for t in d.texts if t in ("S19", "S5", "T20")] == ["S19", "S5", "T20"]
+        d.press("2")  # the second dart
+        d.press("3*\n")  # half a dart: refused, said, nothing changed
+        assert d.screen.name == "correct-dart"
+        assert any(t.startswith("3\u00d7: type 3*20 for T20") for t in d.texts), d.texts
+        d.press("20\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and "Dart 2 corrected: S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S19", "S20", "T20"]
+        assert (game.marks("Anna", 20), game.points("Anna"), game.marks("Anna", 19)) == (3, 20, 1)
+        assert str(game.current_player) == "Boris"  # the turn still ends with the T20
+        assert [str(x) for x in d.screen.session.shown_darts] == ["S19", "S20", "T20"]  # type: ignore[attr-defined]
+        send(d, board, ["S18"])  # and Boris throws on
+    with Store.open(tmp_path / "data" / "kiosk.sqlite3") as store:
+        resumed = store.resume(1).engine  # the log replays to what the screen showed
+        assert [str(x) for x in resumed.history] == ["S19", "S20", "T20", "S18"]
+        assert (resumed.points("Anna"), resumed.marks("Boris", 18)) == (20, 1)
+
+
+def test_a_corrected_dart_that_wins_ends_the_game_there(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        # Anna owns all but the bull; Boris has nothing. Her second bull was read as a 25.
+        script = ["T20", "T19", "T18", "BTN NEXT", "MISS", "MISS", "MISS", "T17", "T16",
+                  "T15", "BTN NEXT", "MISS", "MISS", "MISS", "SB", "SB", "S1"]  # fmt: skip
+        send(d, board, script)
+        d.press("/6")
+        d.press("2")
+        d.press("50\n")  # it was the inner bull: 3 marks, the board is hers
+        assert d.screen.name == "cricket" and "Anna wins!" in d.texts
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.history][-1] == "DB"  # the S1 after it is gone

@@ -118,6 +118,33 @@ def test_a_dart_put_in_place_of_the_last_is_saved_whole_or_not_at_all(db):
         assert store.resume(1).engine.marks("Ann", 20) == 1
 
 
+def test_an_input_not_saved_is_taken_back_without_reading_the_failing_disk(db, monkeypatch):
+    # A dying SD card: the write fails, and reading the log back would fail too.
+    from kiosk.adapters.store.games import Games
+
+    def failing(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with Store.open(db) as store:
+        live = cricket(store)
+        for dart in ("T20", "S19", "S18"):
+            live.dart(dart)
+        shown = live.engine.state
+        monkeypatch.setattr(Games, "record", failing)
+        monkeypatch.setattr(Games, "replay", failing)
+        for attempt in (
+            live.undo,
+            lambda: live.replace_last("T19"),
+            lambda: live.correct(0, "S20"),
+        ):
+            with pytest.raises(NotSaved):
+                attempt()
+            assert live.engine.state == shown and live.failure == "disk I/O error"
+        monkeypatch.undo()
+        live.dart("S17")
+        assert store.games.replay(live.id).state == live.engine.state
+
+
 def test_the_unfinished_game_is_found_for_resume_and_abandon_closes_it(db):
     with Store.open(db) as store:
         assert store.unfinished_game() is None

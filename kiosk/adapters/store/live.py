@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.adapters.store.games import GameError, GameRecord, Games
+from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
-from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply
+from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply, correction
 
 
 class NotSaved(GameError):
@@ -40,30 +41,38 @@ class LiveGame:
         return self.record.id
 
     def _do(self, *events: GameEvent) -> Any:
-        """The events on the engine, then committed together; what the last returned."""
-        result = None
-        for n, event in enumerate(events):
-            try:
-                result = apply(self.engine, event, self.record.players)
-            except BaseException:
-                if n:  # the ones before it are taken back with it
-                    self.engine = self._games.replay(self.record.id)
-                raise
+        """The events on the engine, then committed together; what the last returned.
+        Taken back from the engine if refused or not saved (``_take_back``)."""
+        applied: list[tuple[GameEvent, Any]] = []
+        try:
+            for event in events:
+                applied.append((event, apply(self.engine, event, self.record.players)))
+        except BaseException:
+            self._take_back(applied)
+            raise
         try:
             seq = self._games.record(self.record.id, *events)
         except BaseException as e:
-            # Take the input back, then report the failure. An undo is taken back by
-            # rebuilding the engine from the log (always read ``live.engine`` afresh).
-            if len(events) > 1 or events[0].kind == "undo":
-                self.engine = self._games.replay(self.record.id)
-            else:
-                self.engine.pop()
+            self._take_back(applied)
             self.failure = str(e)
             if isinstance(e, Exception) and not isinstance(e, NotSaved):
                 raise NotSaved(f"not saved: {e}") from e
             raise
         self.seq, self.last_event, self.failure = seq, events[-1], ""
-        return result
+        return applied[-1][1]
+
+    def _take_back(self, applied: list[tuple[GameEvent, Any]]) -> None:
+        """The engine as before these events, last first: a pop for a dart or a turn
+        end, the popped input again for a Cricket undo. Never by reading the disk, which
+        may be what just failed; only a formula move's undo is rebuilt from the log."""
+        for event, result in reversed(applied):
+            if event.kind != "undo":
+                self.engine.pop()
+            elif isinstance(self.engine, CricketGame):
+                self.engine.apply(result)
+            else:
+                self.engine = self._games.replay(self.record.id)
+                return
 
     def dart(self, dart: Dart | str) -> None:
         """Cricket: the current player's dart."""
@@ -79,6 +88,16 @@ class LiveGame:
         the two would have lost the dart from a turn that showed it."""
         require_last_dart(self.engine)
         self._do(GameEvent.undo(), GameEvent.dart(dart))
+
+    def correct(self, index: int, dart: Dart | str) -> tuple[Any, ...]:
+        """Cricket: the dart at ``engine.history[index]`` replaced by ``dart`` and the
+        later inputs kept, in one commit (``replay.correction``); returns the later
+        inputs dropped because the game now ends before them."""
+        events, dropped = correction(
+            self.record.settings, self.record.players, self.engine, index, dart
+        )
+        self._do(*events)
+        return dropped
 
     def submit(self, seat: int, formula: str) -> Any:
         """Formula: player at ``seat`` submits; returns what the engine returns (points).

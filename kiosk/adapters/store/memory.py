@@ -13,7 +13,15 @@ from typing import Any
 
 from kiosk.adapters.store.live import require_last_dart
 from kiosk.domain.darts import Dart
-from kiosk.domain.replay import Engine, GameEvent, SeatResult, apply, new_game, seat_results
+from kiosk.domain.replay import (
+    Engine,
+    GameEvent,
+    SeatResult,
+    apply,
+    correction,
+    new_game,
+    seat_results,
+)
 
 
 class MemoryGame:
@@ -45,11 +53,23 @@ class MemoryGame:
     def last_event(self) -> GameEvent | None:
         return self.events[-1] if self.events else None
 
-    def _do(self, event: GameEvent) -> Any:
+    def _do(self, *events: GameEvent) -> Any:
+        """The events on the engine and the log, all or (one refused) none."""
         if self.status != "playing":
             raise ValueError(f"the game is {self.status}: no more inputs")
-        result = apply(self.engine, event, self.players)
-        self.events.append(event)
+        result, done = None, 0
+        try:
+            for event in events:
+                result = apply(self.engine, event, self.players)
+                self.events.append(event)
+                done += 1
+        except BaseException:
+            if done:
+                del self.events[-done:]
+                self.engine = new_game(self.kind, self.settings, self.players)
+                for event in self.events:
+                    apply(self.engine, event, self.players)
+            raise
         return result
 
     def dart(self, dart: Dart | str) -> None:
@@ -60,15 +80,12 @@ class MemoryGame:
 
     def replace_last(self, dart: Dart | str) -> None:
         require_last_dart(self.engine)
-        self._do(GameEvent.undo())
-        try:
-            self._do(GameEvent.dart(dart))
-        except BaseException:
-            self.events.pop()
-            self.engine = new_game(self.kind, self.settings, self.players)
-            for event in self.events:
-                apply(self.engine, event, self.players)
-            raise
+        self._do(GameEvent.undo(), GameEvent.dart(dart))
+
+    def correct(self, index: int, dart: Dart | str) -> tuple[Any, ...]:
+        events, dropped = correction(self.settings, self.players, self.engine, index, dart)
+        self._do(*events)
+        return dropped
 
     def submit(self, seat: int, formula: str) -> Any:
         return self._do(GameEvent.formula(seat, formula))

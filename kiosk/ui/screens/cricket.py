@@ -215,6 +215,16 @@ class CricketScreen(Screen):
         self.feedback(fb)
         return True
 
+    def corrected(self, index: int, fb: Feedback, said: str) -> None:
+        """Back from ``CorrectDartScreen`` with the dart at ``history[index]`` corrected
+        in place: its click mark goes; the darts after it keep theirs (and their places
+        in the history) unless the game now ends before them."""
+        self.doubt = None
+        kept = len(self.session.game.history)
+        self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept and i != index}
+        self.feedback(fb)
+        self.say(said)
+
     def next_player(self) -> None:
         self.owed = None
         self.feedback(self.session.next_player())

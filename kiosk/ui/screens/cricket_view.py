@@ -222,7 +222,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
             screen.message,
             3.6 * u,  # a question for the player (the cameras unsure), read from the oche
             ((x0 + x1) / 2, 96.4 * u),
-            theme.BAD,
+            theme.BAD if screen.refusal else theme.ACCENT,  # refused / said ("corrected")
             anchor="center",
             style="bold",
             max_width=x1 - x0,

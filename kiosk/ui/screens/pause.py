@@ -48,10 +48,22 @@ class PauseMenu(GameMenu):
                 note="the match is over",
             ),
             self.end_item(),
-            # Last, so the keys players know keep their places. A camera to calibrate
-            # again (the banner says so) must not cost the game in play.
+            # After the items players know, so their keys keep their places.
+            Item(
+                "Correct a dart",
+                self.correct_dart,
+                enabled=playing and hasattr(self.game_screen, "corrected"),
+                note="the match is over",
+            ),
+            # Last. A camera to calibrate again (the banner says so) must not cost the
+            # game in play.
             Item("Settings", self.settings),
         ]
+
+    def correct_dart(self) -> None:
+        from kiosk.ui.screens.correct_dart import CorrectDartScreen
+
+        self.kiosk.stack.replace(CorrectDartScreen(self.kiosk, self.game_screen))
 
     def settings(self) -> None:
         from kiosk.ui.screens.settings import SettingsScreen

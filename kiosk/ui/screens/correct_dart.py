@@ -1,0 +1,139 @@
+"""Correct a dart in place (rules.md: "a dart can be corrected (replaced) in place"),
+from the game menu: the board read S5 where the dart is in the 20, and the darts after
+it are right. Undo would take them all back to type again; this replaces the one.
+
+The darts of the turn on the scoreboard are numbered 1-3: the keypad's digit (or a
+click) picks one, then the right dart is typed as on the scoreboard (``3*20`` Enter)
+and the game is corrected in one commit (``CricketSession.correct``). ``-``, ``/`` or
+``.`` go back a step. A dart that lands meanwhile goes to the game, as under any menu.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pygame
+
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.entry import TIMES, EntryError, parse_entry
+from kiosk.ui.screen import Click, DartInput, Screen, back_to_the_match
+from kiosk.ui.screens.menu import centred, footer
+
+log = logging.getLogger("kiosk.ui")
+TYPED_CHARS = "0123456789TDSBMI* "
+MAX_TYPED = 8
+
+
+class CorrectDartScreen(Screen):
+    name = "correct-dart"
+
+    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+        super().__init__(kiosk)
+        self.game_screen = game_screen
+        self.session = game_screen.session
+        self.player = self.session.shown_player
+        self.darts = self.session.correctable()  # (index in the history, dart)
+        self.chosen: int | None = 0 if len(self.darts) == 1 else None
+        self.typed = ""
+        self.message = ""
+        self.slots: list[pygame.Rect] = []
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput):
+            back_to_the_match(self.kiosk.stack, event)
+        elif isinstance(event, Click):
+            for n, rect in enumerate(self.slots):
+                if rect.collidepoint(event.pos):
+                    self.choose(n)
+        elif isinstance(event, KeyAction):
+            self.key(event)
+        self.dirty = True
+
+    def key(self, event: KeyAction) -> None:
+        name, char = event.name, event.char.upper()
+        if name in ("undo", "menu", "cancel", "back") and not (name == "back" and self.typed):
+            self.step_back()
+        elif name == "back":
+            self.typed = self.typed[:-1]
+        elif self.chosen is None:
+            if name == "digit" and char.isdigit():
+                self.choose(int(char) - 1)
+        elif name == "enter":
+            self.correct()
+        elif name in ("digit", "char", "times") and char in TYPED_CHARS and self.room():
+            self.typed += "*" if name == "times" else char
+            self.message = ""
+
+    def room(self) -> bool:
+        return len(self.typed) < MAX_TYPED
+
+    def choose(self, n: int) -> None:
+        if 0 <= n < len(self.darts):
+            self.chosen, self.typed, self.message = n, "", ""
+
+    def step_back(self) -> None:
+        if self.typed:
+            self.typed = ""
+        elif self.chosen is not None and len(self.darts) > 1:
+            self.chosen = None
+        else:
+            self.kiosk.stack.pop()
+        self.message = ""
+
+    def correct(self) -> None:
+        assert self.chosen is not None
+        try:
+            dart = parse_entry(self.typed)
+        except EntryError as e:
+            self.message = f"{self.typed.replace('*', TIMES)}: {e.shown(self.t)}"
+            self.typed = ""
+            return
+        index, old = self.darts[self.chosen]
+        if dart == old:
+            self.message = self.t("That is the dart already counted: type the right one")
+            self.typed = ""
+            return
+        fb = self.session.correct(index, dart)
+        if not fb.accepted:
+            self.message = self.t(fb.message)
+            self.typed = ""
+            return
+        self.kiosk.stack.pop()
+        said = self.t("Dart {} corrected: {} instead of {}").format(self.chosen + 1, dart, old)
+        self.game_screen.corrected(index, fb, said)
+
+    def draw(self, p: theme.Painter) -> None:
+        p.surface.fill(theme.BG)
+        u, w = p.u, p.w
+        t = self.t
+        centred(p, t("Correct a dart"), 7, 5, theme.ACCENT, bold=True)
+        centred(p, t("{}'s turn").format(self.player), 4.2, 15, theme.TEXT)
+        if not self.darts:
+            centred(p, t("No dart on the scoreboard to correct"), 4.2, 40, theme.TEXT)
+            footer(p, t("- back"))
+            return
+        box_w, box_h, gap = 24 * u, 22 * u, 4 * u
+        left = (w - len(self.darts) * box_w - (len(self.darts) - 1) * gap) / 2
+        self.slots = []
+        for n, (_, dart) in enumerate(self.darts):
+            rect = pygame.Rect(int(left + n * (box_w + gap)), int(24 * u), int(box_w), int(box_h))
+            self.slots.append(rect)
+            chosen = n == self.chosen
+            p.rect(rect, theme.PANEL_HI if chosen else theme.PANEL, radius=p.u)
+            edge = theme.ACCENT if chosen else theme.LINE
+            p.rect(rect, edge, radius=p.u, width=max(2, int((0.6 if chosen else 0.25) * u)))
+            p.text(str(n + 1), 4 * u, (rect.left + 2 * u, rect.top + 1.5 * u), theme.DIM)
+            p.text(str(dart), 10 * u, rect.center, theme.TEXT, anchor="center", style="bold")
+        if self.chosen is None:
+            centred(p, t("Which dart? Press its number"), 4.6, 54, theme.TEXT)
+            footer(p, t("- back"))
+        else:
+            ask = t("The right dart for dart {}:").format(self.chosen + 1)
+            centred(p, ask, 4.6, 52, theme.TEXT)
+            shown = self.typed.replace("*", TIMES) or "_"
+            centred(p, shown, 10, 60, theme.ACCENT, bold=True)
+            footer(p, t("keypad 3*20 Enter = T20   - back"))
+        if self.message:
+            centred(p, self.message, 3.6, 84, theme.BAD)
