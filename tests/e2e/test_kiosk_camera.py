@@ -250,7 +250,7 @@ def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path
         (tmp_path / "camera.avi").rename(tmp_path / "away.avi")
         d.press("/")  # the game menu: its last item, Settings (the game stays)
         assert d.screen.name == "pause"
-        d.press("6")
+        d.press("7")
         assert d.screen.name == "settings"
         d.press("4")  # Calibrate camera 1
         assert d.screen.name == "camera-calibrate", d.texts

@@ -167,7 +167,7 @@ def test_a_dart_while_the_date_screen_is_open_over_a_match_goes_to_the_match(
         start_game(d)
         d.throw("T20")
         d.press("/")  # the pause menu
-        d.press("6")  # Settings
+        d.press("7")  # Settings
         assert d.screen.name == "settings"
         d.press("4")  # Date and time
         assert d.screen.name == "date-time"
