@@ -46,6 +46,13 @@ def all_screens(shot: Shots) -> None:
         d.press("...")  # the typed "3*2" deleted again, so "/" opens the menu
         d.press("/")
         shot.take(d, "pause-menu")
+        d.press("6")  # Correct a dart: Boris's second dart was read S5; it is in the 15
+        d.press("2")
+        d.press("15")
+        shot.take(d, "correct-dart")
+        d.press("\n")
+        shot.take(d, "cricket-dart-corrected")
+        d.press("/")
         d.press("1")
         new_game(d, two)
         d.throw(*ANNA_WINS)
