@@ -364,3 +364,25 @@ def test_a_cricket_game_is_played_from_three_cameras_videos_dart_for_dart(
     # Anna wins with SB (her last target): S2 is never thrown at the scoreboard.
     assert thrown == ["T20", "T19", "T18", "S20", "S1", "S19", "T17", "T16", "T15",
                       "S5", "S3", "MISS", "DB", "SB"]  # fmt: skip
+
+
+def test_correcting_an_earlier_dart_keeps_the_cameras_question_on_the_last(tmp_path: Path) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    s5, t18, s18 = Dart.parse("S5"), Dart.parse("T18"), Dart.parse("S18")
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        for dart in (s5, t18):
+            running.inbox.put(DeviceEvent(Hit(dart), source="camera"))
+        running.inbox.put(DeviceEvent(CameraDoubt(t18, s18), source="camera"))
+        d.settle()
+        d.press("/6")
+        d.press("1")
+        d.press("20\n")  # the first dart was in the 20
+        d.press("*")  # and the cameras' question on the second still stands
+        game = d.game().game
+        assert [str(x) for x in game.history] == ["S20", "S18"]

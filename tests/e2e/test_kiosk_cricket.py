@@ -14,6 +14,7 @@ from kiosk_support import ANNA_WINS, kiosk_on_board, kiosk_on_virtual_board, sen
 from kiosk.adapters import keypad as kp
 from kiosk.config import Config
 from kiosk.domain.darts import Dart
+from kiosk.ui.screen import Notice
 
 
 def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Path) -> None:
@@ -551,3 +552,35 @@ def test_a_corrected_dart_that_wins_ends_the_game_there(tmp_path: Path) -> None:
         assert "Anna wins!" in d.texts
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert [str(x) for x in game.history][-1] == "DB"  # the S1 after it is gone
+
+
+def test_the_correction_screen_reads_a_numlock_off_keypad_and_leaves_the_board_to_the_match(
+    tmp_path: Path,
+) -> None:
+    def numlock_off(*keys: int) -> None:
+        for key in keys:
+            action = kp.action_for(key, "")
+            assert action is not None
+            d.running.inbox.put(action, source="keypad")
+        d.settle()
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5"])
+        d.press("/6")
+        numlock_off(kp.K_DOWN)  # 2: the second dart
+        numlock_off(kp.K_END, kp.K_UP, kp.K_KP_ENTER)  # 18 Enter
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and [str(x) for x in game.history] == ["S19", "S18"]
+        d.press("/6")
+        send(d, board, ["BTN NEXT"])  # the turn passes, as on the scoreboard
+        assert d.screen.name == "cricket" and str(game.current_player) == "Boris"
+        assert [str(x) for x in game.history] == ["S19", "S18", "END"]
+        d.press("/6")
+        assert "No dart on the scoreboard to correct" in d.texts
+        d.running.inbox.put(Notice("A dart was not read: type it on the keypad", act=True))
+        d.settle()  # the thrower is asked on the scoreboard, not left unasked here
+        assert d.screen.name == "cricket"
+        assert "A dart was not read: type it on the keypad" in d.texts
+        d.press("20\n")
+        assert game.marks("Boris", 20) == 1

@@ -18,8 +18,10 @@ import pygame
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
-from kiosk.ui.screen import Click, DartInput, Screen, back_to_the_match
+from kiosk.ui.screen import Click, DartInput, DartsPulled, Notice, Screen, back_to_the_match
+from kiosk.ui.screens.cricket import PAD_ARROWS
 from kiosk.ui.screens.menu import centred, footer
+from kiosk.ui.widgets import Button
 
 log = logging.getLogger("kiosk.ui")
 TYPED_CHARS = "0123456789TDSBMI* "
@@ -39,20 +41,36 @@ class CorrectDartScreen(Screen):
         self.typed = ""
         self.message = ""
         self.slots: list[pygame.Rect] = []
+        self.back_button = Button("back", "Back")
 
     def process_event(self, event: Any) -> None:
-        if isinstance(event, DartInput):
-            back_to_the_match(self.kiosk.stack, event)
-        elif isinstance(event, Click):
+        if (
+            isinstance(event, DartInput | DartsPulled)
+            or (isinstance(event, Notice) and event.act)
+            or (isinstance(event, KeyAction) and event.name == "next")
+        ):
+            # What happens at the board goes to the match, as under any menu: a dart, a
+            # dart to type (one not read), the darts pulled or NEXT (the turn passes).
+            if isinstance(event, KeyAction):
+                self.kiosk.stack.pop()
+                self.game_screen.process_event(event)
+            else:
+                back_to_the_match(self.kiosk.stack, event)
+            return
+        if isinstance(event, Click):
             for n, rect in enumerate(self.slots):
                 if rect.collidepoint(event.pos):
                     self.choose(n)
+            if self.back_button.hit(event.pos):
+                self.kiosk.stack.pop()
         elif isinstance(event, KeyAction):
             self.key(event)
         self.dirty = True
 
     def key(self, event: KeyAction) -> None:
         name, char = event.name, event.char.upper()
+        if name in PAD_ARROWS and event.pad and char.isdigit():
+            name = "digit"  # a keypad with NumLock off: the arrow is the digit it sits on
         if name in ("undo", "menu", "cancel", "back") and not (name == "back" and self.typed):
             self.step_back()
         elif name == "back":
@@ -113,6 +131,7 @@ class CorrectDartScreen(Screen):
         if not self.darts:
             centred(p, t("No dart on the scoreboard to correct"), 4.2, 40, theme.TEXT)
             footer(p, t("- back"))
+            self._back(p)
             return
         box_w, box_h, gap = 24 * u, 22 * u, 4 * u
         left = (w - len(self.darts) * box_w - (len(self.darts) - 1) * gap) / 2
@@ -125,7 +144,15 @@ class CorrectDartScreen(Screen):
             edge = theme.ACCENT if chosen else theme.LINE
             p.rect(rect, edge, radius=p.u, width=max(2, int((0.6 if chosen else 0.25) * u)))
             p.text(str(n + 1), 4 * u, (rect.left + 2 * u, rect.top + 1.5 * u), theme.DIM)
-            p.text(str(dart), 10 * u, rect.center, theme.TEXT, anchor="center", style="bold")
+            p.text(
+                str(dart),
+                10 * u,
+                (rect.centerx, rect.centery + 2 * u),
+                theme.TEXT,
+                anchor="center",
+                style="bold",
+                max_width=rect.w * 0.86,
+            )
         if self.chosen is None:
             centred(p, t("Which dart? Press its number"), 4.6, 54, theme.TEXT)
             footer(p, t("- back"))
@@ -137,3 +164,10 @@ class CorrectDartScreen(Screen):
             footer(p, t("keypad 3*20 Enter = T20   - back"))
         if self.message:
             centred(p, self.message, 3.6, 84, theme.BAD)
+        self._back(p)
+
+    def _back(self, p: theme.Painter) -> None:
+        """A Back button for the mouse (a touch screen has no keypad to leave with)."""
+        u = p.u
+        rect = pygame.Rect(int(2 * u), int(p.h - 10 * u), int(20 * u), int(8 * u))
+        self.back_button.draw(p, rect, self.t("Back"))

@@ -219,8 +219,13 @@ class CricketScreen(Screen):
         """Back from ``CorrectDartScreen`` with the dart at ``history[index]`` corrected
         in place: its click mark goes; the darts after it keep theirs (and their places
         in the history) unless the game now ends before them."""
-        self.doubt = None
         kept = len(self.session.game.history)
+        if self.doubt is not None and index < kept - 1:
+            # The cameras' question was on the last dart, which is as it was: * still
+            # takes its other reading.
+            self.doubt = (self.doubt[0], self.session.revision)
+        else:
+            self.doubt = None
         self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept and i != index}
         self.feedback(fb)
         self.say(said)
