@@ -49,7 +49,8 @@ def _number_dart(multiplier: int, number: int) -> Dart:
     try:
         return Dart(number, multiplier)
     except DartError:
-        raise EntryError("no such dart: {text}", text=f"{multiplier}{TIMES}{number}") from None
+        # (the screen puts what was typed before it: "3*25: no such dart")
+        raise EntryError("no such dart") from None
 
 
 def parse_entry(typed: str) -> Dart:
