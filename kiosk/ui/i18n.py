@@ -128,6 +128,12 @@ def number(value: float, places: int, language: str) -> str:
     return text.replace(".", DECIMAL_MARKS.get(language, "."))
 
 
+def percent(value: float, language: str) -> str:
+    """``85%``; in Ukrainian and Russian ``85 %`` (a no-break space, as they write it)."""
+    space = "\u00a0" if language in DECIMAL_MARKS else ""
+    return f"{number(value * 100, 0, language)}{space}%"
+
+
 def fill(template: str, **values: object) -> str:
     """``{name}`` placeholders of a translated text filled in, in one pass (a value
     with braces in it, a player's name, is shown as it is); a placeholder with no value,

@@ -277,3 +277,9 @@ def test_fill_puts_values_in_once_so_a_name_with_braces_shows_as_it_is() -> None
     assert i18n.fill("{name} wins!", name="Tom {n}") == "Tom {n} wins!"
     assert i18n.fill("{d} is not a digit of {n}", d=5, n=3489) == "5 is not a digit of 3489"
     assert i18n.fill("{x} left", y=1) == "{x} left"  # a field with no value still shows
+
+
+def test_percentages_are_written_as_each_language_writes_them() -> None:
+    assert i18n.percent(0.85, "en") == "85%"
+    assert i18n.percent(0.85, "uk") == "85\u00a0%"
+    assert i18n.percent(0.7, "ru") == "70\u00a0%"

@@ -41,7 +41,7 @@ from kiosk.adapters.camera.recheck import recheck
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
-from kiosk.ui.i18n import fill
+from kiosk.ui.i18n import fill, percent
 from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen, match_below
 
 log = logging.getLogger("kiosk.camera")
@@ -245,8 +245,9 @@ class CameraCalibrateScreen(Screen):
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             return
         self.calibration, self.from_auto = result.calibration, result
+        sure = percent(result.confidence, self.kiosk.settings.language)
         self.message = (f"{self.t('Auto calibration')}: {why}, "
-                        f"{self.t('confidence')} {result.confidence:.0%}. "
+                        f"{self.t('confidence')} {sure}. "
                         f"{self.t('Enter = save, . = back')}")  # fmt: skip
         self.error = False
 

@@ -17,13 +17,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kiosk.ui.i18n import LANGUAGES
+from kiosk.ui.i18n import LANGUAGES, percent
 from kiosk.ui.screen import Screen
 from kiosk.ui.screens.menu import Item, MenuScreen
 
 log = logging.getLogger("kiosk.ui")
 
-VOLUMES = [(v, f"{v}%") for v in range(0, 101, 10)]
+VOLUMES = range(0, 101, 10)
 SOURCES = [
     ("auto", "automatic"),
     ("serial", "serial board"),
@@ -46,7 +46,12 @@ class SettingsScreen(MenuScreen):
                 get=lambda: s.language,
                 set=self.set_language,
             ),
-            Item("Volume", choices=VOLUMES, get=lambda: s.volume, set=self.set_volume),
+            Item(
+                "Volume",
+                choices=[(v, percent(v / 100, s.language)) for v in VOLUMES],
+                get=lambda: s.volume,
+                set=self.set_volume,
+            ),
             Item("Input", choices=self.sources(), get=lambda: s.source, set=self.set_source),
         ]
         for i, _camera in enumerate(self.cameras()):
