@@ -347,3 +347,34 @@ def test_a_date_far_ahead_of_the_clock_needs_enter_twice(
         d.press("\n")
         d.wait_for(lambda: any(t.startswith("Clock set: ") for t in d.texts), what="set")
         assert f"--no-ask-password set-time {ahead:%Y-%m-%d %H:%M}:00" in _calls(tmp_path)
+
+
+def test_a_date_before_the_last_game_saved_needs_enter_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 2025 typed for 2026: tonight's games would join a night of last year's season.
+    from datetime import UTC, datetime, timedelta
+
+    from test_store_support import Clock, win_cricket
+
+    from kiosk.adapters.store import Store
+    from tests.e2e.test_league_screens import kiosk
+
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED) + os.pathsep + os.environ["PATH"])
+    (tmp_path / "data").mkdir()
+    with Store.open(tmp_path / "data" / "kiosk.sqlite3", clock=Clock(datetime.now(UTC))) as store:
+        for name in ("Ann", "Bob"):
+            store.players.add(name)
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 0)
+    back = (datetime.now() - timedelta(days=365)).replace(hour=20, minute=30)
+    with kiosk(tmp_path, clock_setting=True) as d:
+        d.press("1")
+        d.press("4")
+        d.press("4")
+        assert d.screen.name == "date-time"
+        d.press(back.strftime("%Y%m%d%H%M") + "\n")
+        assert "before the last game saved" in " ".join(d.texts), d.texts  # (on two lines)
+        assert not _calls(tmp_path)
+        d.press("\n")
+        d.wait_for(lambda: any(t.startswith("Clock set: ") for t in d.texts), what="set")
+        assert f"--no-ask-password set-time {back:%Y-%m-%d %H:%M}:00" in _calls(tmp_path)
