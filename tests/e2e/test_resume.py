@@ -23,6 +23,7 @@ from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import PLAYING, READY, FormulaSetup
 from kiosk.ui.screens import resume
 from kiosk.ui.screens.formula import open_side_game, start_formula
+from tests.integration.test_store_support import damage_an_index
 
 
 def db_file(tmp_path: Path) -> Path:
@@ -395,20 +396,6 @@ def test_a_stored_game_that_does_not_replay_is_set_aside_with_the_reason(tmp_pat
         assert d.screen.name == "attract"
     with Store.open(db_file(tmp_path)) as store:
         assert store.games.get(1).status == "abandoned"
-
-
-def damage_an_index(path: Path) -> None:
-    """Garbage over one page of an index (the roster's names): the file still opens and
-    its tables read, as after a bad SD card write, but quick_check finds the page."""
-    with closing(sqlite3.connect(path)) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        (root,) = conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'players'"
-        ).fetchone()
-    with path.open("r+b") as f:
-        f.seek((root - 1) * page_size + 8)
-        f.write(b"\xa5" * (page_size - 8))
 
 
 def test_a_damaged_database_is_told_on_screen_and_in_the_log_and_the_game_goes_on(

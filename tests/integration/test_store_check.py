@@ -1,8 +1,8 @@
 """The look for damage made at start, in its own thread, on its own connection."""
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
+
+from test_store_support import damage_an_index
 
 from kiosk.adapters.store import Store
 from kiosk.adapters.store.check import DamageCheck, StoreDamaged
@@ -36,14 +36,7 @@ def test_a_sound_file_raises_nothing_while_the_kiosk_holds_it_open(tmp_path):
 def test_a_damaged_page_is_reported_once_with_the_file_and_what_was_found(tmp_path, caplog):
     path = tmp_path / "kiosk.sqlite3"
     league_file(path)
-    with closing(sqlite3.connect(path)) as conn:
-        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        (root,) = conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'players'"
-        ).fetchone()
-    with path.open("r+b") as f:
-        f.seek((root - 1) * page_size + 8)
-        f.write(b"\xa5" * (page_size - 8))
+    damage_an_index(path)
     with caplog.at_level("ERROR"):
         found = checked(path)
     assert len(found) == 1 and found[0].path == str(path) and found[0].finding

@@ -1,5 +1,8 @@
 """Helpers for the store tests: play whole games through a LiveGame."""
 
+import sqlite3
+from contextlib import closing
+
 WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
 
 
@@ -48,3 +51,17 @@ def draw_cricket(store, players, night_id=None):
     while not live.is_over():
         live.end_turn()
     return live.finish()
+
+
+def damage_an_index(path):
+    """Garbage over one page of an index (the roster's names): the file still opens and
+    its tables read, as after a bad SD card write, but quick_check finds the page."""
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'players'"
+        ).fetchone()
+    with path.open("r+b") as f:
+        f.seek((root - 1) * page_size + 8)
+        f.write(b"\xa5" * (page_size - 8))
