@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.adapters.serial_board.virtual import VirtualBoard
@@ -15,54 +16,54 @@ from kiosk.adapters.serial_board.virtual import VirtualBoard
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def run_until(
+    args: list[str], env: dict[str, str], ready: Callable[[str], bool]
+) -> tuple[int, str]:
+    """``python -m kiosk ARGS`` until its log so far is ``ready``, then SIGTERM (what
+    systemd sends): its exit status and its whole log."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", *args],
+        cwd=ROOT,
+        env={
+            **env,
+            "SDL_VIDEODRIVER": "dummy",
+            "SDL_AUDIODRIVER": "dummy",
+            "PYTHONUNBUFFERED": "1",
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    seen: list[str] = []
+    # A kiosk that never gets there must fail the test, not hang it.
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        for line in proc.stdout:
+            seen.append(line)
+            if ready("".join(seen)):
+                break
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=20)
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, "".join(seen) + rest
+
+
 def test_the_kiosk_process_reads_the_board_and_stops_on_sigterm(tmp_path: Path) -> None:
     with VirtualBoard(tmp_path / "dartboard") as board:
         board.start()
-        env = dict(
-            os.environ,
-            SDL_VIDEODRIVER="dummy",
-            SDL_AUDIODRIVER="dummy",
-            PYTHONUNBUFFERED="1",
-            HOME=str(tmp_path),
-            XDG_CONFIG_HOME=str(tmp_path),
+        env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+        # "--opt=value": kiosk.cli hands unknown options on only in this form so far.
+        args = ["--window", "--size=1024x600", f"--port={board.link}", "--verbose"]
+        # The reader thread may connect before the first frame is drawn: wait for both.
+        code, log = run_until(
+            args, env, lambda text: "board connected" in text and "first frame after" in text
         )
-        proc = subprocess.Popen(
-            # "--opt=value": kiosk.cli hands unknown options on only in this form so far.
-            [
-                sys.executable,
-                "-m",
-                "kiosk",
-                "--window",
-                "--size=1024x600",
-                f"--port={board.link}",
-                "--verbose",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert proc.stdout is not None
-        seen: list[str] = []
-        # A kiosk that never gets there must fail the test, not hang it.
-        watchdog = threading.Timer(60, proc.kill)
-        watchdog.start()
-        try:
-            # The reader thread may connect before the first frame is drawn: wait for both.
-            for line in proc.stdout:
-                seen.append(line)
-                text = "".join(seen)
-                if "board connected" in text and "first frame after" in text:
-                    break
-            proc.send_signal(signal.SIGTERM)
-            rest, _ = proc.communicate(timeout=20)
-        finally:
-            watchdog.cancel()
-            if proc.poll() is None:
-                proc.kill()
-        log = "".join(seen) + rest
-        assert proc.returncode == 0, log
+        assert code == 0, log
         assert "display dummy, 1024x600" in log
         assert "first frame after" in log
         assert f"board connected: {board.link}" in log
@@ -78,39 +79,13 @@ def test_a_settings_mistake_under_systemd_is_an_error_in_the_journal_and_the_kio
     (tmp_path / "darts-kiosk" / "kiosk.toml").write_text("[sound]\nvolume = 150\n")
     env = dict(
         os.environ,
-        SDL_VIDEODRIVER="dummy",
-        SDL_AUDIODRIVER="dummy",
-        PYTHONUNBUFFERED="1",
         HOME=str(tmp_path),
         XDG_CONFIG_HOME=str(tmp_path),
         XDG_STATE_HOME=str(tmp_path / "state"),
         JOURNAL_STREAM="8:1",
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", "--window", "--virtual"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert proc.stdout is not None
-    seen: list[str] = []
-    watchdog = threading.Timer(60, proc.kill)
-    watchdog.start()
-    try:
-        for line in proc.stdout:
-            seen.append(line)
-            if "first frame after" in line:
-                break
-        proc.send_signal(signal.SIGTERM)
-        rest, _ = proc.communicate(timeout=20)
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-    log = "".join(seen) + rest
-    assert proc.returncode == 0, log
+    code, log = run_until(["--window", "--virtual"], env, lambda text: "first frame after" in text)
+    assert code == 0, log
     said = [line for line in log.splitlines() if "settings mistake" in line]
     assert said and said[0].startswith("<3>"), log
     assert "[sound] volume = 150" in said[0] and "config --check" in said[0]
