@@ -97,17 +97,25 @@ def test_popping_k_inputs_equals_a_fresh_game_fed_all_but_the_last_k(
     assert game.state == fresh.state
 
 
+def a_dart_to_correct(game: CricketGame, data: st.DataObject) -> tuple[int, Dart] | None:
+    """A dart of the game's history (its index) and another dart to put there."""
+    darts_at = [i for i, e in enumerate(game.history) if isinstance(e, Dart)]
+    if not darts_at:
+        return None
+    index = data.draw(st.sampled_from(darts_at), label="index")
+    return index, data.draw(st.sampled_from(all_darts()), label="dart")
+
+
 @settings(max_examples=60, deadline=None)
 @given(g=games, data=st.data())
 def test_correcting_a_dart_equals_replaying_with_the_right_dart(
     g: dict[str, Any], data: st.DataObject
 ) -> None:
     game = feed(new_game(g), g["entries"])
-    darts_at = [i for i, e in enumerate(game.history) if isinstance(e, Dart)]
-    if not darts_at:
+    chosen = a_dart_to_correct(game, data)
+    if chosen is None:
         return
-    index = data.draw(st.sampled_from(darts_at), label="index")
-    dart = data.draw(st.sampled_from(all_darts()), label="dart")
+    index, dart = chosen
     wanted = list(game.history)
     wanted[index] = dart
     replayed = new_game(g)
@@ -156,11 +164,10 @@ def test_a_correction_said_in_log_events_replays_to_the_corrected_game(
         players, stored = g["setup"]["players"], {}
     stored |= {k: g[k] for k in ("variant", "round_limit", "single_bull")}
     game = feed(new_game(g), g["entries"])
-    darts_at = [i for i, e in enumerate(game.history) if isinstance(e, Dart)]
-    if not darts_at:
+    chosen = a_dart_to_correct(game, data)
+    if chosen is None:
         return
-    index = data.draw(st.sampled_from(darts_at), label="index")
-    dart = data.draw(st.sampled_from(all_darts()), label="dart")
+    index, dart = chosen
     log = [GameEvent.dart(e) if isinstance(e, Dart) else GameEvent.turn_end() for e in game.history]
     events, dropped = correction(stored, players, game, index, dart)
     assert observed(game) == observed(replay("cricket", stored, players, log))  # unchanged
