@@ -10,7 +10,6 @@ and the game is corrected in one commit (``CricketSession.correct``). ``-``, ``/
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import pygame
@@ -23,7 +22,6 @@ from kiosk.ui.screens.cricket import PAD_ARROWS
 from kiosk.ui.screens.menu import centred, footer
 from kiosk.ui.widgets import Button
 
-log = logging.getLogger("kiosk.ui")
 TYPED_CHARS = "0123456789TDSBMI* "
 MAX_TYPED = 8
 
