@@ -68,6 +68,7 @@ __all__ = [
     "Marker",
     "NothingToUndo",
     "Outcome",
+    "Turn",
     "find_variant",
     "parse_input",
 ]
@@ -104,6 +105,16 @@ class CricketState:
     turn_bulls: int = 0
     owned_all: tuple[int, ...] = ()  # sides, in the order they came to own everything
     outcome: Outcome | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One player's turn as thrown: ``darts`` are (index in ``history``, dart)."""
+
+    turn: int  # turns passed before it (``CricketState.turn``)
+    player: str
+    round: int
+    darts: tuple[tuple[int, Dart], ...]
 
 
 class CricketGame:
@@ -243,6 +254,22 @@ class CricketGame:
     @property
     def darts_left(self) -> int:
         return DARTS_PER_TURN - len(self.state.darts)
+
+    def turns(self) -> list[Turn]:
+        """The turns thrown so far, oldest first, each with its darts and where they are
+        in ``history`` (what ``correct`` takes). A turn ended by NEXT with no dart is
+        left out; the turn in play is last if it has a dart."""
+        out: list[Turn] = []
+        for index, entry in enumerate(self._inputs):
+            if not isinstance(entry, Dart):
+                continue
+            turn = self._states[index].turn
+            if not out or out[-1].turn != turn:
+                player = self.players[turn % len(self.players)]
+                out.append(Turn(turn, player, turn // len(self.players) + 1, ()))
+            last = out[-1]
+            out[-1] = replace(last, darts=(*last.darts, (index, entry)))
+        return out
 
     def outcome(self) -> Outcome | None:
         return self.state.outcome

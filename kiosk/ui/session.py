@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kiosk.domain.cricket import Turn
 from kiosk.domain.darts import Dart
 
 if TYPE_CHECKING:
@@ -202,15 +203,11 @@ class CricketSession:
         log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
         return Feedback(True, self._sounds(dart, player, before, closed_before))
 
-    def correctable(self) -> list[tuple[int, Dart]]:
-        """The darts a player may correct in place: those of the turn on the scoreboard
-        (held, or in play), as (index in the game's history, dart). None once it is over:
-        the results screen's Undo goes back."""
-        if self.over:
-            return []
-        darts = self.shown_darts
-        n = len(self.game.history)
-        return [(n - len(darts) + i, dart) for i, dart in enumerate(darts)]
+    def correctable(self) -> list[Turn]:
+        """The turns whose darts may be corrected in place, oldest first: every turn
+        thrown (the one on the scoreboard last). None once the game is over: the results
+        screen's Undo goes back."""
+        return [] if self.over else self.game.turns()
 
     def correct(self, index: int, dart: Dart) -> Feedback:
         """The dart at ``history[index]`` replaced by ``dart``, the later darts kept (one

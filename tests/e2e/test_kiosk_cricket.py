@@ -525,7 +525,7 @@ def test_a_dart_the_board_misread_is_corrected_in_place_from_the_game_menu(tmp_p
         assert any(t.startswith("3\u00d7: type 3*20 for T20") for t in d.texts), d.texts
         d.press("20\n")
         game = d.screen.session.game  # type: ignore[attr-defined]
-        assert d.screen.name == "cricket" and "Dart 2 corrected: S20 instead of S5" in d.texts
+        assert d.screen.name == "cricket" and "Anna: dart 2 corrected, S20 instead of S5" in d.texts
         assert [str(x) for x in game.history] == ["S19", "S20", "T20"]
         assert (game.marks("Anna", 20), game.points("Anna"), game.marks("Anna", 19)) == (3, 20, 1)
         assert str(game.current_player) == "Boris"  # the turn still ends with the T20
@@ -577,10 +577,31 @@ def test_the_correction_screen_reads_a_numlock_off_keypad_and_leaves_the_board_t
         assert d.screen.name == "cricket" and str(game.current_player) == "Boris"
         assert [str(x) for x in game.history] == ["S19", "S18", "END"]
         d.press("/6")
-        assert "No dart on the scoreboard to correct" in d.texts
+        assert "Anna's turn · Round 1" in d.texts  # after NEXT: the turn before it
         d.running.inbox.put(Notice("A dart was not read: type it on the keypad", act=True))
         d.settle()  # the thrower is asked on the scoreboard, not left unasked here
         assert d.screen.name == "cricket"
         assert "A dart was not read: type it on the keypad" in d.texts
         d.press("20\n")
         assert game.marks("Boris", 20) == 1
+
+
+def test_a_misread_seen_after_the_next_player_has_thrown_is_corrected_in_its_own_turn(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20", "S18"])  # Boris has thrown when Anna sees it
+        d.press("/6")
+        assert "Boris's turn · Round 1" in d.texts and "S18" in d.texts
+        d.press("4")  # the turn before
+        assert "Anna's turn · Round 1" in d.texts and "S5" in d.texts
+        d.press("2")
+        d.press("20\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert "Anna: dart 2 corrected, S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S19", "S20", "T20", "S18"]
+        assert (game.points("Anna"), str(game.current_player)) == (20, "Boris")
+        assert [str(x) for x in game.darts_this_turn] == ["S18"]  # Boris throws on
+        send(d, board, ["S17"])
+        assert [str(x) for x in game.darts_this_turn] == ["S18", "S17"]

@@ -177,3 +177,22 @@ def test_a_correction_said_in_log_events_replays_to_the_corrected_game(
     assert corrected.correct(index, dart) == dropped
     assert observed(game) == observed(corrected)
     assert observed(replay("cricket", stored, players, [*log, *events])) == observed(corrected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(g=games)
+def test_the_turns_hold_every_dart_once_with_who_threw_it_and_when(g: dict[str, Any]) -> None:
+    # What the correction screen pages through: each dart, in its thrower's turn.
+    game = feed(new_game(g), g["entries"])
+    turns = game.turns()
+    listed = [pair for turn in turns for pair in turn.darts]
+    assert listed == [(i, e) for i, e in enumerate(game.history) if isinstance(e, Dart)]
+    replayed = new_game(g)
+    thrower: dict[int, tuple[str, int]] = {}
+    for i, entry in enumerate(game.history):
+        thrower[i] = (replayed.current_player, replayed.round)
+        replayed.apply(entry)
+    for turn in turns:
+        assert 1 <= len(turn.darts) <= 3
+        assert {thrower[i] for i, _ in turn.darts} == {(turn.player, turn.round)}
+    assert [t.turn for t in turns] == sorted({t.turn for t in turns})  # one entry a turn

@@ -2,10 +2,14 @@
 from the game menu: the board read S5 where the dart is in the 20, and the darts after
 it are right. Undo would take them all back to type again; this replaces the one.
 
-The darts of the turn on the scoreboard are numbered 1-3: the keypad's digit (or a
-click) picks one, then the right dart is typed as on the scoreboard (``3*20`` Enter)
-and the game is corrected in one commit (``CricketSession.correct``). ``-``, ``/`` or
-``.`` go back a step. A dart that lands meanwhile goes to the game, as under any menu.
+It opens on the last turn thrown (the one on the scoreboard, or the one before it after
+NEXT); ``4`` and ``6`` (the arrows) go to earlier and later turns, as a misread is often
+seen only once the next player has thrown. The turn's darts are numbered 1-3: the
+keypad's digit (or a click) picks one, then the right dart is typed as on the
+scoreboard (``3*20`` Enter) and the game is corrected in one commit
+(``CricketSession.correct``): the later darts stay and are scored again. ``-``, ``/`` or
+``.`` go back a step. What happens at the board meanwhile goes to the game, as under any
+menu.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.darts import Dart
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
 from kiosk.ui.screen import Click, DartInput, DartsPulled, Notice, Screen, back_to_the_match
@@ -33,9 +38,9 @@ class CorrectDartScreen(Screen):
         super().__init__(kiosk)
         self.game_screen = game_screen
         self.session = game_screen.session
-        self.player = self.session.shown_player
-        self.darts = self.session.correctable()  # (index in the history, dart)
-        self.chosen: int | None = 0 if len(self.darts) == 1 else None
+        self.turns = self.session.correctable()
+        self.at = len(self.turns) - 1  # the turn shown (-1: none thrown)
+        self.chosen: int | None = None
         self.typed = ""
         self.message = ""
         self.slots: list[pygame.Rect] = []
@@ -74,7 +79,11 @@ class CorrectDartScreen(Screen):
         elif name == "back":
             self.typed = self.typed[:-1]
         elif self.chosen is None:
-            if name == "digit" and char.isdigit():
+            if (name == "digit" and char == "4") or (name == "left" and not event.pad):
+                self.go(-1)
+            elif (name == "digit" and char == "6") or (name == "right" and not event.pad):
+                self.go(1)
+            elif name == "digit" and char.isdigit():
                 self.choose(int(char) - 1)
         elif name == "enter":
             self.correct()
@@ -85,6 +94,16 @@ class CorrectDartScreen(Screen):
     def room(self) -> bool:
         return len(self.typed) < MAX_TYPED
 
+    @property
+    def darts(self) -> tuple[tuple[int, Dart], ...]:
+        """The darts of the turn shown: (index in the game's history, dart)."""
+        return self.turns[self.at].darts if self.turns else ()
+
+    def go(self, step: int) -> None:
+        if 0 <= self.at + step < len(self.turns):
+            self.at += step
+            self.message = ""
+
     def choose(self, n: int) -> None:
         if 0 <= n < len(self.darts):
             self.chosen, self.typed, self.message = n, "", ""
@@ -92,7 +111,7 @@ class CorrectDartScreen(Screen):
     def step_back(self) -> None:
         if self.typed:
             self.typed = ""
-        elif self.chosen is not None and len(self.darts) > 1:
+        elif self.chosen is not None:
             self.chosen = None
         else:
             self.kiosk.stack.pop()
@@ -117,7 +136,9 @@ class CorrectDartScreen(Screen):
             self.typed = ""
             return
         self.kiosk.stack.pop()
-        said = self.t("Dart {} corrected: {} instead of {}").format(self.chosen + 1, dart, old)
+        said = self.t("{}: dart {} corrected, {} instead of {}").format(
+            self.turns[self.at].player, self.chosen + 1, dart, old
+        )
         self.game_screen.corrected(index, fb, said)
 
     def draw(self, p: theme.Painter) -> None:
@@ -125,12 +146,15 @@ class CorrectDartScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         centred(p, t("Correct a dart"), 7, 5, theme.ACCENT, bold=True)
-        centred(p, t("{}'s turn").format(self.player), 4.2, 15, theme.TEXT)
         if not self.darts:
-            centred(p, t("No dart on the scoreboard to correct"), 4.2, 40, theme.TEXT)
+            centred(p, t("No dart thrown yet to correct"), 4.2, 40, theme.TEXT)
             footer(p, t("- back"))
             self._back(p)
             return
+        turn = self.turns[self.at]
+        who = t("{}'s turn").format(turn.player)
+        whose = f"{who} · {t('Round')} {turn.round}"
+        centred(p, whose, 4.2, 15, theme.TEXT)
         box_w, box_h, gap = 24 * u, 22 * u, 4 * u
         left = (w - len(self.darts) * box_w - (len(self.darts) - 1) * gap) / 2
         self.slots = []
@@ -153,6 +177,8 @@ class CorrectDartScreen(Screen):
             )
         if self.chosen is None:
             centred(p, t("Which dart? Press its number"), 4.6, 54, theme.TEXT)
+            if len(self.turns) > 1:
+                centred(p, t("4 / 6: earlier / later turn"), 3.6, 63, theme.DIM)
             footer(p, t("- back"))
         else:
             ask = t("The right dart for dart {}:").format(self.chosen + 1)
