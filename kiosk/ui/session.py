@@ -209,6 +209,17 @@ class CricketSession:
         screen's Undo goes back."""
         return [] if self.over else self.game.turns()
 
+    def correction_drops(self, index: int, dart: Dart) -> int:
+        """How many later darts a correction would drop (it wins the game before them);
+        0 when it cannot be made (``correct`` then says why)."""
+        from kiosk.domain.replay import correction
+
+        try:
+            _, dropped = correction(self.setup.settings(), self.setup.names, self.game, index, dart)
+        except ValueError:
+            return 0
+        return sum(isinstance(entry, Dart) for entry in dropped)
+
     def correct(self, index: int, dart: Dart) -> Feedback:
         """The dart at ``history[index]`` replaced by ``dart``, the later darts kept (one
         commit). A corrected dart that now wins ends the game there."""

@@ -386,3 +386,30 @@ def test_correcting_an_earlier_dart_keeps_the_cameras_question_on_the_last(tmp_p
         d.press("*")  # and the cameras' question on the second still stands
         game = d.game().game
         assert [str(x) for x in game.history] == ["S20", "S18"]
+
+
+def test_a_cameras_question_gone_stale_is_not_brought_back_by_a_correction(
+    tmp_path: Path,
+) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    darts = [Dart.parse(x) for x in ("S5", "S19", "T20", "S18")]
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        for dart in darts:  # Anna's turn, then Boris's first dart: the cameras unsure
+            running.inbox.put(DeviceEvent(Hit(dart), source="camera"))
+        running.inbox.put(DeviceEvent(CameraDoubt(darts[-1], Dart.parse("S1")), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(Dart.parse("S17")), source="camera"))  # and on
+        d.settle()
+        d.press("/6")
+        d.press("4")  # Anna's turn
+        d.press("1")
+        d.press("20\n")
+        d.press("*")  # the question went with Boris's next dart: * starts a typed dart
+        game = d.game().game
+        assert [str(x) for x in game.history] == ["S20", "S19", "T20", "S18", "S17"]
+        assert any(t.startswith("Typed: ") for t in d.texts), d.texts

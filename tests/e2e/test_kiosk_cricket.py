@@ -547,6 +547,10 @@ def test_a_corrected_dart_that_wins_ends_the_game_there(tmp_path: Path) -> None:
         d.press("/6")
         d.press("2")
         d.press("50\n")  # it was the inner bull: 3 marks, the board is hers
+        # The S1 after it would go, for good: asked once.
+        assert d.screen.name == "correct-dart"
+        assert "Anna wins with it, and the darts after it go (1). Enter again to correct" in d.texts
+        d.press("\n")
         assert d.screen.name == "cricket" and "Anna wins!" in d.texts
         d.wait_screen("results")
         assert "Anna wins!" in d.texts
@@ -605,3 +609,5 @@ def test_a_misread_seen_after_the_next_player_has_thrown_is_corrected_in_its_own
         assert [str(x) for x in game.darts_this_turn] == ["S18"]  # Boris throws on
         send(d, board, ["S17"])
         assert [str(x) for x in game.darts_this_turn] == ["S18", "S17"]
+        d.press("-")  # undo takes back the last dart, and says which
+        assert "Undone: S17 (Boris)" in d.texts and str(game.history[1]) == "S20"

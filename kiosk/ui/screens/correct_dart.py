@@ -43,6 +43,7 @@ class CorrectDartScreen(Screen):
         self.chosen: int | None = None
         self.typed = ""
         self.message = ""
+        self.confirm: tuple[int, Dart] | None = None  # a correction that wins, asked once
         self.slots: list[pygame.Rect] = []
         self.back_button = Button("back", "Back")
 
@@ -72,6 +73,8 @@ class CorrectDartScreen(Screen):
 
     def key(self, event: KeyAction) -> None:
         name, char = event.name, event.char.upper()
+        if name != "enter":
+            self.confirm = None
         if name in PAD_ARROWS and event.pad and char.isdigit():
             name = "digit"  # a keypad with NumLock off: the arrow is the digit it sits on
         if name in ("undo", "menu", "cancel", "back") and not (name == "back" and self.typed):
@@ -79,9 +82,9 @@ class CorrectDartScreen(Screen):
         elif name == "back":
             self.typed = self.typed[:-1]
         elif self.chosen is None:
-            if (name == "digit" and char == "4") or (name == "left" and not event.pad):
+            if name == "digit" and char == "4":
                 self.go(-1)
-            elif (name == "digit" and char == "6") or (name == "right" and not event.pad):
+            elif name == "digit" and char == "6":
                 self.go(1)
             elif name == "digit" and char.isdigit():
                 self.choose(int(char) - 1)
@@ -130,6 +133,16 @@ class CorrectDartScreen(Screen):
             self.message = self.t("That is the dart already counted: type the right one")
             self.typed = ""
             return
+        drops = self.session.correction_drops(index, dart)
+        if drops and self.confirm != (index, dart):
+            # It wins the game there: the darts after it go, and undo will not bring
+            # them back. Asked once (a mistyped 50 for 20 would end the game).
+            self.confirm = (index, dart)
+            self.message = self.t(
+                "{} wins with it, and the darts after it go ({}). Enter again to correct"
+            ).format(self.turns[self.at].player, drops)
+            return
+        doubt = self.game_screen.doubt_is_current()
         fb = self.session.correct(index, dart)
         if not fb.accepted:
             self.message = self.t(fb.message)
@@ -139,7 +152,7 @@ class CorrectDartScreen(Screen):
         said = self.t("{}: dart {} corrected, {} instead of {}").format(
             self.turns[self.at].player, self.chosen + 1, dart, old
         )
-        self.game_screen.corrected(index, fb, said)
+        self.game_screen.corrected(index, fb, said, doubt)
 
     def draw(self, p: theme.Painter) -> None:
         p.surface.fill(theme.BG)

@@ -215,14 +215,18 @@ class CricketScreen(Screen):
         self.feedback(fb)
         return True
 
-    def corrected(self, index: int, fb: Feedback, said: str) -> None:
+    def doubt_is_current(self) -> bool:
+        """The cameras' question is on the last dart, as it stands: * would take it."""
+        return self.doubt is not None and self.doubt[1] == self.session.revision
+
+    def corrected(self, index: int, fb: Feedback, said: str, doubt_was_current: bool) -> None:
         """Back from ``CorrectDartScreen`` with the dart at ``history[index]`` corrected
         in place: its click mark goes; the darts after it keep theirs (and their places
         in the history) unless the game now ends before them."""
         kept = len(self.session.game.history)
-        if self.doubt is not None and index < kept - 1:
-            # The cameras' question was on the last dart, which is as it was: * still
-            # takes its other reading.
+        if self.doubt is not None and doubt_was_current and index < kept - 1:
+            # The cameras' question was on the last dart, which is still there as it
+            # was (not dropped by a correction that won): * still takes its other reading.
             self.doubt = (self.doubt[0], self.session.revision)
         else:
             self.doubt = None
@@ -235,7 +239,15 @@ class CricketScreen(Screen):
         self.feedback(self.session.next_player())
 
     def undo(self) -> None:
-        self.feedback(self._undo_last())
+        history = self.session.game.history
+        last = history[-1] if history else None
+        fb = self._undo_last()
+        self.feedback(fb)
+        if fb.accepted and isinstance(last, Dart):
+            # Said, so an undo meant for something else (a correction just made) is seen
+            # for what it took back.
+            who = self.session.game.current_player
+            self.say(self.t("Undone: {} ({})").format(last, who))
 
     def _undo_last(self) -> Feedback:
         """The last input taken back, and with it its click mark and a finish due."""
