@@ -1,0 +1,116 @@
+"""Correcting a misread dart in place from the game menu (rules.md: "a dart can be
+corrected (replaced) in place"), in the real kiosk on a board over a pty."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import kiosk_on_board, send, start_game
+
+from kiosk.adapters import keypad as kp
+from kiosk.ui.screen import Notice
+
+
+def test_a_dart_the_board_misread_is_corrected_in_place_from_the_game_menu(tmp_path: Path) -> None:
+    from kiosk.adapters.store import Store
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20"])  # the S5 was in the 20; the turn is held
+        d.press("/")
+        assert "Correct a dart" in d.texts
+        d.press("6")
+        assert d.screen.name == "correct-dart"
+        assert [t for t in d.texts if t in ("S19", "S5", "T20")] == ["S19", "S5", "T20"]
+        d.press("2")  # the second dart
+        d.press("3*\n")  # half a dart: refused, said, nothing changed
+        assert d.screen.name == "correct-dart"
+        assert any(t.startswith("3\u00d7: type 3*20 for T20") for t in d.texts), d.texts
+        d.press("20\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and "Anna: dart 2 corrected, S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S19", "S20", "T20"]
+        assert (game.marks("Anna", 20), game.points("Anna"), game.marks("Anna", 19)) == (3, 20, 1)
+        assert str(game.current_player) == "Boris"  # the turn still ends with the T20
+        assert [str(x) for x in d.screen.session.shown_darts] == ["S19", "S20", "T20"]  # type: ignore[attr-defined]
+        send(d, board, ["S18"])  # and Boris throws on
+    with Store.open(tmp_path / "data" / "kiosk.sqlite3") as store:
+        resumed = store.resume(1).engine  # the log replays to what the screen showed
+        assert [str(x) for x in resumed.history] == ["S19", "S20", "T20", "S18"]
+        assert (resumed.points("Anna"), resumed.marks("Boris", 18)) == (20, 1)
+
+
+def test_a_corrected_dart_that_wins_ends_the_game_there(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        # Anna owns all but the bull; Boris has nothing. Her second bull was read as a 25.
+        script = ["T20", "T19", "T18", "BTN NEXT", "MISS", "MISS", "MISS", "T17", "T16",
+                  "T15", "BTN NEXT", "MISS", "MISS", "MISS", "SB", "SB", "S1"]  # fmt: skip
+        send(d, board, script)
+        d.press("/6")
+        d.press("2")
+        d.press("50\n")  # it was the inner bull: 3 marks, the board is hers
+        # The S1 after it would go, for good: asked once.
+        assert d.screen.name == "correct-dart"
+        assert "Anna wins with it, and the darts after it go (1). Enter again to correct" in d.texts
+        d.press("\n")
+        assert d.screen.name == "cricket" and "Anna wins!" in d.texts
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.history][-1] == "DB"  # the S1 after it is gone
+
+
+def test_the_correction_screen_reads_a_numlock_off_keypad_and_leaves_the_board_to_the_match(
+    tmp_path: Path,
+) -> None:
+    def numlock_off(*keys: int) -> None:
+        for key in keys:
+            action = kp.action_for(key, "")
+            assert action is not None
+            d.running.inbox.put(action, source="keypad")
+        d.settle()
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5"])
+        d.press("/6")
+        numlock_off(kp.K_DOWN)  # 2: the second dart
+        numlock_off(kp.K_END, kp.K_UP, kp.K_KP_ENTER)  # 18 Enter
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and [str(x) for x in game.history] == ["S19", "S18"]
+        d.press("/6")
+        send(d, board, ["BTN NEXT"])  # the turn passes, as on the scoreboard
+        assert d.screen.name == "cricket" and str(game.current_player) == "Boris"
+        assert [str(x) for x in game.history] == ["S19", "S18", "END"]
+        d.press("/6")
+        assert "Anna's turn · Round 1" in d.texts  # after NEXT: the turn before it
+        d.running.inbox.put(Notice("A dart was not read: type it on the keypad", act=True))
+        d.settle()  # the thrower is asked on the scoreboard, not left unasked here
+        assert d.screen.name == "cricket"
+        assert "A dart was not read: type it on the keypad" in d.texts
+        d.press("20\n")
+        assert game.marks("Boris", 20) == 1
+
+
+def test_a_misread_seen_after_the_next_player_has_thrown_is_corrected_in_its_own_turn(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20", "S18"])  # Boris has thrown when Anna sees it
+        d.press("/6")
+        assert "Boris's turn · Round 1" in d.texts and "S18" in d.texts
+        d.press("4")  # the turn before
+        assert "Anna's turn · Round 1" in d.texts and "S5" in d.texts
+        d.press("2")
+        d.press("20\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert "Anna: dart 2 corrected, S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S19", "S20", "T20", "S18"]
+        assert (game.points("Anna"), str(game.current_player)) == (20, "Boris")
+        assert [str(x) for x in game.darts_this_turn] == ["S18"]  # Boris throws on
+        send(d, board, ["S17"])
+        assert [str(x) for x in game.darts_this_turn] == ["S18", "S17"]
+        d.press("-")  # undo takes back the last dart, and says which
+        assert "Undone: S17 (Boris)" in d.texts and str(game.history[1]) == "S20"
