@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from kiosk.ui.games import GameKeeper, GameLog
 
 log = logging.getLogger(__name__)
+# A clock this far behind the newest input saved is taken to be wrong (a flat clock
+# battery); the date screen asks twice before setting one so far back.
+BEHIND_SAVED = timedelta(minutes=5)
 
 
 class Devices(Protocol):
@@ -161,14 +164,18 @@ class Kiosk:
             )
         return True
 
-    def _behind_saved(self) -> bool:
+    def newest_saved(self) -> datetime | None:
+        """When the newest input was saved (UTC), if the store can tell."""
         store = self.store
         try:
             latest = store.games.latest_stamp() if store is not None else None
-            newest = datetime.fromisoformat(latest) if latest else None
+            return datetime.fromisoformat(latest) if latest else None
         except Exception:  # a damaged database says nothing about the clock
-            return False
-        return newest is not None and datetime.now(UTC) < newest - timedelta(minutes=5)
+            return None
+
+    def _behind_saved(self) -> bool:
+        newest = self.newest_saved()
+        return newest is not None and datetime.now(UTC) < newest - BEHIND_SAVED
 
     def set_language(self, language: str) -> None:
         self.settings.language = language

@@ -160,11 +160,7 @@ class CricketSession:
         game = self.game
         if self.over:
             return Feedback(False, message="game over")
-        player = str(game.current_player)
-        darts_before = tuple(game.darts_this_turn)
-        round_before = game.round
-        before = {t: game.marks(player, t) for t in game.targets}
-        closed_before = {t for t in game.targets if game.is_closed(t)}
+        player, darts_before, round_before, before, closed_before = _before_a_dart(game)
         refused = self._commit(lambda: self.log.dart(dart))
         if refused is not None:
             return refused
@@ -187,11 +183,7 @@ class CricketSession:
             return Feedback(False, message="nothing to undo")
         game.pop()  # to see the turn as it was before the last dart; put back at once
         try:
-            player = str(game.current_player)
-            darts_before = tuple(game.darts_this_turn)
-            round_before = game.round
-            before = {t: game.marks(player, t) for t in game.targets}
-            closed_before = {t for t in game.targets if game.is_closed(t)}
+            player, darts_before, round_before, before, closed_before = _before_a_dart(game)
         finally:
             game.push(last)
         refused = self._commit(lambda: self.log.replace_last(dart))
@@ -293,6 +285,17 @@ class CricketSession:
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])
+
+
+def _before_a_dart(
+    game: Any,
+) -> tuple[str, tuple[Dart, ...], int, dict[int, int], set[int]]:
+    """What a dart's sounds and the turn held after it are judged against: the thrower,
+    the turn's darts and round so far, their marks and the targets closed."""
+    player = str(game.current_player)
+    marks = {t: game.marks(player, t) for t in game.targets}
+    closed = {t for t in game.targets if game.is_closed(t)}
+    return player, tuple(game.darts_this_turn), game.round, marks, closed
 
 
 def held_turn(game: Any) -> LastTurn | None:

@@ -131,9 +131,14 @@ class CricketScreen(Screen):
         if fb.accepted:
             if self.pending_clicks and source in ("mouse", "board"):
                 self.click_at[len(self.session.game.history) - 1] = self.pending_clicks.pop(0)
-            if self.refusal and not fb.message:  # saved: the refusal is old news
-                self.message, self.message_until, self.refusal = "", None, False
+            if not fb.message:  # saved: a refusal shown is old news
+                self._refusal_gone()
         self.feedback(fb)
+
+    def _refusal_gone(self) -> None:
+        """An input was taken: a refusal on show ("Not saved", a typing mistake) goes."""
+        if self.refusal:
+            self.message, self.message_until, self.refusal = "", None, False
 
     def feedback(self, fb: Feedback) -> None:
         for sound in fb.sounds:
@@ -209,8 +214,8 @@ class CricketScreen(Screen):
             kept = len(self.session.game.history) - 1  # the replaced dart's mark goes
             self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
             self.finish_at = None if not self.session.over else self.finish_at
-            if self.refusal and not fb.message:
-                self.message, self.message_until, self.refusal = "", None, False
+            if not fb.message:
+                self._refusal_gone()
             log.info("the cameras' doubt taken: %s instead", other)
         self.feedback(fb)
         return True
@@ -253,8 +258,7 @@ class CricketScreen(Screen):
         """The last input taken back, and with it its click mark and a finish due."""
         fb = self.session.undo()
         if fb.accepted:
-            if self.refusal:  # ("game over" after a win now taken back): old news
-                self.message, self.message_until, self.refusal = "", None, False
+            self._refusal_gone()  # ("game over" after a win now taken back)
             kept = len(self.session.game.history)
             self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
             self.finish_at = None

@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
+from kiosk.ui.context import BEHIND_SAVED
 from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.menu import centred, footer
@@ -33,7 +34,6 @@ CLOSE_AFTER_SET = 1.5  # s "Clock set" stays up
 # Further ahead than this, Enter asks again: a clock set to a year typed wrong (2062)
 # cannot be set back from here (systemd-timesyncd saves the time and moves it forward).
 CONFIRM_AHEAD = timedelta(days=2)
-BEHIND_SAVED = timedelta(minutes=5)  # the kiosk's own check of its clock allows as much
 
 
 def shown(digits: str) -> str:
@@ -144,7 +144,8 @@ class DateTimeScreen(Screen):
                 "{}: ahead of the clock (days: {}). Enter again to set it"
             ).format(shown(digits), ahead.days)
             return
-        newest = self._newest_saved()
+        saved = self.kiosk.newest_saved()
+        newest = None if saved is None else saved.astimezone().replace(tzinfo=None)
         if newest is not None and moment < newest - BEHIND_SAVED and self.confirm != moment:
             # A year typed wrong the other way (2025): tonight's games would join an
             # old league night. Set it only when asked twice.
@@ -172,17 +173,6 @@ class DateTimeScreen(Screen):
             said.append(why)
 
         threading.Thread(target=work, name="set-clock", daemon=True).start()
-
-    def _newest_saved(self) -> datetime | None:
-        """The local time of the newest input saved, if the store can tell."""
-        store = self.kiosk.store
-        try:
-            stamp = store.games.latest_stamp() if store is not None else None
-            return (
-                datetime.fromisoformat(stamp).astimezone().replace(tzinfo=None) if stamp else None
-            )
-        except Exception:  # a damaged database says nothing about the clock
-            return None
 
     def _done(self, why: str) -> None:
         moment, self.setting = self.setting, None
