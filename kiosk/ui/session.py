@@ -197,9 +197,10 @@ class CricketSession:
 
     def correctable(self) -> list[Turn]:
         """The turns whose darts may be corrected in place, oldest first: every turn
-        thrown (the one on the scoreboard last). None once the game is over: the results
-        screen's Undo goes back."""
-        return [] if self.over else self.game.turns()
+        thrown (the one on the scoreboard last), the game's last too once it is over
+        (from the results screen: the game is finished only when they go)."""
+        turns: list[Turn] = self.game.turns()
+        return turns
 
     def correction_drops(self, index: int, dart: Dart) -> int:
         """How many later darts a correction would drop (it wins the game before them);

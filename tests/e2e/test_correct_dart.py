@@ -114,3 +114,65 @@ def test_a_misread_seen_after_the_next_player_has_thrown_is_corrected_in_its_own
         assert [str(x) for x in game.darts_this_turn] == ["S18", "S17"]
         d.press("-")  # undo takes back the last dart, and says which
         assert "Undone: S17 (Boris)" in d.texts and str(game.history[1]) == "S20"
+
+
+# Anna owns all but the bull, Boris has nothing; her last turn reads DB, S25: she wins.
+WON_ON_A_MISREAD = ["T20", "T19", "T18", "BTN NEXT", "MISS", "MISS", "MISS", "T17", "T16",
+                    "T15", "BTN NEXT", "MISS", "MISS", "MISS", "DB", "SB"]  # fmt: skip
+
+
+def test_a_game_won_on_a_misread_is_corrected_from_the_results_and_goes_on(tmp_path: Path) -> None:
+    from kiosk.adapters.store import Store
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, WON_ON_A_MISREAD)
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts and "Correct a dart (*)" in d.texts
+        assert len(d.kiosk.results) == 1  # on the attract screen's list
+        d.press("*")
+        assert d.screen.name == "correct-dart" and "Anna's turn · Round 3" in d.texts
+        send(d, board, ["BTN NEXT"])  # the game is over: the board changes nothing
+        assert d.screen.name == "correct-dart"
+        d.press("2")
+        d.press("5\n")  # the S25 was an S5: no win after all
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and "Anna: dart 2 corrected, S5 instead of SB" in d.texts
+        assert game.outcome() is None and game.marks("Anna", 25) == 2
+        assert [str(x) for x in game.darts_this_turn] == ["DB", "S5"]  # her third dart to come
+        assert d.kiosk.results == []  # the win withdrawn from the attract list
+        # No results come back for a game that goes on.
+        assert not d.app.run(until=lambda: d.screen.name != "cricket", timeout=2.0)
+        send(d, board, ["SB"])  # she wins with her third dart
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts and len(d.kiosk.results) == 1
+        d.press("/")  # the results go: the game is finished
+    with Store.open(tmp_path / "data" / "kiosk.sqlite3") as store:
+        done = store.games.replay(1)
+        assert [str(x) for x in done.history][-3:] == ["DB", "S5", "SB"]
+        assert store.games.get(1).status == "finished"
+
+
+def test_a_correction_from_the_results_can_change_the_winner_or_be_left(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, round_limit=2)
+        # Round limit 2: Anna wins on points, 40 to 19. But Boris's last dart, read S5,
+        # was a T19: 76 points to her 40, and the win is his.
+        send(d, board, ["T20", "S20", "MISS", "T19", "MISS", "MISS",
+                        "S20", "MISS", "MISS", "S19", "MISS", "S5"])  # fmt: skip
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts
+        d.press("*")
+        d.press("3")
+        d.press("-")  # a step back: the dart unchosen
+        d.press("-")  # and back to the results, unchanged
+        assert d.screen.name == "results" and "Anna wins!" in d.texts
+        assert len(d.kiosk.results) == 1
+        d.press("*")
+        d.press("3")
+        d.press("3*19\n")
+        said = "Boris: dart 3 corrected, T19 instead of S5"
+        assert d.screen.name == "cricket" and said in d.texts and "Boris wins!" in d.texts
+        d.wait_screen("results")  # over still, with the new winner, and what made it so
+        assert "Boris wins!" in d.texts and said in d.texts
+        assert [line.winner for line in d.kiosk.results] == ["Boris"]

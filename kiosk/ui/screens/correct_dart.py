@@ -10,6 +10,11 @@ scoreboard (``3*20`` Enter) and the game is corrected in one commit
 (``CricketSession.correct``): the later darts stay and are scored again. ``-``, ``/`` or
 ``.`` go back a step. What happens at the board meanwhile goes to the game, as under any
 menu.
+
+From the results screen (``*``) a game that is over is corrected the same way: the
+results go, and the scoreboard shows the corrected game, with new results when it still
+ends (a new winner, perhaps) or the turn to throw when it no longer does. The board is
+not listened to there, as on the results screen: the game is over until corrected.
 """
 
 from __future__ import annotations
@@ -34,9 +39,10 @@ MAX_TYPED = 8
 class CorrectDartScreen(Screen):
     name = "correct-dart"
 
-    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+    def __init__(self, kiosk: Any, game_screen: Any, results: Any = None) -> None:
         super().__init__(kiosk)
         self.game_screen = game_screen
+        self.results = results  # the results screen it was opened from (a game over)
         self.session = game_screen.session
         self.turns = self.session.correctable()
         self.at = len(self.turns) - 1  # the turn shown (-1: none thrown)
@@ -55,6 +61,10 @@ class CorrectDartScreen(Screen):
         ):
             # What happens at the board goes to the match, as under any menu: a dart, a
             # dart to type (one not read), the darts pulled or NEXT (the turn passes).
+            # Over the results, the game is over: they go nowhere, as there.
+            if self.results is not None:
+                self.dirty = True  # (drawn again as it was: seen to be left alone)
+                return
             if isinstance(event, KeyAction):
                 self.kiosk.stack.pop()
                 self.game_screen.process_event(event)
@@ -149,6 +159,8 @@ class CorrectDartScreen(Screen):
             self.typed = ""
             return
         self.kiosk.stack.pop()
+        if self.results is not None:
+            self.results.withdraw()
         said = self.t("{}: dart {} corrected, {} instead of {}").format(
             self.turns[self.at].player, self.chosen + 1, dart, old
         )

@@ -59,6 +59,9 @@ class CricketScreen(Screen):
         # in the game's history (a typed dart has none; undo takes back its own only).
         self.pending_clicks: list[tuple[float, float]] = []
         self.click_at: dict[int, tuple[float, float]] = {}
+        # What the last correction said, and the revision it made (the results of a
+        # game it ended say it, while it is still the last change).
+        self.corrected_last: tuple[str, int] | None = None
         self.buttons = [
             Button("next", "Next player"),
             Button("undo", "Undo"),
@@ -236,6 +239,7 @@ class CricketScreen(Screen):
         else:
             self.doubt = None
         self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept and i != index}
+        self.corrected_last = (said, self.session.revision)
         self.feedback(fb)
         self.say(said)
 
@@ -295,7 +299,9 @@ class CricketScreen(Screen):
             if self.session.over:
                 from kiosk.ui.screens.results import ResultsScreen
 
-                self.kiosk.stack.push(ResultsScreen(self.kiosk, self))
+                said, revision = self.corrected_last or ("", -1)
+                note = said if revision == self.session.revision else ""
+                self.kiosk.stack.push(ResultsScreen(self.kiosk, self, note))
 
     def wake_at(self) -> float | None:
         times = [t for t in (self.message_until, self.finish_at) if t is not None]

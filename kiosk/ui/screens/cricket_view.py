@@ -175,6 +175,8 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
             style="bold",
             max_width=x1 - x0,
         )
+        if screen.message:  # what ended it ("dart 3 corrected"), or a dart refused since
+            _message(p, screen, x0, x1)
         return
     # Whose turn, the line read from the oche: a long name (24 letters) on two lines
     # rather than shrunk to a third of the size.
@@ -218,15 +220,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
     _left_lines(p, status, (3.8 * u, 3.3 * u), (after, y + box_h / 2), x1 - after, colour,
                 leading=1.1)  # fmt: skip
     if screen.message:
-        p.text(
-            screen.message,
-            3.6 * u,  # a question for the player (the cameras unsure), read from the oche
-            ((x0 + x1) / 2, 96.4 * u),
-            theme.BAD if screen.refusal else theme.ACCENT,  # refused / said ("corrected")
-            anchor="center",
-            style="bold",
-            max_width=x1 - x0,
-        )
+        _message(p, screen, x0, x1)
     else:
         hint = t("+ next player   - undo   / menu   keypad 3*20 Enter = T20")
         p.text(
@@ -286,3 +280,15 @@ def _left_lines(
         rects.append(p.text(row, size, at, colour, anchor="midleft", style="bold",
                             max_width=width))  # fmt: skip
     return rects[0].unionall(rects[1:])
+
+
+def _message(p: theme.Painter, screen: CricketScreen, x0: float, x1: float) -> None:
+    p.text(
+        screen.message,
+        3.6 * p.u,  # a question for the player (the cameras unsure), read from the oche
+        ((x0 + x1) / 2, 96.4 * p.u),
+        theme.BAD if screen.refusal else theme.ACCENT,  # refused / said ("corrected")
+        anchor="center",
+        style="bold",
+        max_width=x1 - x0,
+    )

@@ -1,5 +1,7 @@
 """The winner and every player's figures. Enter: rematch; ``/``: menu; ``-``: undo
-(back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed)."""
+(back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed);
+``*``: correct a dart in place (a misread seen only now, in any turn: the game is
+scored again, and its results come back, or the game goes on if it no longer ends)."""
 
 from __future__ import annotations
 
@@ -69,9 +71,10 @@ def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
 class ResultsScreen(Screen):
     name = "results"
 
-    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+    def __init__(self, kiosk: Any, game_screen: Any, note: str = "") -> None:
         super().__init__(kiosk)
         self.game_screen = game_screen
+        self.note = note  # a correction that made these results ("dart 3 corrected, ...")
         self.session = game_screen.session
         game = self.session.game
         outcome = game.outcome()
@@ -83,7 +86,12 @@ class ResultsScreen(Screen):
         self.places = places(game, tuple(game.players))
         self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players))
         kiosk.add_result(self.line)
-        self.buttons = [Button("enter", "Rematch"), Button("menu", "Menu"), Button("undo", "Undo")]
+        self.buttons = [
+            Button("enter", "Rematch"),
+            Button("menu", "Menu"),
+            Button("undo", "Undo"),
+            Button("times", "Correct a dart"),
+        ]
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, Click):
@@ -102,10 +110,20 @@ class ResultsScreen(Screen):
         elif event.name in ("menu", "cancel", "back"):
             self.kiosk.stack.reset(MainMenu(self.kiosk))
         elif event.name == "undo":
-            if self.line in self.kiosk.results:
-                self.kiosk.results.remove(self.line)
-            self.kiosk.stack.pop()
+            self.withdraw()
             self.game_screen.undo()
+        elif event.name == "times" and hasattr(self.game_screen, "corrected"):
+            from kiosk.ui.screens.correct_dart import CorrectDartScreen
+
+            self.kiosk.stack.push(CorrectDartScreen(self.kiosk, self.game_screen, self))
+
+    def withdraw(self) -> None:
+        """The game is changed under these results (undo, a correction): they go, off
+        the attract screen's list too; the scoreboard shows the new results when due."""
+        if self.line in self.kiosk.results:
+            self.kiosk.results.remove(self.line)
+        if self.kiosk.stack.top is self:
+            self.kiosk.stack.pop()
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
@@ -167,10 +185,17 @@ class ResultsScreen(Screen):
                     anchor="center",
                     max_width=col_w * 0.95,
                 )
-        labels = {"enter": t("Rematch (Enter)"), "menu": t("Menu (/)"), "undo": t("Undo (-)")}
-        bw = w * 0.26
+        if self.note:
+            p.text(self.note, 3 * u, (w / 2, 82.5 * u), theme.ACCENT, anchor="center",
+                   style="bold", max_width=w * 0.94)  # fmt: skip
+        labels = {
+            "enter": t("Rematch (Enter)"),
+            "menu": t("Menu (/)"),
+            "undo": t("Undo (-)"),
+            "times": t("Correct a dart (*)"),
+        }
+        n = len(self.buttons)
+        bw = (w * 0.94 - (n - 1) * u) / n
         for k, b in enumerate(self.buttons):
-            rect = pygame.Rect(
-                int(w / 2 - 1.5 * bw - u + k * (bw + u)), int(86 * u), int(bw), int(9 * u)
-            )
+            rect = pygame.Rect(int(x0 + k * (bw + u)), int(86 * u), int(bw), int(9 * u))
             b.draw(p, rect, labels[b.action])
