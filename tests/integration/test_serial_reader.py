@@ -227,11 +227,45 @@ def test_a_board_at_another_speed_is_reported_unreadable_until_a_line_reads(
         lost = events.status("lost")
         assert lost.detail.startswith("unreadable") and "115200 baud" in lost.detail
         vb.send("")  # the speed put right: the noise's line ends (and is dropped), then
+        time.sleep(0.3)
+        assert [s.state for s in events.of_type(Status)][-1] == "lost"  # not a line yet
         vb.send("T20")
+        events.status("connected")  # said before the dart it brings
         events.next(lambda e: e == Hit(Dart(20, 3)))
-        events.status("connected")
         reader.stop()
     assert [s.state for s in events.of_type(Status)] == ["connected", "lost", "connected"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("line", [b"0\r\n", b"m\r\n", b"\r\n", b"  \r\n", b"b\n"], ids=repr)
+def test_short_lines_or_blank_lines_at_the_right_speed_are_not_a_wrong_speed(
+    tmp_path: Path, line: bytes
+) -> None:
+    # dARts firmware prints "0" for its two empty matrix cells, DaSCR "m", "b" and "u";
+    # some firmware prints blank lines. The board is read at the right speed: no
+    # banner sending the bar owner to the baud rate, and nothing blank logged.
+    with VirtualBoard(tmp_path / "dialect", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.3)
+        vb.send("T20")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        for _ in range(12):
+            vb.write(line)
+            time.sleep(0.1)
+        vb.send("D20")
+        events.next(lambda e: e == Hit(Dart(20, 2)))
+        reader.stop()
+    assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
+    assert Unknown("") not in events.items
+
+
+def test_a_board_that_said_hello_and_went_silent_is_lost(tmp_path: Path) -> None:
+    # HELLO is protocol v1, whose boards ping about once a second: a board that greets
+    # and then hangs (before its first PING) is lost after the timeout, as one that
+    # stops pinging is.
+    with VirtualBoard(tmp_path / "hangs", ping_interval=3600) as vb:
+        reader, events = open_reader(vb.path, ping_timeout=0.5)
+        vb.send("HELLO dartboard 1.2")
+        assert "silent" in events.status("lost", timeout=3.0).detail
+        reader.stop()
 
 
 def test_plain_lines_of_another_firmware_are_unknown_lines_not_a_wrong_speed(

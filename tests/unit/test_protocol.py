@@ -220,3 +220,20 @@ def test_an_over_long_line_split_across_chunks_is_reported_once() -> None:
     out += s.feed(b"zz\nS1\n")
     assert [type(o) for o in out] == [Unknown, bytes]
     assert out[1] == b"S1"
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [
+        ("T20", Hit(Dart(20, 3))),  # text as well as bytes: a line typed or from a log
+        ("BTN NEXT\r\n", Button("NEXT")),
+        (memoryview(b"SB"), Hit(Dart(25, 1))),
+        ("\u042220", Unknown("\\xd0\\xa220")),  # a Cyrillic T: not the protocol
+        (b"RAW  3  7", Raw(3, 7)),  # printf("RAW %2d %2d") pads single digits
+        (b"HELLO  dartboard 1.2", Hello("dartboard", "1.2")),
+        (b"HELLO dartboard 1.2 beta", Hello("dartboard", "1.2 beta")),
+    ],
+    ids=repr,
+)
+def test_lines_as_text_or_with_padded_fields_are_read(line: object, event: object) -> None:
+    assert parse_line(line) == event  # type: ignore[arg-type]

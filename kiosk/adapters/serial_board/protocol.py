@@ -62,9 +62,11 @@ BoardEvent = Hit | Button | Raw | Hello | Ping | Unknown
 
 BUTTONS = frozenset({"NEXT", "UNDO", "MENU"})
 _SEGMENT = re.compile(r"([SDT])([1-9]|1[0-9]|20)([IO]?)")
-_RAW = re.compile(r"RAW (\d{1,3}) (\d{1,3})")
+# Fields apart by one space or more: firmware printing ``"RAW %2d %2d"`` pads them.
+_RAW = re.compile(r"RAW +(\d{1,3}) +(\d{1,3})")
 _LEGACY = re.compile(r"[123]\d{2}")
-_HELLO = re.compile(r"HELLO (\S+) (\S+)", re.IGNORECASE)
+# The version is the rest of the line ("1.0 beta"): a greeting is only logged.
+_HELLO = re.compile(r"HELLO +(\S+) +(\S.*)", re.IGNORECASE)
 
 
 def _printable(raw: bytes) -> str:
@@ -83,11 +85,15 @@ def _legacy(code: int) -> Dart | None:
     return None
 
 
-def parse_line(raw: bytes) -> BoardEvent:
-    """Parse one line (with or without its ``\\n`` / ``\\r\\n``). NUL bytes at either
-    end are not part of it: firmware that writes a C string with its terminator
-    (``Serial.write(buf, sizeof buf)``) sends ``T20\\0``, and some USB serial chips
-    send NULs as the port opens; a NUL inside a line is garbage."""
+def parse_line(raw: bytes | bytearray | memoryview | str) -> BoardEvent:
+    """Parse one line (with or without its ``\\n`` / ``\\r\\n``), as the port's bytes
+    or as text (a line typed or read from a log: what is not ASCII is garbage). NUL
+    bytes at either end are not part of it: firmware that writes a C string with its
+    terminator (``Serial.write(buf, sizeof buf)``) sends ``T20\\0``, and some USB
+    serial chips send NULs as the port opens; a NUL inside a line is garbage."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", errors="surrogateescape")
+    raw = bytes(raw)
     sent = raw.rstrip(b"\r\n")
     if len(sent) > MAX_LINE:  # NULs count: the reader's splitter drops the same line
         return overlong(sent)

@@ -7,10 +7,11 @@ it gets on its queue.
 Connection states, sent to the sink as ``Status(state, detail)``:
 
 - ``connected``: the port is open (after a heartbeat loss: once the board speaks again);
-- ``lost``: the port failed (unplugged, read error) or a board that sends ``PING`` sent
-  nothing at all for ``ping_timeout`` seconds (a board that has pinged once is known
-  to ping, also after it is reopened and says HELLO again); also sent once if the port
-  cannot be opened at start; and while bytes arrive but no line the protocol knows has
+- ``lost``: the port failed (unplugged, read error) or a board that speaks protocol v1
+  (it has sent ``PING`` or ``HELLO``) sent nothing at all for ``ping_timeout`` seconds
+  (a v1 board pings about once a second; one known to ping stays known, also after it
+  is reopened; legacy numeric boards, which never ping, are not timed); also sent once
+  if the port cannot be opened at start; and while bytes arrive but no line the protocol knows has
   come for ``ping_timeout`` seconds (``UNREADABLE``: a board at another speed sends
   noise with no line ends): the port stays open, and the first good line is
   ``connected``. Lines of plain words the protocol does not know (another firmware's,
@@ -69,6 +70,10 @@ UNREADABLE = "unreadable"
 # signs, a letter among them): the speed is right, the firmware speaks another dialect.
 # Noise at the wrong speed is seldom a whole line of these.
 WORDS = re.compile(rb"[ \t]*(?=[^\r\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 _.,:;=/+-]{2,}[ \t]*")
+# A read that is nothing but whole lines of printable ASCII (short ones too: another
+# firmware's "0" or "m", blank lines), from a line's start: the speed is right. Noise at
+# the wrong speed seldom makes a whole read of these, line end included.
+CLEAN_READ = re.compile(rb"[\x20-\x7e\t]*[\r\n][\x20-\x7e\t\r\n]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +125,11 @@ class LineSplitter:
         self._dropping = False  # inside an over-long line: skip to the next terminator
         self.high_water = 0  # largest pending buffer seen (bytes), for tests and bench
 
+    @property
+    def pending(self) -> bool:
+        """Part of a line is held (or an over-long one is being skipped)."""
+        return bool(self._buf) or self._dropping
+
     def feed(self, chunk: bytes) -> list[bytes | Unknown]:
         out: list[bytes | Unknown] = []
         start = 0
@@ -145,7 +155,7 @@ class LineSplitter:
             else:
                 line = bytes(self._buf + piece)
                 self._buf.clear()
-                if line:
+                if line.strip(b" \t"):  # a blank line (spaces too) is no line
                     out.append(line)
             start = end + 1
         self.high_water = max(self.high_water, len(self._buf))
@@ -330,25 +340,29 @@ class BoardReader:
                 last_heard = now
                 self.stats.reads += 1
                 self.stats.bytes += len(chunk)
+                fresh = not splitter.pending  # the read starts a line (no noise before)
                 items = splitter.feed(chunk)
                 self.stats.max_buffered = max(self.stats.max_buffered, splitter.high_water)
-                good = False
-                for item in items:
-                    if probation:
-                        probation = False
-                        self._status("connected", self.url)
-                    event = parse_line(item) if isinstance(item, bytes) else item
-                    self._pings = self._pings or isinstance(event, Ping)
-                    good = good or not isinstance(event, Unknown)
-                    good = good or (isinstance(item, bytes) and WORDS.fullmatch(item) is not None)
-                    self._deliver(event, now)
+                events = [parse_line(i) if isinstance(i, bytes) else i for i in items]
+                if probation and events:
+                    probation = False
+                    self._status("connected", self.url)
+                # A board that greets or pings speaks v1: it pings about once a second,
+                # so its silence means it is gone (or hung after its reset).
+                self._pings = self._pings or any(isinstance(e, Ping | Hello) for e in events)
+                good = (fresh and CLEAN_READ.fullmatch(chunk) is not None) or any(
+                    not isinstance(e, Unknown) or (isinstance(i, bytes) and WORDS.fullmatch(i))
+                    for i, e in zip(items, events, strict=True)
+                )
                 if good:
                     unread = unread_reads = 0
-                    if unreadable:
+                    if unreadable:  # said before the darts it brings
                         unreadable = False
                         log.info("board on %s readable again", self.url)
                         self._status("connected", self.url)
-                else:
+                for event in events:
+                    self._deliver(event, now)
+                if not good:
                     unread_since = unread_since if unread else now
                     unread, unread_reads, unread_last = unread + len(chunk), unread_reads + 1, now
             # Noise that goes on, not a line read in two pieces (a legacy board's dart
