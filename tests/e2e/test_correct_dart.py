@@ -176,3 +176,20 @@ def test_a_correction_from_the_results_can_change_the_winner_or_be_left(tmp_path
         d.wait_screen("results")  # over still, with the new winner, and what made it so
         assert "Boris wins!" in d.texts and said in d.texts
         assert [line.winner for line in d.kiosk.results] == ["Boris"]
+
+
+def test_turns_are_paged_with_the_mouse_on_a_touch_screen(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20", "S18"])
+        d.press("/6")
+        screen = d.screen
+        earlier, later = screen.page_buttons  # type: ignore[attr-defined]
+        assert "Boris's turn · Round 1" in d.texts
+        d.click(later.rect.center)  # the last turn already: nothing later
+        assert "Boris's turn · Round 1" in d.texts
+        d.click(earlier.rect.center)
+        assert "Anna's turn · Round 1" in d.texts
+        d.click(screen.slots[1].center)  # type: ignore[attr-defined]
+        d.press("20\n")
+        assert "Anna: dart 2 corrected, S20 instead of S5" in d.texts

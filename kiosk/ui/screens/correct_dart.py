@@ -52,6 +52,8 @@ class CorrectDartScreen(Screen):
         self.confirm: tuple[int, Dart] | None = None  # a correction that wins, asked once
         self.slots: list[pygame.Rect] = []
         self.back_button = Button("back", "Back")
+        # Earlier and later turns for the mouse (a touch screen has no 4 and 6).
+        self.page_buttons = (Button("earlier", "4"), Button("later", "6"))
 
     def process_event(self, event: Any) -> None:
         if (
@@ -77,6 +79,10 @@ class CorrectDartScreen(Screen):
                     self.choose(n)
             if self.back_button.hit(event.pos):
                 self.kiosk.stack.pop()
+            elif self.chosen is None:
+                for step, button in zip((-1, 1), self.page_buttons, strict=True):
+                    if button.hit(event.pos):
+                        self.go(step)
         elif isinstance(event, KeyAction):
             self.key(event)
         self.dirty = True
@@ -200,10 +206,13 @@ class CorrectDartScreen(Screen):
                 style="bold",
                 max_width=rect.w * 0.86,
             )
+        for button in self.page_buttons:
+            button.rect = pygame.Rect(0, 0, 0, 0)  # (not there to click unless drawn)
         if self.chosen is None:
             centred(p, t("Which dart? Press its number"), 4.6, 54, theme.TEXT)
             if len(self.turns) > 1:
                 centred(p, t("4 / 6: earlier / later turn"), 3.6, 63, theme.DIM)
+                self._pages(p, self.slots[0].left, self.slots[-1].right)
             footer(p, t("- back"))
         else:
             ask = t("The right dart for dart {}:").format(self.chosen + 1)
@@ -214,6 +223,17 @@ class CorrectDartScreen(Screen):
         if self.message:
             centred(p, self.message, 3.6, 84, theme.BAD)
         self._back(p)
+
+    def _pages(self, p: theme.Painter, left: float, right: float) -> None:
+        """The earlier / later buttons either side of the darts, greyed at either end."""
+        u = p.u
+        bw = min(16 * u, left - 4 * u)
+        labels = ("\u25c0 4", "6 \u25b6")  # the keys, in any language
+        xs = (left - 2 * u - bw, right + 2 * u)
+        ends = (self.at > 0, self.at < len(self.turns) - 1)
+        for button, label, x, active in zip(self.page_buttons, labels, xs, ends, strict=True):
+            rect = pygame.Rect(int(x), int(30 * u), int(bw), int(10 * u))
+            button.draw(p, rect, label, active=active)
 
     def _back(self, p: theme.Painter) -> None:
         """A Back button for the mouse (a touch screen has no keypad to leave with)."""
