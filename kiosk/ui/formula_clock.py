@@ -22,6 +22,7 @@ class TurnClock:
         """``budget``: a resumed game's saved clock (seat, seconds left)."""
         self.budget = budget
         self.deadline: float | None = None  # None: no clock runs
+        self.paused_at: float | None = None  # (set aside: see ``pause``)
         self.warned = False
         self._saved_at = 0.0
 
@@ -45,6 +46,17 @@ class TurnClock:
 
     def stop(self) -> None:
         self.deadline = None
+        self.paused_at = None
+
+    def pause(self, now: float) -> None:
+        """Stopped with its time left kept (``resume`` runs it on from there)."""
+        if self.deadline is not None and self.paused_at is None:
+            self.paused_at = now
+
+    def resume(self, now: float) -> None:
+        if self.deadline is not None and self.paused_at is not None:
+            self.deadline += max(0.0, now - self.paused_at)
+        self.paused_at = None
 
     def expired(self, now: float) -> bool:
         return self.deadline is not None and now >= self.deadline

@@ -285,6 +285,29 @@ class FormulaSession:
         self._save_clock(now, force=True)
         return Feedback(True)
 
+    def set_aside(self, now: float) -> None:
+        """The game waits (a side game while its player throws at the board): the
+        clock stops with its time left, until ``take_up``."""
+        self.turn_clock.pause(now)
+
+    def take_up(self, now: float) -> None:
+        """Back to a game set aside: the clock runs on from the time it had left."""
+        self.turn_clock.resume(now)
+
+    def concede(self, now: float) -> bool:
+        """The player alone ends a game that is not over (from the game menu): it is
+        lost as the clock would lose it (rules.md: no formula within the time limit),
+        so a qualification about to be lost cannot be kept off the standings by
+        ending it. True once stored."""
+        if self.over or len(self.players) != 1:
+            return False
+        ok, _ = self._commit(lambda: self.log.timeout(0), GameEvent.timeout(0))
+        if not ok:
+            return False
+        log.info("%s ended the game: lost", self.players[0])
+        self._after_move(now)
+        return True
+
     def submit(self, text: str, now: float) -> Feedback:
         if self.phase != PLAYING or self.player is None:
             return Feedback(False, message="press Enter to start")

@@ -285,3 +285,49 @@ def test_settings_that_allow_no_perfect_game_show_no_perfect_game_note(tmp_path:
         start_formula(d.kiosk, setup)  # 501 rounds at least, 7 allowed
         d.settle()
         assert not any(t.startswith("Perfect game") for t in d.texts)
+
+
+def test_the_game_menu_shows_the_clock_and_the_time_running_out_there_ends_it(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        d.pad("\n00+")  # 34+, then the menu while she thinks
+        d.pad("4")
+        menu = d.screen
+        assert menu.name == "formula-pause"
+        assert "The clock keeps running: 2:00" in d.texts  # (less than 2 s thought)
+        menu.update(menu.game_screen.clock + 115)  # type: ignore[attr-defined]
+        d.settle()
+        assert "The clock keeps running: 0:05" in d.texts  # counting down where she is
+        menu.update(menu.game_screen.clock + 6)  # type: ignore[attr-defined]
+        d.settle()
+        # Out of time: the menu goes and the game is lost there and then, as without
+        # the menu (before, it waited unseen for her to come back, the game unfinished).
+        assert d.screen.name in ("formula", "formula-end") and session.over
+        assert session.game.outcome().reason == "time ran out"  # type: ignore[union-attr]
+
+
+def test_a_side_game_set_aside_for_a_turn_at_the_board_comes_back_as_it_was(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        cricket_screen = side_game_on_hold(d, board, ["T20", "S19", "S19"])
+        side = d.screen
+        d.pad("\n00+")  # Anna starts a formula while Boris throws
+        typed = side.editor.text  # type: ignore[attr-defined]
+        left = side.session.remaining(side.now())  # type: ignore[attr-defined]
+        send(d, board, ["S18", "S18", "S18", "BTN NEXT", "S20"])  # her turn: the scoreboard
+        assert d.screen is cricket_screen
+        time.sleep(1.5)  # she throws; the side game's clock waits
+        send(d, board, ["S20", "S20"])  # her turn is over, on hold
+        d.pad("/4")  # the side game again
+        assert d.screen is side and side.editor.text == typed  # type: ignore[attr-defined]
+        assert side.session.remaining(side.now()) > left - 1.0  # type: ignore[attr-defined]
+        assert side.session.game.round == 1  # type: ignore[attr-defined]
+        d.pad("00")  # and she types on where she was
+        rest = str(side.session.game.digits)[2:]  # type: ignore[attr-defined]
+        assert side.editor.text == typed + rest  # type: ignore[attr-defined]

@@ -497,3 +497,34 @@ def test_a_full_disk_mid_game_is_said_plainly_in_the_kiosks_language_and_hides_n
         assert tuple(d.app.canvas.get_at((3, int(3.5 * u))))[:3] == theme.BAD
         assert tuple(d.app.canvas.get_at((3, int(h - 3.5 * u))))[:3] == theme.BAD
         assert tuple(d.app.canvas.get_at((3, int(h - 10 * u))))[:3] != theme.BAD
+
+
+def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
+    tmp_path: Path,
+) -> None:
+    # Ending a qualification about to be lost must not keep it off the standings: it
+    # is lost as the clock would lose it. A training ended the same way is just gone.
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="qualification"))
+        d.settle()
+        d.pad("\n4")  # the digits, then the game menu
+        assert d.screen.name == "formula-pause" and "End game (counts as lost)" in d.texts
+        d.pad("2")
+        assert "Really end the game? It counts as lost: choose again" in d.texts
+        d.pad("2")
+        assert d.screen.name == "main-menu"
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="training"))
+        d.settle()
+        d.pad("\n4")
+        assert "End game (counts as lost)" in d.texts  # (said to the player the same way)
+        d.pad("22")
+    with Store.open(db_file(tmp_path)) as store:
+        qualification, training = store.games.get(1), store.games.get(2)
+        assert qualification.status == "finished" and qualification.rated
+        assert training.status == "finished" and not training.rated
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        rows = conn.execute("SELECT game_id, outcome FROM results ORDER BY game_id").fetchall()
+        assert rows[0] == (1, "lost")
+        rated = conn.execute("SELECT game_id, after < before FROM ratings").fetchall()
+        assert rated == [(1, 1)]  # her rating went down for it

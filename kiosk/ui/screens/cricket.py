@@ -62,6 +62,8 @@ class CricketScreen(Screen):
         # What the last correction said, and the revision it made (the results of a
         # game it ended say it, while it is still the last change).
         self.corrected_last: tuple[str, int] | None = None
+        # Each waiting player's formula side game, set aside while they throw.
+        self.side_games: dict[str, Any] = {}
         self.buttons = [
             Button("next", "Next player"),
             Button("undo", "Undo"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from kiosk.ui.formula_session import FormulaSession, FormulaSetup
+from kiosk.ui.formula_session import PLAYING, FormulaSession, FormulaSetup
 from kiosk.ui.screens.menu import Item, MenuScreen
 from kiosk.ui.screens.pause import GameMenu
 
@@ -37,10 +37,16 @@ def start_formula(kiosk: Any, setup: FormulaSetup) -> FormulaSession:
 
 
 def open_side_game(kiosk: Any, cricket_screen: Any) -> None:
-    """Formula darts for the player waiting for their turn, over the Cricket match."""
-    from kiosk.ui.screens.formula_play import FormulaSideGame
+    """Formula darts for the player waiting for their turn, over the Cricket match:
+    the game they set aside when they went to throw, where they left it (its clock
+    stopped meanwhile), else a new one."""
+    from kiosk.ui.formula_session import OVER
+    from kiosk.ui.screens.formula_play import FormulaSideGame, waiting_player
 
-    kiosk.stack.push(FormulaSideGame(kiosk, cricket_screen))
+    kept = cricket_screen.side_games.get(waiting_player(cricket_screen.session))
+    if kept is None or kept.session.phase == OVER:
+        kept = FormulaSideGame(kiosk, cricket_screen)
+    kiosk.stack.push(kept)
 
 
 class FormulaMenu(MenuScreen):
@@ -128,13 +134,72 @@ class FormulaMenu(MenuScreen):
 
 
 class FormulaPause(GameMenu):
-    """``4`` on the keypad (Esc, the board's MENU) during a game. The clock runs on."""
+    """``4`` on the keypad (Esc, the board's MENU) during a game. The clock runs on,
+    shown here; when it runs out the menu goes and the game takes the timeout (the
+    loss, or a duel's automatic move), as it would have without the menu. A player
+    alone who ends a game loses it (``FormulaSession.concede``): a qualification
+    cannot be kept off the standings by ending it."""
 
     name = "formula-pause"
-    subtitle = "The clock keeps running"
+
+    def __init__(self, kiosk: Any, game_screen: Any) -> None:
+        super().__init__(kiosk, game_screen)
+        self._second = -1
+
+    @property
+    def session(self) -> FormulaSession:
+        session: FormulaSession = self.game_screen.session
+        return session
+
+    @property
+    def subtitle(self) -> str:  # type: ignore[override]
+        return "The clock keeps running: {}" if self._running() else "The clock keeps running"
+
+    @property
+    def subtitle_args(self) -> tuple[object, ...]:  # type: ignore[override]
+        from kiosk.ui.screens.formula_view import clock_text
+
+        return (clock_text(self.session.remaining(self.game_screen.now())),)
+
+    def _running(self) -> bool:
+        return self.session.phase == PLAYING and self.session.deadline is not None
 
     def items(self) -> list[Item]:
         return [Item("Back to the game", self.back), self.end_item()]
+
+    def end_item(self) -> Item:
+        if len(self.session.players) != 1 or self.session.over:
+            return super().end_item()
+        end = ("Really end the game? It counts as lost: choose again" if self.confirm_end
+               else "End game (counts as lost)")  # fmt: skip
+        return Item(end, self.end_game)
+
+    def end_game(self) -> None:
+        if self.confirm_end:
+            self.session.concede(self.game_screen.now())
+        super().end_game()
+
+    def update(self, now: float) -> None:
+        if not self._running():
+            return
+        screen = self.game_screen
+        screen.clock = max(screen.clock, now)  # (the game's clock: it never goes back)
+        now = screen.clock
+        screen.play(self.session.update(now))  # the warning, the timeout
+        if not self._running():  # the time ran out: the game shows what it did
+            self.back()
+            return
+        second = int(self.session.remaining(now) + 0.999)
+        if second != self._second:
+            self._second, self.dirty = second, True
+
+    def wake_at(self) -> float | None:
+        deadline = self.session.deadline
+        if not self._running() or deadline is None:
+            return None
+        now: float = self.game_screen.now()
+        left = deadline - now
+        return now + max(0.0, left - int(left)) + 0.001
 
 
 def rematch_setup(setup: FormulaSetup) -> FormulaSetup:

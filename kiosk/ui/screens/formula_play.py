@@ -8,7 +8,8 @@ the ``now`` they pass instead of sleeping.
 ``FormulaSideGame`` is the same screen pushed over a Cricket scoreboard for the player
 waiting for their turn: darts and the board's NEXT/UNDO buttons go to the Cricket
 screen below (the match goes on, a strip at the top shows it); the waiting player's
-own first dart, the end of the match, or ``4`` brings the scoreboard back.
+own first dart, the end of the match, or ``4`` brings the scoreboard back. The side
+game waits there, its clock stopped, and opening it again brings it back as it was.
 """
 
 from __future__ import annotations
@@ -244,6 +245,11 @@ class FormulaSideGame(FormulaScreen):
         )
         super().__init__(kiosk, FormulaSession(setup))  # never recorded: training aside
         self.last_dart = ""
+        cricket_screen.side_games[self.side_player] = self  # taken up again when reopened
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.session.take_up(self.now())  # (back from the board: the clock runs on)
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, DartInput):
@@ -283,7 +289,10 @@ class FormulaSideGame(FormulaScreen):
             self.leave()
 
     def leave(self) -> None:
+        """Back to the scoreboard; this game waits, its clock stopped, until the menu's
+        side game brings it back."""
         if self.kiosk.stack.top is self:
+            self.session.set_aside(self.now())
             self.kiosk.stack.pop()
 
     def menu(self) -> None:
