@@ -7,15 +7,17 @@ it gets on its queue.
 Connection states, sent to the sink as ``Status(state, detail)``:
 
 - ``connected``: the port is open (after a heartbeat loss: once the board speaks again);
-- ``lost``: the port failed (unplugged, read error) or a board that speaks protocol v1
-  (it has sent ``PING`` or ``HELLO``) sent nothing at all for ``ping_timeout`` seconds
-  (a v1 board pings about once a second; one known to ping stays known, also after it
-  is reopened; legacy numeric boards, which never ping, are not timed); also sent once
-  if the port cannot be opened at start; and while bytes arrive but no line the protocol knows has
-  come for ``ping_timeout`` seconds (``UNREADABLE``: a board at another speed sends
-  noise with no line ends): the port stays open, and the first good line is
-  ``connected``. Lines of plain words the protocol does not know (another firmware's,
-  ``STUCK 2 5``) are read at the right speed: logged and counted, never unreadable;
+- ``lost``: the port failed (unplugged, read error) or a board that sends ``PING`` sent
+  nothing at all for ``ping_timeout`` seconds (a board that has pinged once is known
+  to ping, also after it is reopened and says HELLO again; a board that never pinged,
+  a legacy one, or one that greets and hangs before its first PING, is not timed:
+  a greeting is no promise of pings, and a board timed wrongly is reset every 3 s);
+  also sent once if the port cannot be opened at start; and while bytes arrive but
+  no line the protocol knows has come for ``ping_timeout`` seconds (``UNREADABLE``: a
+  board at another speed sends noise with no line ends): the port stays open, and the
+  first good line is ``connected``. Lines of plain words the protocol does not know
+  (another firmware's, ``STUCK 2 5``) are read at the right speed: logged and counted,
+  never unreadable;
 - ``reconnecting``: the first reopen attempt failed (or the reopened port is silent);
   the reader keeps retrying every ``retry_interval`` seconds, forever, on its thread.
 
@@ -347,9 +349,10 @@ class BoardReader:
                 if probation and events:
                     probation = False
                     self._status("connected", self.url)
-                # A board that greets or pings speaks v1: it pings about once a second,
-                # so its silence means it is gone (or hung after its reset).
-                self._pings = self._pings or any(isinstance(e, Ping | Hello) for e in events)
+                # Only a PING arms the silence timeout: a greeting alone does not prove
+                # the board pings (DaSCR's "Hello from DaSCR 2.1" reads as a HELLO, and
+                # it never pings): timed, it would be reopened, and reset, every 3 s.
+                self._pings = self._pings or any(isinstance(e, Ping) for e in events)
                 good = (fresh and CLEAN_READ.fullmatch(chunk) is not None) or any(
                     not isinstance(e, Unknown) or (isinstance(i, bytes) and WORDS.fullmatch(i))
                     for i, e in zip(items, events, strict=True)
