@@ -218,7 +218,10 @@ class CricketSession:
         commit). A corrected dart that now wins ends the game there."""
         game = self.game
         old = game.history[index]
-        held = self.hold is not None
+        # A turn held stays held; so does (from the results) a game's last turn that
+        # no longer wins: its third dart passed the turn, and the thrower pulls the
+        # darts before NEXT, as a restart would show it (``held_turn``).
+        held = self.hold is not None or self.over
         dropped: list[Any] = []
         refused = self._commit(lambda: dropped.extend(self.log.correct(index, dart)))
         if refused is not None:

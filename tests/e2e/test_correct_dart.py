@@ -135,7 +135,9 @@ def test_a_game_won_on_a_misread_is_corrected_from_the_results_and_goes_on(tmp_p
         send(d, board, ["BTN NEXT"])  # the game is over: the board changes nothing
         assert d.screen.name == "correct-dart"
         d.press("2")
-        d.press("5\n")  # the S25 was an S5: no win after all
+        d.press("5\n")  # the S25 was an S5: asked once, over the results
+        assert "Anna: dart 2, S5 instead of SB? Enter again to correct" in d.texts
+        d.press("\n")  # no win after all
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert d.screen.name == "cricket" and "Anna: dart 2 corrected, S5 instead of SB" in d.texts
         assert game.outcome() is None and game.marks("Anna", 25) == 2
@@ -170,7 +172,7 @@ def test_a_correction_from_the_results_can_change_the_winner_or_be_left(tmp_path
         assert len(d.kiosk.results) == 1
         d.press("*")
         d.press("3")
-        d.press("3*19\n")
+        d.press("3*19\n\n")
         said = "Boris: dart 3 corrected, T19 instead of S5"
         assert d.screen.name == "cricket" and said in d.texts and "Boris wins!" in d.texts
         d.wait_screen("results")  # over still, with the new winner, and what made it so
@@ -193,3 +195,57 @@ def test_turns_are_paged_with_the_mouse_on_a_touch_screen(tmp_path: Path) -> Non
         d.click(screen.slots[1].center)  # type: ignore[attr-defined]
         d.press("20\n")
         assert "Anna: dart 2 corrected, S20 instead of S5" in d.texts
+
+
+def test_a_dart_typed_by_habit_on_the_results_corrects_nothing_unasked(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, WON_ON_A_MISREAD)
+        d.wait_screen("results")
+        d.press("3")  # a dart typed as on the scoreboard: the game is over, and said how
+        assert "The game is over: * corrects a dart" in d.texts
+        d.press("*19\n")  # * opens the correction, 1 picks a dart, 9 Enter: only asked
+        assert d.screen.name == "correct-dart"
+        assert "Anna: dart 1, S9 instead of DB? Enter again to correct" in d.texts
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert str(game.history[-2]) == "DB" and game.outcome() is not None
+        d.press("---")  # the typing, the dart, the screen: back to the results
+        assert d.screen.name == "results" and len(d.kiosk.results) == 1
+
+
+def test_a_win_on_a_third_dart_corrected_away_holds_the_turn_for_next(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, [*WON_ON_A_MISREAD[:-2], "S1", "DB", "SB"])  # the SB, third, wins
+        d.wait_screen("results")
+        d.press("*3")
+        d.press("5\n\n")  # it was an S5
+        session = d.screen.session  # type: ignore[attr-defined]
+        # Her turn is held, as after any third dart: the board's NEXT, pressed once the
+        # darts are pulled, passes it; it must not cost Boris his turn.
+        assert session.hold is not None and "Remove darts, then + (next player)" in d.texts
+        send(d, board, ["BTN NEXT"])
+        assert str(session.game.current_player) == "Boris" and session.game.darts_left == 3
+        assert "END" not in [str(x) for x in session.game.history[-3:]]
+
+
+def test_the_cameras_question_on_the_winning_dart_is_answered_on_the_results(
+    tmp_path: Path,
+) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.domain.darts import Dart
+    from kiosk.ui.inbox import DeviceEvent
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, WON_ON_A_MISREAD)  # (the board standing in for the cameras)
+        doubt = CameraDoubt(Dart.parse("SB"), Dart.parse("S5"))
+        d.running.inbox.put(DeviceEvent(doubt, source="camera"))
+        d.settle()
+        d.wait_screen("results")
+        question = "Cameras unsure: SB or S5? Press * for S5, - to undo"
+        assert question in d.texts  # what * does here, said
+        d.press("*")  # the other reading, as on the scoreboard: no win after all
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and str(game.history[-1]) == "S5"
+        assert game.outcome() is None and d.kiosk.results == []

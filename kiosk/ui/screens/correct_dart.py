@@ -158,6 +158,14 @@ class CorrectDartScreen(Screen):
                 "{} wins with it, and the darts after it go ({}). Enter again to correct"
             ).format(self.turns[self.at].player, drops)
             return
+        if self.results is not None and not drops and self.confirm != (index, dart):
+            # Over the results, keys typed by habit (3*19 Enter, a dart for the
+            # scoreboard) would correct a dart unseen: every correction is asked once.
+            self.confirm = (index, dart)
+            self.message = self.t("{}: dart {}, {} instead of {}? Enter again to correct").format(
+                self.turns[self.at].player, self.chosen + 1, dart, old
+            )
+            return
         doubt = self.game_screen.doubt_is_current()
         fb = self.session.correct(index, dart)
         if not fb.accepted:

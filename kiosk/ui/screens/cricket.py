@@ -303,6 +303,8 @@ class CricketScreen(Screen):
 
                 said, revision = self.corrected_last or ("", -1)
                 note = said if revision == self.session.revision else ""
+                if self.doubt_is_current() and self.message:
+                    note = self.message  # the cameras' question: * and - answer it there
                 self.kiosk.stack.push(ResultsScreen(self.kiosk, self, note))
 
     def wake_at(self) -> float | None:

@@ -1,7 +1,8 @@
 """The winner and every player's figures. Enter: rematch; ``/``: menu; ``-``: undo
 (back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed);
 ``*``: correct a dart in place (a misread seen only now, in any turn: the game is
-scored again, and its results come back, or the game goes on if it no longer ends)."""
+scored again, and its results come back, or the game goes on if it no longer ends),
+or, when the cameras asked about the winning dart, take their other reading."""
 
 from __future__ import annotations
 
@@ -74,7 +75,9 @@ class ResultsScreen(Screen):
     def __init__(self, kiosk: Any, game_screen: Any, note: str = "") -> None:
         super().__init__(kiosk)
         self.game_screen = game_screen
-        self.note = note  # a correction that made these results ("dart 3 corrected, ...")
+        # What made these results (a correction: "dart 3 corrected, ..."; the cameras'
+        # question on the winning dart), or how to correct one.
+        self.note = note
         self.session = game_screen.session
         game = self.session.game
         outcome = game.outcome()
@@ -112,10 +115,20 @@ class ResultsScreen(Screen):
         elif event.name == "undo":
             self.withdraw()
             self.game_screen.undo()
-        elif event.name == "times" and hasattr(self.game_screen, "corrected"):
+        elif event.name == "times" and self.game_screen.doubt_is_current():
+            # The cameras' question on the winning dart (its note says "Press * for
+            # S5"): * takes the other reading, as on the scoreboard.
+            self.withdraw()
+            self.game_screen.take_doubt()
+        elif event.name == "times":
             from kiosk.ui.screens.correct_dart import CorrectDartScreen
 
             self.kiosk.stack.push(CorrectDartScreen(self.kiosk, self.game_screen, self))
+        elif event.name in ("digit", "char"):
+            # A dart typed by habit, as on the scoreboard: the game is over; say how
+            # a dart is corrected now, rather than nothing.
+            self.note = self.t("The game is over: * corrects a dart")
+            self.dirty = True
 
     def withdraw(self) -> None:
         """The game is changed under these results (undo, a correction): they go, off
