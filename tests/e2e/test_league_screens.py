@@ -229,6 +229,13 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
         assert "MPR, last Cricket games: 2" in d.texts  # the training game is in the trend
         assert "W" in d.texts and "L" not in d.texts  # but not in the form
         assert "Last game: 0.00" in d.texts  # the training game is the newest: no marks
+        # The average is both games' marks over their darts, as the standings count
+        # MPR: not the mean of the two games' MPRs, which weighs her short game as much.
+        ann = store.players.find("Ann")
+        games = store.league.player_games(ann.id)  # type: ignore[union-attr]
+        marks, darts = sum(g.marks for g in games), sum(g.darts for g in games)
+        mean = sum(g.mpr or 0 for g in games) / len(games)
+        assert f"Average: {marks * 3 / darts:.2f}" in d.texts and f"{mean:.2f}" not in d.texts
 
 
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:

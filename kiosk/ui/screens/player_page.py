@@ -37,6 +37,10 @@ class Summary:
     change: float | None = None  # the last rated game's change
     form: list[str] = field(default_factory=list)  # outcomes, oldest first
     mpr: list[float] = field(default_factory=list)  # per Cricket game, oldest first
+    # Those games' MPR together (all their marks over all their darts), as the
+    # standings count it: not the mean of the games' MPRs, which weighs a short game
+    # as much as a long one and would disagree with the standings.
+    mpr_avg: float | None = None
     formula_avg: float | None = None
     formula_games: int = 0
     season: str = ""
@@ -51,8 +55,10 @@ def summary(store: Store, player_id: int) -> Summary:
         out.change = history[-1][2] - history[-1][1]
     games = store.league.player_games(player_id, limit=HISTORY_GAMES)
     out.form = [g.outcome for g in games if g.rated][:FORM_GAMES][::-1]
-    mprs = [g.mpr for g in games]
-    out.mpr = [m for m in mprs if m is not None][:TREND_GAMES][::-1]
+    cricket = [g for g in games if g.mpr is not None][:TREND_GAMES]
+    out.mpr = [g.mpr for g in cricket if g.mpr is not None][::-1]
+    if cricket:
+        out.mpr_avg = sum(g.marks for g in cricket) * 3 / sum(g.darts for g in cricket)
     formula = [g for g in games if g.kind == "formula" and g.rounds > 0]
     if formula:
         points = sum(g.points_total for g in formula)
@@ -149,9 +155,7 @@ class PlayerPage(StorePage):
         lines = p.two_lines(text, 3.6 * u, w * 0.42)
         for n, line in enumerate(lines):  # (two lines rather than a smaller one)
             p.text(line, 3.6 * u, (left, y + (6 + 4.4 * n) * u), theme.TEXT, max_width=w * 0.42)
-        self._draw_trend(
-            p, pygame.Rect(int(w * 0.52), int(21 * u), int(w * 0.43), int(52 * u)), d.mpr
-        )
+        self._draw_trend(p, pygame.Rect(int(w * 0.52), int(21 * u), int(w * 0.43), int(52 * u)), d)
         if self.message:
             centred(p, self.message, 3.4, 89, theme.BAD, anchor="center", width=0.94)
         self._footer(p)
@@ -185,8 +189,9 @@ class PlayerPage(StorePage):
                 style="bold",
             )
 
-    def _draw_trend(self, p: theme.Painter, box: pygame.Rect, values: list[float]) -> None:
+    def _draw_trend(self, p: theme.Painter, box: pygame.Rect, d: Summary) -> None:
         u = p.u
+        values = d.mpr
         title = f"{self.t('MPR')}, {self.t('last Cricket games')}: {len(values)}"
         p.text(title, 3.6 * u, (box.x, box.y - 4 * u), theme.DIM, max_width=box.w)
         p.rect(box, theme.PANEL, radius=u)
@@ -210,7 +215,7 @@ class PlayerPage(StorePage):
             y = y_of(v)
             pygame.draw.line(p.surface, theme.LINE, (plot.x, y), (plot.right, y), 1)
             p.text(self.number(v, 1), 3 * u, (plot.x - 1.5 * u, y), theme.DIM, anchor="midright")
-        avg = sum(values) / len(values)
+        avg = d.mpr_avg if d.mpr_avg is not None else sum(values) / len(values)
         ya = y_of(avg)
         for x in range(plot.x, plot.right, int(2 * u)):
             pygame.draw.line(
