@@ -213,8 +213,12 @@ class FormulaSession:
         return self.turn_clock.deadline
 
     def remaining(self, now: float) -> float:
+        """The time left on the running clock; before it runs, what the player named
+        will get (a resumed game: what they had left, not the full limit)."""
         deadline = self.turn_clock.deadline
         if self.phase != PLAYING or deadline is None:
+            if self.phase == READY and self.player in self.players:
+                return self.time_for(self.player)
             return self.time_limit
         return max(0.0, deadline - now)
 

@@ -306,6 +306,7 @@ def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> 
         assert resumed.phase == READY and resumed.game.digits == 3489
         d.settle()  # the screen before Enter promises the time that is left, not 2:00
         assert any(t.startswith("Your clock starts then: 1:1") for t in d.texts), d.texts
+        assert "2:00" not in d.texts  # the big clock says the same
         d.press("\n")
         assert resumed.phase == PLAYING
         assert 67 <= resumed.remaining(time.monotonic()) <= 71

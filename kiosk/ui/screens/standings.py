@@ -181,13 +181,14 @@ class StandingsScreen(StorePage):
             size = row_h * 0.55
             cy = rect.centery
             rank = ranks[i]
-            p.text(
+            p.text(  # inside its row: "6=", "10=" shrink rather than leave it
                 f"{rank}{'=' if ranks.count(rank) > 1 else ''}",
                 size,
-                (x0 + rank_w * 0.6, cy),
+                (x0 + rank_w * 0.8, cy),
                 theme.ACCENT,
                 anchor="midright",
                 style="bold",
+                max_width=rank_w * 0.8 + 0.4 * u,
             )
             p.text(
                 s.name,
