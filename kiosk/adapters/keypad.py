@@ -154,8 +154,8 @@ _TEXT = {
 
 def action_for(key: int, text: str = "") -> KeyAction | None:
     """The action of a key press: ``key`` is the keycode, ``text`` the character it
-    typed ("" if none). Letters become ``char`` actions (as typed, upper or lower
-    case); anything else unknown is None (ignored).
+    typed ("" if none). Letters and other printable signs become ``char`` actions (as
+    typed, upper or lower case); anything else unknown is None (ignored).
 
     A main-row digit key that typed something else (Shift+9 is "(" on a US keyboard,
     Shift+7 is "/" on a German one) means what it typed."""
@@ -172,6 +172,10 @@ def action_for(key: int, text: str = "") -> KeyAction | None:
     if len(text) == 1 and text.isalpha():
         return KeyAction("char", text)
     if text in ("(", ")", ",", "'", "."):
+        return KeyAction("char", text)
+    if len(text) == 1 and text.isprintable() and not text.isspace():
+        # Any other sign a keyboard typed ("&", '"'): a character, for the screen
+        # that types text to take or to refuse with a word (the name entry).
         return KeyAction("char", text)
     return None
 

@@ -310,6 +310,25 @@ def test_a_keyboard_types_a_name_starting_with_n_on_a_place_and_a_hyphen_in_it(
         assert store.players.find("Nina-Uma") is not None
 
 
+def test_a_character_a_name_cannot_hold_is_said_and_the_name_typed_is_kept(
+    tmp_path: Path,
+) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann")
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players
+        d.key("up")
+        d.key("up")  # place 1
+        d.keyboard("ac/")  # a keyboard's "/" threw the name away (it was cancel)
+        assert d.screen.name == "name-entry"
+        assert "/ cannot be used in a name: letters, digits, space, - ' ." in d.texts
+        d.keyboard("dc &")  # and "&" vanished without a word
+        assert "& cannot be used in a name: letters, digits, space, - ' ." in d.texts
+        d.keyboard("\n")
+        assert d.screen.name == "players" and store.players.find("Acdc") is not None
+
+
 def test_a_retired_player_typed_for_a_league_game_is_told_how_to_bring_him_back(
     tmp_path: Path,
 ) -> None:

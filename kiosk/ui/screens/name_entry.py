@@ -265,14 +265,24 @@ class NameEntry(Screen):
                 self.save()
         elif name == "times":
             self.save()
-        elif name == "char":
+        elif name == "char" or (name == "menu" and not event.pad and event.char == "/"):
+            # (A keyboard's "/" is a character it typed, refused and said so, not a
+            # cancel that throws the name away: Esc, or the keypad's /, cancels.)
             if not ed.type(event.char):
-                self.message = self.t("The name is full") if ed.full else ""
+                self.message = self.refused(event.char)
         elif name == "back":
             if not ed.delete():
                 self.cancel()
         elif name in ("menu", "cancel"):
             self.cancel()
+
+    def refused(self, ch: str) -> str:
+        """Why a character typed was not written ("" when nothing needs saying)."""
+        if self.editor.full:
+            return self.t("The name is full")
+        if len(ch) == 1 and not (ch.isalnum() or ch in SYMBOLS):
+            return self.t("{} cannot be used in a name: letters, digits, space, - ' .").format(ch)
+        return ""  # (a second space in a row: nothing to say)
 
     def save(self) -> None:
         self.editor.settle()
