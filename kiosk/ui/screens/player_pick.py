@@ -80,6 +80,7 @@ class PlayerPick(StoreMenu):
             seats.append(name or (None if rated else generic(kiosk, i)))
         self.seats = seats
         self.selected = count if all(seats) else seats.index(None)
+        self._new_asked: str | None = None  # a new player's name, asked about once
 
     def _known(self, names: list[str]) -> set[str]:
         store = store_of(self.kiosk)
@@ -136,6 +137,11 @@ class PlayerPick(StoreMenu):
             try:
                 found = store.players.find(name)
                 if found is None and name.casefold() not in self.taken(seat):
+                    if self._new_asked != name:
+                        # A typo or another spelling ("Natalia" for "Наталія") would
+                        # split a player's league record in two: a new one is asked once.
+                        self._new_asked = name
+                        return self.t("{} is not a saved player: Enter again to add").format(name)
                     found = store.players.add(name)
             except (ValueError, sqlite3.Error) as e:
                 return reason(self, e)
