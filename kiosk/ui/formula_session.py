@@ -272,8 +272,9 @@ class FormulaSession:
         except FormulaError as e:
             return Preview(text, error=e)
         points = self.rules.points(value)
-        after = self.rules.next_score(self.game.score(self.player), points)
-        return Preview(text, value, points, after)
+        before = self.game.score(self.player)
+        after = self.rules.next_score(before, points)
+        return Preview(text, value, points, after, score_before=before)
 
     # -- inputs ----------------------------------------------------------------------
 

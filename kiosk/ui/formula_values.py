@@ -68,6 +68,17 @@ class Preview:
     points: int | None = None
     score_after: int | None = None
     error: FormulaError | None = None
+    score_before: int | None = None
+
+    @property
+    def gains(self) -> bool:
+        """The score it leaves is nearer 0 than the score now (negative points, or
+        points far past the score, push it up: a warning, not good news)."""
+        return (
+            self.score_after is not None
+            and self.score_before is not None
+            and self.score_after < self.score_before
+        )
 
     @property
     def still_typing(self) -> bool:

@@ -103,6 +103,10 @@ def test_the_live_preview_gives_value_points_and_the_score_left() -> None:
     refused = session.preview("3+4/0*89")
     assert refused.error is not None and refused.error.position is not None
     assert not refused.still_typing
+    # Points that push the score up are a warning on screen, not good news.
+    assert preview.gains
+    up = session.preview("3-489")
+    assert (up.points, up.score_after, up.gains) == (-486, 987, False)
 
 
 def test_a_duel_hides_the_first_answer_and_alternates_who_starts() -> None:

@@ -187,6 +187,11 @@ def test_every_refusal_a_player_can_meet_is_shown_in_their_language(language: st
     shown = refusal_text(catalog.gettext, FormulaError("wrong_digit", "7 is not a digit of 3489"))
     assert "7" in shown and "3489" in shown and "digit" not in shown
     assert all(catalog.gettext(general) != general for general in CODES.values())
+    # A figure as the language writes it; one no player reads (4.99e-137) left out.
+    half = FormulaError("not_whole", "not a whole number: 490.732")
+    assert refusal_text(catalog.gettext, half, ",").endswith(": 490,732")
+    tiny = FormulaError("not_whole", "not a whole number: 4.99317e-137")
+    assert refusal_text(catalog.gettext, tiny, ",") == catalog.gettext("not a whole number")
 
 
 def calibration_reasons() -> tuple[set[str], list[str]]:

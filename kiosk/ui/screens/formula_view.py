@@ -22,7 +22,7 @@ from kiosk.domain.formula.errors import CODES, FormulaError
 from kiosk.domain.formula.rules import Rules
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, WARN_AT, move_text
-from kiosk.ui.i18n import fill
+from kiosk.ui.i18n import DECIMAL_MARKS, fill
 
 if TYPE_CHECKING:
     from kiosk.ui.formula_session import FormulaSession
@@ -56,10 +56,11 @@ REFUSAL_TEMPLATES = (
 )  # fmt: skip
 
 
-def refusal_text(t: Callable[[str], str], error: FormulaError) -> str:
+def refusal_text(t: Callable[[str], str], error: FormulaError, mark: str = ".") -> str:
     """The engine's refusal in the player's language: the message itself if it is in
-    the catalogue, else its template with the numbers put back, else the code's
-    general text; English when none of these is translated."""
+    the catalogue, else its template with the numbers put back (a decimal written with
+    the language's ``mark``), else the code's general text; English when none of these
+    is translated."""
     message = error.message
     translated = t(message)
     if translated != message:
@@ -67,7 +68,13 @@ def refusal_text(t: Callable[[str], str], error: FormulaError) -> str:
     for code, pattern, template in REFUSAL_TEMPLATES:
         found = re.fullmatch(pattern, message)
         if code == error.code and found is not None:
-            return fill(t(template), **found.groupdict())
+            fields = found.groupdict()
+            value = fields.get("value", "")
+            if any(c.isalpha() for c in value):
+                break  # 4.99317e-137, inf: no figure a player reads; the general text
+            if value:
+                fields["value"] = value.replace(".", mark)
+            return fill(t(template), **fields)
     general = CODES.get(error.code)
     if general is not None and t(general) != general:
         return t(general)
@@ -203,14 +210,16 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
         r = p.text(f"= {preview.value}", L.s(6.5), (x0, y), theme.TEXT, anchor="midleft",
                    style="bold", max_width=(x1 - x0) * 0.45)  # fmt: skip
         pts = f"{preview.points:+d} {t('points')}"
-        r = p.text(pts, L.s(5), (r.right + 3 * p.u, y), theme.GOOD, anchor="midleft", style="bold")
+        colour = theme.GOOD if preview.gains else theme.BAD  # the score goes up: a warning
+        r = p.text(pts, L.s(5), (r.right + 3 * p.u, y), colour, anchor="midleft", style="bold")
         after = f"\u2192 {t('score')} {preview.score_after}"
         p.text(after, L.s(5), (r.right + 3 * p.u, y), theme.ACCENT, anchor="midleft",
                style="bold", max_width=x1 - r.right - 3 * p.u)  # fmt: skip
     elif preview.error is not None and text:
         refused = text == screen.refused_text
         colour = theme.DIM if preview.still_typing and not refused else theme.BAD
-        p.text(refusal_text(t, preview.error), L.s(4.6), (x0, y), colour, anchor="midleft",
+        decimal = DECIMAL_MARKS.get(screen.kiosk.settings.language, ".")
+        p.text(refusal_text(t, preview.error, decimal), L.s(4.6), (x0, y), colour, anchor="midleft",
                style="bold", max_width=x1 - x0)  # fmt: skip
     line = ""
     colour = theme.ACCENT
@@ -266,7 +275,9 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
         gain_right = x0
         if move.result is not None:
             gain = f"{move.points:+d} {t('points')} \u2192 {t('score')} {move.score}"
-            r = p.text(gain, L.s(4.4), (x0, y + L.s(8.5)), theme.GOOD, anchor="midleft",
+            before = s.game.score_before(move.player, rnd.number)
+            colour = theme.GOOD if move.score < before else theme.BAD  # (up: a warning)
+            r = p.text(gain, L.s(4.4), (x0, y + L.s(8.5)), colour, anchor="midleft",
                        style="bold", max_width=x1 - x0)  # fmt: skip
             gain_right = r.right + L.s(2)
         if move.auto:  # beside the points, so the formula keeps its size
