@@ -364,6 +364,10 @@ class FormulaSession:
         log.info("%s ran out of time (%s)", player, move.formula or "game lost")
         return Feedback(True, [SOUND_TIMEOUT, *self._after_move(now)])
 
+    def hint_left(self) -> bool:
+        """A hint can be asked now (training, once per round and player)."""
+        return self.setup.mode == "training" and (self.game.round, self.player) not in self._hinted
+
     def ask_hint(self) -> Feedback:
         """Training only, once per round: the solver's best formula for this score."""
         if self.setup.mode != "training":

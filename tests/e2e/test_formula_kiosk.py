@@ -162,6 +162,7 @@ def test_training_takes_a_formula_back_with_the_dot_and_the_round_is_answered_ag
         d.settle()
         d.pad("\n0+0+0-0\n")  # 3+4+8-9: 6 points
         assert session.game.score("Anna") == 495 and session.phase == "round_done"
+        assert "Enter: next round   . : take the formula back" in d.texts  # said where it is
         d.pad(".")  # take it back
         assert session.game.score("Anna") == 501 and session.phase == "playing"
         assert "3+4+8-9" in d.texts and "2:00" in d.texts  # back in the editor, a fresh clock
@@ -331,3 +332,19 @@ def test_a_side_game_set_aside_for_a_turn_at_the_board_comes_back_as_it_was(
         d.pad("00")  # and she types on where she was
         rest = str(side.session.game.digits)[2:]  # type: ignore[attr-defined]
         assert side.editor.text == typed + rest  # type: ignore[attr-defined]
+
+
+def test_the_hint_shows_at_once_and_the_tips_go_stale_no_longer(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        d.pad("\n2")  # a key with no use: the tip
+        assert "0 = the next digit (3)" in d.texts
+        d.pad("1")  # the hint, at once: not hidden under the tip for its 4 s
+        hint = [t for t in d.texts if t.startswith("Hint: ")]
+        assert hint, d.texts
+        d.pad("1")  # again: the hint is there to read, no red "one hint per round" over it
+        assert hint[0] in d.texts and "one hint per round" not in d.texts
+        d.pad("0000")
+        d.pad("2")  # all four digits in: the tip says so
+        assert "All four digits are in" in d.texts

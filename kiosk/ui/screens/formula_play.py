@@ -134,16 +134,21 @@ class FormulaScreen(Screen):
             self._sync()
         elif token.kind == fk.HINT:
             fb = s.ask_hint()
-            if not fb.accepted and fb.message:
+            if fb.accepted or s.hint is not None:
+                # The hint shows at once, on the line a message would hide it under
+                # (a tip just given; "one hint per round" with the hint there to read).
+                self.message, self.message_until = "", None
+            elif fb.message:
                 self.say(self.t(fb.message), bad=True)
         elif token.kind == fk.UNUSED:
             digit = self.editor.next_digit
             tip = self.t("0 = the next digit")
-            self.say(f"{tip} ({digit})" if digit else tip)
+            # Once the four digits are in, the tip says so, not a digit long gone.
+            self.say(f"{tip} ({digit})" if digit else self.t("All four digits are in"))
         elif self.editor.apply(token):
             self.error_position = None
-            if self.message_bad:
-                self.message, self.message_until = "", None
+            if self.message_bad or self.message.startswith(self.t("0 = the next digit")):
+                self.message, self.message_until = "", None  # (a tip typed past is stale)
 
     def take_back(self) -> None:
         """Training: ``.`` (delete) on the round's result takes the formula back (an undo

@@ -298,12 +298,14 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
         best_y += L.s(5)
     if s.phase != OVER:
         label = t("Enter: next round")
+        if s.setup.mode == "training":  # (only the README said so)
+            label = t("Enter: next round   . : take the formula back")
         p.text(label, L.s(4), (x0, L.y(57)), theme.DIM, anchor="midleft", style="bold")
 
 
 def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
     t = screen.t
-    training = screen.session.setup.mode == "training"
+    hint = screen.session.hint_left()  # (lit while there is one to ask)
     side = getattr(screen, "cricket", None) is not None  # 4 goes back to the scoreboard
     top = L.y(62)
     cw = (x1 - x0) / 4
@@ -311,7 +313,7 @@ def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     for col, row, cols, rows, key, label in KEYPAD:
         rect = pygame.Rect(int(x0 + col * cw + 2), int(top + row * ch + 2),
                            int(cols * cw - 4), int(rows * ch - 4))  # fmt: skip
-        active = bool(label) and (label != "hint" or training)
+        active = bool(label) and (label != "hint" or hint)
         p.rect(rect, theme.PANEL_HI if active else theme.PANEL, radius=0.6 * p.u)
         # The key's own label, as printed on the keypad, big enough to find from 3 m.
         key_w = min(rect.w * 0.3, 9 * p.u)
