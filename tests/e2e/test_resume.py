@@ -529,3 +529,44 @@ def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
         assert rows[0] == (1, "lost")
         rated = conn.execute("SELECT game_id, after < before FROM ratings").fetchall()
         assert rated == [(1, 1)]  # her rating went down for it
+
+
+def test_results_left_on_screen_go_to_the_attract_screen_and_the_game_counts(
+    tmp_path: Path,
+) -> None:
+    # The last results of the night left on the TV: the game must count (standings,
+    # export over SSH at closing) without anyone pressing a key.
+    from kiosk.ui.screens.results import RESULTS_IDLE_S
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+        with Store.open(db_file(tmp_path)) as store:
+            assert store.games.get(1).status == "playing"  # undo and correct still open
+        d.screen.update(time.monotonic() + RESULTS_IDLE_S - 5)
+        d.settle()
+        assert d.screen.name == "results"
+        d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
+        d.settle()
+        assert d.screen.name == "attract" and any("Anna" in t for t in d.texts)
+        with Store.open(db_file(tmp_path)) as store:
+            assert store.games.get(1).status == "finished"
+
+
+def test_a_formula_games_end_left_on_screen_goes_to_the_attract_screen(tmp_path: Path) -> None:
+    from kiosk.ui.screens.results import RESULTS_IDLE_S
+
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",)))
+        d.settle()
+        d.press("\n")
+        screen = d.screen
+        screen.update(time.monotonic() + 200)  # her time runs out: the game is lost
+        screen.update(time.monotonic() + 202)
+        d.wait_screen("formula-end")
+        d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
+        d.settle()
+        assert d.screen.name == "attract"
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.get(1).status == "finished"

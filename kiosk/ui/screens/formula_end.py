@@ -8,6 +8,7 @@ questions to the Cricket match, as during the side game).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from kiosk.ui.formula_session import FormulaSession, move_text
 from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Screen
 from kiosk.ui.screens.formula_view import shown_formula
+from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
 
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
@@ -59,6 +61,7 @@ class FormulaEndScreen(Screen):
         super().__init__(kiosk)
         self.session = session
         self.side = side
+        self.idle_since = time.monotonic()
         outcome = session.game.outcome()
         if side is None and outcome is not None:  # for the attract screen, as said here
 
@@ -67,7 +70,15 @@ class FormulaEndScreen(Screen):
 
             kiosk.add_result(ResultLine("Formula darts", outcome.winner, session.players, detail))
 
+    def update(self, now: float) -> None:
+        if self.side is None:  # (a side game's end waits over the match)
+            back_to_attract_when_idle(self.kiosk, self.idle_since, now)
+
+    def wake_at(self) -> float | None:
+        return None if self.side is not None else self.idle_since + RESULTS_IDLE_S
+
     def process_event(self, event: Any) -> None:
+        self.idle_since = time.monotonic()
         if self.side is not None:
             self.back_to_side(event)
         elif isinstance(event, KeyAction):

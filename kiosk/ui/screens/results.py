@@ -2,11 +2,13 @@
 (back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed);
 ``*``: correct a dart in place (a misread seen only now, in any turn: the game is
 scored again, and its results come back, or the game goes on if it no longer ends),
-or, when the cameras asked about the winning dart, take their other reading."""
+or, when the cameras asked about the winning dart, take their other reading. Left
+alone for ``RESULTS_IDLE_S``, they go to the attract screen."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +62,17 @@ def reason_text(t: Callable[[str], str], reason: str, team: bool = False) -> str
     return t(reason)
 
 
+# Results left on screen this long go to the attract screen (which lists them): the
+# game is finished in the store then (the league's standings and exports count it),
+# not only when someone next presses a key. Time enough to undo or correct a dart.
+RESULTS_IDLE_S = 600.0
+
+
+def back_to_attract_when_idle(kiosk: Any, idle_since: float, now: float) -> None:
+    if now - idle_since >= RESULTS_IDLE_S and len(kiosk.stack) > 1:
+        kiosk.stack.reset(kiosk.stack.screens()[0])
+
+
 def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
     """Each player's place: a team shares its place, and so do sides level on what ranks them
     (as the league records it, ``seat_results``)."""
@@ -89,6 +102,7 @@ class ResultsScreen(Screen):
         self.places = places(game, tuple(game.players))
         self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players))
         kiosk.add_result(self.line)
+        self.idle_since = time.monotonic()
         self.buttons = [
             Button("enter", "Rematch"),
             Button("menu", "Menu"),
@@ -96,7 +110,14 @@ class ResultsScreen(Screen):
             Button("times", "Correct a dart"),
         ]
 
+    def update(self, now: float) -> None:
+        back_to_attract_when_idle(self.kiosk, self.idle_since, now)
+
+    def wake_at(self) -> float | None:
+        return self.idle_since + RESULTS_IDLE_S
+
     def process_event(self, event: Any) -> None:
+        self.idle_since = time.monotonic()
         if isinstance(event, Click):
             for b in self.buttons:
                 if b.hit(event.pos):
