@@ -348,3 +348,21 @@ def test_the_hint_shows_at_once_and_the_tips_go_stale_no_longer(tmp_path: Path) 
         d.pad("0000")
         d.pad("2")  # all four digits in: the tip says so
         assert "All four digits are in" in d.texts
+
+
+def test_a_duels_rounds_table_shows_each_formula_whole_not_behind_a_cut_name(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Bohdan Kostiantynovych"), mode="duel",
+                             digits=(7014, 3489))  # fmt: skip
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n00+00\n")  # Anna: 70+14
+        d.pad("\n0+0+0+0\n")  # Bohdan: 7+0+1+4
+        d.pad("\n")
+        # The table's rows: the formula alone (in the player's colour), the round's
+        # number and digits once; not "Bohdan K: 7+0+1+4 = 12" shrunk to fit.
+        assert "70+14" in d.texts and "7+0+1+4" in d.texts
+        assert not any(t.startswith("Bohdan K:") for t in d.texts)
+        assert d.texts.count("7014") == 1

@@ -399,13 +399,20 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     s = screen.session
     duel = len(s.players) > 1
     rows: list[tuple[str, str, str, str, str]] = []
+    colours: list[tuple[int, ...]] = []
     for rnd in s.finished_rounds():
-        for move in rnd.moves:
+        for n, move in enumerate(rnd.moves):
             formula = shown_formula(move_text(move)) if move.formula else t(move_text(move))
-            if duel:
-                formula = f"{move.player[:8]}: {formula}"
+            if duel and move.formula and not move.auto:
+                # The formula alone (the points and score are beside it), in the player's
+                # colour, as their score box: a name cut to 8 letters read like a typo.
+                formula = shown_formula(move.formula)
             pts = "" if move.result is None else f"{move.points:+d}"
-            rows.append((str(rnd.number), str(rnd.digits), formula, pts, str(move.score)))
+            first = n == 0  # a round's number and digits once, on its first row
+            rows.append((str(rnd.number) if first else "", str(rnd.digits) if first else "",
+                         formula, pts, str(move.score)))  # fmt: skip
+            seat = s.players.index(move.player) if move.player in s.players else 0
+            colours.append(theme.PLAYER_COLOURS[seat % 4] if duel else theme.TEXT)
     top = L.y(53)
     row_h = L.s(4.4)
     cols = (0.0, 0.045, 0.19, 0.68, 0.82)
@@ -415,12 +422,13 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
                max_width=right - cols[k] * width - 6)  # fmt: skip
     fit = int((L.y(99) - top - row_h) // row_h)
-    for r, row in enumerate(rows[-fit:] if fit > 0 else []):
+    shown = list(zip(rows, colours, strict=True))[-fit:] if fit > 0 else []
+    for r, (row, colour) in enumerate(shown):
         y = top + (r + 1) * row_h
         p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
         for k, cell in enumerate(row):
             right = cols[k + 1] * width if k + 1 < len(cols) else width
-            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y), theme.TEXT,
+            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y), colour if k == 2 else theme.TEXT,
                    max_width=right - cols[k] * width - 6)  # fmt: skip
 
 
