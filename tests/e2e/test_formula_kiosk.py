@@ -366,3 +366,8 @@ def test_a_duels_rounds_table_shows_each_formula_whole_not_behind_a_cut_name(
         assert "70+14" in d.texts and "7+0+1+4" in d.texts
         assert not any(t.startswith("Bohdan K:") for t in d.texts)
         assert d.texts.count("7014") == 1
+        # Between turns the perfect-game note is nobody's; in a turn, the player's own.
+        assert not any(t.startswith(("Anna: Perfect", "Perfect")) for t in d.texts)
+        d.pad("\n")  # round 2: Bohdan answers first
+        notes = [t for t in d.texts if "Perfect game" in t]
+        assert notes == ["Bohdan Kostiantynovych: Perfect game (0 by round 4): not any more"]

@@ -368,12 +368,16 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     player = s.player or s.players[0]
     if s.rules.min_rounds > s.rules.max_rounds:
         return  # (no game of these settings can be perfect: nothing to say)
+    if duel and s.player is None:
+        return  # (a duel's note is the answering player's: between turns, nobody's)
     if perfect_still_possible(s, player):
         note, colour = t("Perfect game (0 by round {n}): still possible"), theme.GOOD
     else:
         note, colour = t("Perfect game (0 by round {n}): not any more"), theme.DIM
-    p.text(fill(note, n=s.rules.min_rounds), L.s(3.2), (x0, L.y(48.5)), colour,
-           anchor="midleft", max_width=x1 - x0)  # fmt: skip
+    note = fill(note, n=s.rules.min_rounds)
+    if duel:
+        note = f"{player}: {note}"  # whose it is, said
+    p.text(note, L.s(3.2), (x0, L.y(48.5)), colour, anchor="midleft", max_width=x1 - x0)
 
 
 def perfect_still_possible(s: FormulaSession, player: str) -> bool:
