@@ -77,13 +77,16 @@ def standings_csv(data: dict[str, Any]) -> str:
 
 def games_csv(data: dict[str, Any]) -> str:
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(GAME_COLUMNS), lineterminator="\n")
+    # "places" last: each player's place, in the players' order (the 2nd and 3rd of a
+    # game of 3 or 4 both "lost", their places tell them apart, as the ratings do).
+    writer = csv.DictWriter(buf, fieldnames=[*GAME_COLUMNS, "places"], lineterminator="\n")
     writer.writeheader()
     for game in data["games"]:
         row = {k: game[k] for k in GAME_COLUMNS}
         row["players"] = " / ".join(game["players"])
         row["scores"] = " / ".join(str(s) for s in game["scores"])
         row["winner"] = " & ".join(game["winner"])
+        row["places"] = " / ".join(str(r["placement"]) for r in game["results"])
         writer.writerow({k: _cell(v) for k, v in row.items()})
     return buf.getvalue()
 

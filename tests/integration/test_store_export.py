@@ -118,12 +118,12 @@ def test_the_standings_csv_has_the_season_then_each_nights_rows(db, capsys):
 
 def test_the_games_csv_lists_each_game_with_players_scores_and_winner(db, capsys):
     rows = list(csv.DictReader(io.StringIO(export(db, capsys, "--table", "games"))))
-    assert list(rows[0]) == list(GAME_COLUMNS)
-    assert [(r["players"], r["winner"], r["result"]) for r in rows] == [
-        ("Ann / Bob", "Ann", "won"),
-        ("Cy / Di", "", "drawn"),
-        ("Ann", "Ann", "won"),
-        ("Ann / Bob / Cy / Di", "Ann & Cy", "won"),
+    assert list(rows[0]) == [*GAME_COLUMNS, "places"]
+    assert [(r["players"], r["winner"], r["result"], r["places"]) for r in rows] == [
+        ("Ann / Bob", "Ann", "won", "1 / 2"),
+        ("Cy / Di", "", "drawn", "1 / 1"),
+        ("Ann", "Ann", "won", "1"),
+        ("Ann / Bob / Cy / Di", "Ann & Cy", "won", "1 / 2 / 1 / 2"),  # a team shares one
     ]
     assert all(r["night"] and r["scores"] for r in rows)
 
