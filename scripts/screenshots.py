@@ -61,7 +61,7 @@ def all_screens(shot: Shots) -> None:
         d.press("*")  # Correct a dart from the results: Boris's first S2 was in the 20
         d.press("4")
         d.press("1")
-        d.press("20\n")
+        d.press("20\n\n")  # (over the results, asked once)
         d.wait_screen("results")
         shot.take(d, "results-corrected")
         d.press("/")
