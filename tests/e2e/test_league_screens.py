@@ -293,17 +293,22 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert game.players == ("Ann", "Bob") and game.rated
 
 
+def to_the_first_place(d: Driver) -> None:
+    """From the attract screen to a Cricket game's players, place 1 chosen."""
+    d.press("\n")  # attract -> main menu
+    d.press("1")  # Cricket
+    d.press("5")  # Choose players
+    assert d.screen.name == "players"
+    d.key("up")
+    d.key("up")  # from "Start game" up to place 1
+
+
 def test_a_keyboard_types_a_name_starting_with_n_on_a_place_and_a_hyphen_in_it(
     tmp_path: Path,
 ) -> None:
     with kiosk(tmp_path) as d:
         store = saved(d, "Ann")
-        d.press("\n")  # attract -> main menu
-        d.press("1")  # Cricket
-        d.press("5")  # Choose players
-        assert d.screen.name == "players"
-        d.key("up")
-        d.key("up")  # from "Start game" up to place 1
+        to_the_first_place(d)
         d.keyboard("nina-uma\n")  # N, U and - are letters and a hyphen here
         # Not on the roster: asked once (a typo would split a player's record in two).
         assert "Nina-Uma is not a saved player: Enter again to add" in d.texts
@@ -319,11 +324,7 @@ def test_a_character_a_name_cannot_hold_is_said_and_the_name_typed_is_kept(
 ) -> None:
     with kiosk(tmp_path) as d:
         store = saved(d, "Ann")
-        d.press("\n")  # attract -> main menu
-        d.press("1")  # Cricket
-        d.press("5")  # Choose players
-        d.key("up")
-        d.key("up")  # place 1
+        to_the_first_place(d)
         d.keyboard("ac/")  # a keyboard's "/" threw the name away (it was cancel)
         assert d.screen.name == "name-entry"
         assert "/ cannot be used in a name: letters, digits, space, - ' ." in d.texts
