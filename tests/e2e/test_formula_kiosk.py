@@ -348,6 +348,10 @@ def test_the_hint_shows_at_once_and_the_tips_go_stale_no_longer(tmp_path: Path) 
         d.pad("0000")
         d.pad("2")  # all four digits in: the tip says so
         assert "All four digits are in" in d.texts
+        d.pad(".")  # (typing clears the tip)
+        assert "All four digits are in" not in d.texts
+        d.pad("00")  # 0 past the last digit: said, not nothing
+        assert "All four digits are in" in d.texts
 
 
 def test_a_duels_rounds_table_shows_each_formula_whole_not_behind_a_cut_name(

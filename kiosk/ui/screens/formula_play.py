@@ -42,6 +42,7 @@ class FormulaScreen(Screen):
         self._editor_for: tuple[int, str | None] = (session.game.round, session.player)
         self.message = ""
         self.message_bad = False
+        self.message_is_tip = False
         self.message_until: float | None = None
         self.error_position: int | None = None  # of the last refused submit
         self.refused_text = ""  # the formula last refused (its reason shows in red)
@@ -144,10 +145,12 @@ class FormulaScreen(Screen):
             digit = self.editor.next_digit
             tip = self.t("0 = the next digit")
             # Once the four digits are in, the tip says so, not a digit long gone.
-            self.say(f"{tip} ({digit})" if digit else self.t("All four digits are in"))
+            self.tip(f"{tip} ({digit})" if digit else self.t("All four digits are in"))
+        elif token.kind == fk.NEXT_DIGIT and self.editor.next_digit is None:
+            self.tip(self.t("All four digits are in"))  # (0 did nothing, and said nothing)
         elif self.editor.apply(token):
             self.error_position = None
-            if self.message_bad or self.message.startswith(self.t("0 = the next digit")):
+            if self.message_bad or self.message_is_tip:
                 self.message, self.message_until = "", None  # (a tip typed past is stale)
 
     def take_back(self) -> None:
@@ -182,7 +185,13 @@ class FormulaScreen(Screen):
         if sounds:
             self.dirty = True
 
+    def tip(self, message: str) -> None:
+        """A tip on the keys, gone once the player types on."""
+        self.say(message)
+        self.message_is_tip = True
+
     def say(self, message: str, bad: bool = False) -> None:
+        self.message_is_tip = False
         self.message, self.message_bad = message, bad
         self.message_until = self.now() + MESSAGE_TIME
         self.dirty = True
