@@ -395,6 +395,21 @@ def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path
         assert (game.kind, game.players, game.rated) == ("formula", ("Ann",), True)
 
 
+def test_the_league_menu_starts_a_formula_qualification_too(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann")
+        to_league(d)
+        assert "Formula darts qualification" in d.texts
+        d.press("5")  # the league's other rated game, where the organiser looks for it
+        assert d.screen.name == "players"
+        assert "Saved players only: the result counts for the league" in d.texts
+        d.press("12")  # the place: Ann
+        d.press("2")  # Start game
+        assert d.screen.name == "formula"
+        (game,) = store.games.unfinished()
+        assert (game.kind, game.players, game.rated) == ("formula", ("Ann",), True)
+
+
 def test_a_duel_against_the_computer_says_it_never_counts(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         d.press("\n")  # attract -> main menu

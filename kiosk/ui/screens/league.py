@@ -151,7 +151,14 @@ class LeagueMenu(StoreMenu):
             Item("Tonight's standings", self.tonight, enabled=saved, note="not saved"),
             Item("Season standings", self.season, enabled=saved, note="not saved"),
             Item("Players", self.players, enabled=saved, note="not saved"),
+            # (a league's other rated game, found until now under Formula darts only)
+            Item("Formula darts qualification", self.qualify, enabled=saved, note="not saved"),
         ]
+
+    def qualify(self) -> None:
+        from kiosk.ui.screens.formula import FormulaMenu
+
+        FormulaMenu(self.kiosk).start("qualification", 1)  # its players screen, rated
 
     def play(self) -> None:
         from kiosk.ui.screens.cricket_menu import CricketMenu
