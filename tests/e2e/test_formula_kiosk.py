@@ -375,3 +375,19 @@ def test_a_duels_rounds_table_shows_each_formula_whole_not_behind_a_cut_name(
         d.pad("\n")  # round 2: Bohdan answers first
         notes = [t for t in d.texts if "Perfect game" in t]
         assert notes == ["Bohdan Kostiantynovych: Perfect game (0 by round 4): not any more"]
+
+
+def test_another_side_game_after_one_ends_is_its_players_not_the_next_waiting(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        cricket_screen = side_game_on_hold(d, board, ["T20", "S19", "S19"])  # Anna's
+        send(d, board, ["S18", "S18", "S18"])  # Boris's turn, held: he is the one waiting
+        assert d.screen.name == "formula-side"
+        side_game_lost_on_time(d)
+        d.pad("\n")  # Anna: another side game
+        again = d.screen
+        assert again.name == "formula-side" and again.side_player == "Anna"  # type: ignore[attr-defined]
+        assert cricket_screen.side_games == {"Anna": again}  # type: ignore[attr-defined]
+        send(d, board, ["BTN NEXT", "S20"])  # her own dart: the scoreboard comes back
+        assert d.screen is cricket_screen

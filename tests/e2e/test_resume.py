@@ -514,12 +514,17 @@ def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
         d.pad("2")
         assert "Really end the game? It counts as lost: choose again" in d.texts
         d.pad("2")
+        d.wait_screen("formula-end")  # lost, and shown so, as on time
+        assert len(d.kiosk.results) == 1  # on the attract screen's list too
+        d.pad("/")
         assert d.screen.name == "main-menu"
         start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="training"))
         d.settle()
         d.pad("\n4")
         assert "End game (counts as lost)" in d.texts  # (said to the player the same way)
         d.pad("22")
+        d.wait_screen("formula-end")
+        d.pad("/")
     with Store.open(db_file(tmp_path)) as store:
         qualification, training = store.games.get(1), store.games.get(2)
         assert qualification.status == "finished" and qualification.rated

@@ -153,7 +153,7 @@ class FormulaPause(GameMenu):
 
     @property
     def subtitle(self) -> str:  # type: ignore[override]
-        return "The clock keeps running: {}" if self._running() else "The clock keeps running"
+        return "The clock keeps running: {}" if self._running() else ""  # (none runs)
 
     @property
     def subtitle_args(self) -> tuple[object, ...]:  # type: ignore[override]
@@ -175,8 +175,12 @@ class FormulaPause(GameMenu):
         return Item(end, self.end_game)
 
     def end_game(self) -> None:
-        if self.confirm_end:
-            self.session.concede(self.game_screen.now())
+        if self.confirm_end and self.session.concede(self.game_screen.now()):
+            # Lost, and shown so, as a game lost on time: its end screen (and the
+            # attract screen's list) say it, and Enter plays again or / goes to the menu.
+            self.game_screen.end_at = self.game_screen.now()
+            self.back()
+            return
         super().end_game()
 
     def update(self, now: float) -> None:

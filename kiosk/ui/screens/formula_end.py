@@ -108,7 +108,7 @@ class FormulaEndScreen(Screen):
 
         if isinstance(event, KeyAction) and event.name == "enter":
             stack.pop()
-            stack.replace(FormulaSideGame(self.kiosk, cricket))
+            stack.replace(FormulaSideGame(self.kiosk, cricket, self.side.side_player))
         elif isinstance(event, DartInput):
             back()
             cricket.process_event(event)

@@ -246,9 +246,12 @@ class FormulaSideGame(FormulaScreen):
     name = "formula-side"
     top_margin = 9.0
 
-    def __init__(self, kiosk: Any, cricket_screen: Any) -> None:
+    def __init__(self, kiosk: Any, cricket_screen: Any, player: str | None = None) -> None:
+        """``player``: whose side game (default: the match's waiting player; another
+        one after a side game's end is its own player's, who may not be the one the
+        match has waiting by then)."""
         self.cricket = cricket_screen
-        self.side_player = waiting_player(cricket_screen.session)
+        self.side_player = player or waiting_player(cricket_screen.session)
         # The owner's [formula] rules and parameters (as the menu's games), in training
         chosen = getattr(kiosk, "formula_defaults", None)
         setup = FormulaSetup(
