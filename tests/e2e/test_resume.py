@@ -552,6 +552,8 @@ def test_results_left_on_screen_go_to_the_attract_screen_and_the_game_counts(
         d.screen.update(time.monotonic() + RESULTS_IDLE_S - 5)
         d.settle()
         assert d.screen.name == "results"
+        d.press("*")  # "Correct a dart" opened over them, and left there too
+        assert d.screen.name == "correct-dart"
         d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
         d.settle()
         assert d.screen.name == "attract" and any("Anna" in t for t in d.texts)

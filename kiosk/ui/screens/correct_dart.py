@@ -19,6 +19,7 @@ not listened to there, as on the results screen: the game is over until correcte
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pygame
@@ -30,6 +31,7 @@ from kiosk.ui.entry import TIMES, EntryError, parse_entry
 from kiosk.ui.screen import Click, DartInput, DartsPulled, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.cricket import PAD_ARROWS
 from kiosk.ui.screens.menu import centred, footer
+from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
 from kiosk.ui.widgets import Button
 
 TYPED_CHARS = "0123456789TDSBMI* "
@@ -55,7 +57,18 @@ class CorrectDartScreen(Screen):
         # Earlier and later turns for the mouse (a touch screen has no 4 and 6).
         self.page_buttons = (Button("earlier", "4"), Button("later", "6"))
 
+    def update(self, now: float) -> None:
+        # Over the results, left alone as long as they may be: to the attract screen
+        # (the game finished), as from the results themselves.
+        if self.results is not None:
+            back_to_attract_when_idle(self.kiosk, self.results.idle_since, now)
+
+    def wake_at(self) -> float | None:
+        return None if self.results is None else self.results.idle_since + RESULTS_IDLE_S
+
     def process_event(self, event: Any) -> None:
+        if self.results is not None:
+            self.results.idle_since = time.monotonic()  # (their time runs from here)
         if (
             isinstance(event, DartInput | DartsPulled)
             or (isinstance(event, Notice) and event.act)
