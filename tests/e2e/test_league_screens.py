@@ -330,6 +330,11 @@ def test_a_character_a_name_cannot_hold_is_said_and_the_name_typed_is_kept(
         assert "/ cannot be used in a name: letters, digits, space, - ' ." in d.texts
         d.keyboard("dc &")  # and "&" vanished without a word
         assert "& cannot be used in a name: letters, digits, space, - ' ." in d.texts
+        d.keyboard("+")  # a keyboard's + stepped the letter picker ("Tom+Jerry" went in
+        assert "+ cannot be used in a name: letters, digits, space, - ' ." in d.texts
+        d.keyboard("*")  # as "Tommjerry"), its * saved the name half typed
+        assert d.screen.name == "name-entry"
+        assert "* cannot be used in a name: letters, digits, space, - ' ." in d.texts
         d.keyboard("\n\n")  # (a new player: Enter twice)
         assert d.screen.name == "players" and store.players.find("Acdc") is not None
 

@@ -246,6 +246,11 @@ class NameEntry(Screen):
             name, digit = "char", None
         elif typed_text(event):  # the keyboard's N, U and "-" are letters here
             name = "char"
+        elif not event.pad and name in ("menu", "next", "times") and event.char in ("/", "+", "*"):
+            # A keyboard's "/", "+" or "*" is a character it typed, refused and said so,
+            # not the keypad's cancel, letter step or save ("Tom+Jerry" was saved as
+            # "Tommjerry"): Esc, or the keypad's own keys, do those.
+            name = "char"
         moves = {2: 1, 8: -1, 3: 5, 9: -5}
         if digit in moves or name in ("next", "undo", "down", "up"):
             delta = moves.get(digit or 0) or (1 if name in ("next", "down") else -1)
@@ -265,9 +270,7 @@ class NameEntry(Screen):
                 self.save()
         elif name == "times":
             self.save()
-        elif name == "char" or (name == "menu" and not event.pad and event.char == "/"):
-            # (A keyboard's "/" is a character it typed, refused and said so, not a
-            # cancel that throws the name away: Esc, or the keypad's /, cancels.)
+        elif name == "char":
             if not ed.type(event.char):
                 self.message = self.refused(event.char)
         elif name == "back":
@@ -358,7 +361,9 @@ class NameEntry(Screen):
         help_lines = (
             self.t("2 / 8: next / previous letter   3 / 9: jump 5   1 / 7: other alphabet"),
             self.t("4 / 6: move   5 or Enter: write the letter   0: space   . : delete"),
-            self.t("Enter on the empty place or *: save   / : cancel   A keyboard types directly"),
+            self.t(
+                "Enter on the empty place or *: save   / : cancel   A keyboard types (Esc: cancel)"
+            ),
         )
         for k, line in enumerate(help_lines):
             p.text(
