@@ -391,3 +391,20 @@ def test_another_side_game_after_one_ends_is_its_players_not_the_next_waiting(
         assert cricket_screen.side_games == {"Anna": again}  # type: ignore[attr-defined]
         send(d, board, ["BTN NEXT", "S20"])  # her own dart: the scoreboard comes back
         assert d.screen is cricket_screen
+
+
+def test_a_long_duels_table_still_says_the_round_of_its_top_row(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        digits = (1111, 2222, 3333, 4444, 5555, 6666)
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=digits)
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        for _ in range(5):  # five rounds, ten rows: the first scrolls off at 1280x720
+            d.pad("\n0+0+0+0\n")
+            d.pad("\n0+0+0+0\n")
+            d.pad("\n")
+        d.pad("\n0+0+0+0\n")  # round 6 under way: the table holds the five done
+        assert session.game.round == 6
+        # Nine rows fit: round 1's first row is gone, its second is the top row, and it
+        # says which round it is (it was left blank, a row of no round).
+        assert "1111" in d.texts

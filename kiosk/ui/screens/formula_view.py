@@ -404,6 +404,7 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     duel = len(s.players) > 1
     rows: list[tuple[str, str, str, str, str]] = []
     colours: list[tuple[int, ...]] = []
+    firsts: list[bool] = []  # a round's first row: its number and digits written once
     for rnd in s.finished_rounds():
         for n, move in enumerate(rnd.moves):
             formula = shown_formula(move_text(move)) if move.formula else t(move_text(move))
@@ -412,9 +413,8 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
                 # colour, as their score box: a name cut to 8 letters read like a typo.
                 formula = shown_formula(move.formula)
             pts = "" if move.result is None else f"{move.points:+d}"
-            first = n == 0  # a round's number and digits once, on its first row
-            rows.append((str(rnd.number) if first else "", str(rnd.digits) if first else "",
-                         formula, pts, str(move.score)))  # fmt: skip
+            rows.append((str(rnd.number), str(rnd.digits), formula, pts, str(move.score)))
+            firsts.append(n == 0)
             seat = s.players.index(move.player) if move.player in s.players else 0
             colours.append(theme.PLAYER_COLOURS[seat % 4] if duel else theme.TEXT)
     top = L.y(53)
@@ -426,8 +426,10 @@ def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
                max_width=right - cols[k] * width - 6)  # fmt: skip
     fit = int((L.y(99) - top - row_h) // row_h)
-    shown = list(zip(rows, colours, strict=True))[-fit:] if fit > 0 else []
-    for r, (row, colour) in enumerate(shown):
+    shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
+    for r, (row, colour, first) in enumerate(shown):
+        if not first and r > 0:  # (the top row says its round, its first row scrolled off)
+            row = ("", "", *row[2:])
         y = top + (r + 1) * row_h
         p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
         for k, cell in enumerate(row):
