@@ -167,3 +167,10 @@ def back_to_the_match(stack: ScreenStack, event: Any) -> bool:
         pass
     screen.process_event(event)
     return True
+
+
+def next_second(now: float, deadline: float) -> float:
+    """When a countdown to ``deadline`` next shows a new whole second (a screen's
+    ``wake_at``): just after the fraction of a second left over runs out."""
+    left = deadline - now
+    return now + max(0.0, left - int(left)) + 0.001

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from kiosk.ui.formula_session import PLAYING, FormulaSession, FormulaSetup
+from kiosk.ui.screen import next_second
 from kiosk.ui.screens.menu import Item, MenuScreen
 from kiosk.ui.screens.pause import GameMenu
 
@@ -201,9 +202,7 @@ class FormulaPause(GameMenu):
         deadline = self.session.deadline
         if not self._running() or deadline is None:
             return None
-        now: float = self.game_screen.now()
-        left = deadline - now
-        return now + max(0.0, left - int(left)) + 0.001
+        return next_second(self.game_screen.now(), deadline)
 
 
 def rematch_setup(setup: FormulaSetup) -> FormulaSetup:

@@ -25,7 +25,7 @@ from kiosk.ui import formula_session as fs
 from kiosk.ui import theme
 from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
 from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
-from kiosk.ui.screen import DartDoubt, DartInput, DartsPulled, Notice, Screen
+from kiosk.ui.screen import DartDoubt, DartInput, DartsPulled, Notice, Screen, next_second
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
@@ -78,9 +78,8 @@ class FormulaScreen(Screen):
         times = [t for t in (self.message_until, self.end_at) if t is not None]
         s = self.session
         if s.phase == PLAYING and s.deadline is not None:
-            left = s.deadline - self.clock
             # the next whole second of the countdown (and the 10 s warning on one)
-            times.append(self.clock + max(0.0, left - int(left)) + 0.001)
+            times.append(next_second(self.clock, s.deadline))
         elif s.phase == OVER and self.end_at is None:
             times.append(self.clock)
         return min(times) if times else None

@@ -19,7 +19,7 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
-from kiosk.ui.screen import Click, DartInput, Screen
+from kiosk.ui.screen import Click, DartInput, Screen, next_second
 from kiosk.ui.session import CricketSession
 from kiosk.ui.widgets import Button
 
@@ -144,8 +144,7 @@ class ResumeScreen(Screen):
     def wake_at(self) -> float | None:
         if self.failed:
             return None
-        left = self.deadline - time.monotonic()
-        return time.monotonic() + max(0.0, left - int(left)) + 0.001
+        return next_second(time.monotonic(), self.deadline)
 
     # -- drawing ---------------------------------------------------------------------
 
