@@ -20,7 +20,7 @@ only ends the hold (it must not skip the next player), a dart during the hold is
 next player's first dart. The hold is screen state only: it is not recorded; a
 resumed game whose last input was a turn's third dart starts with that turn on hold
 again (``held_turn``), so the NEXT pressed after pulling those darts does not skip the
-next player after a power cut either.
+next player after a power cut either, nor after an undo of the next player's first dart.
 """
 
 from __future__ import annotations
@@ -285,7 +285,10 @@ class CricketSession:
         refused = self._commit(self.log.undo)
         if refused is not None:
             return refused
-        self.hold = None
+        # A dart taken back from the start of a turn (a 4th dart thrown before NEXT, a
+        # stray one) brings back the finished turn before it, held as it was: the NEXT
+        # pressed while pulling those darts then clears the hold, not the next turn.
+        self.hold = held_turn(self.game)
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])
