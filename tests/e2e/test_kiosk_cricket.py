@@ -524,3 +524,22 @@ def test_a_fourth_dart_undone_brings_the_finished_turn_back_so_next_skips_nobody
         assert "Darts left: 3" in d.texts, d.texts
         send(d, board, ["T20"])
         assert game.marks("Boris", 20) == 3 and game.current_player == "Boris"
+
+
+def test_a_dart_or_next_on_the_results_says_the_game_is_over_and_how_to_play_again(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS[:14])
+        d.wait_screen("results")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        darts = len(game.history)
+        board.send("T20")  # the next leg started by throwing
+        said = "The game is over: that dart does not count. Enter: rematch"
+        d.wait_for(lambda: said in d.texts, what="the dart answered")
+        assert len(game.history) == darts and d.screen.name == "results"
+        board.send("BTN NEXT")
+        d.wait_for(lambda: "The game is over: Enter starts a rematch" in d.texts, what="NEXT")
+        d.press("\n")
+        assert d.screen.name == "cricket"

@@ -19,7 +19,7 @@ from kiosk.domain.replay import seat_results
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.i18n import fill
-from kiosk.ui.screen import Click, Screen
+from kiosk.ui.screen import Click, DartInput, Screen
 from kiosk.ui.widgets import Button
 
 # (header msgid, value, decimals)
@@ -124,6 +124,11 @@ class ResultsScreen(Screen):
                     self.key(KeyAction(b.action))
         elif isinstance(event, KeyAction):
             self.key(event)
+        elif isinstance(event, DartInput):
+            # Players starting the next leg by throwing: the dart does not count, and
+            # the screen says how to start one, rather than nothing at all.
+            self.note = self.t("The game is over: that dart does not count. Enter: rematch")
+            self.dirty = True
 
     def key(self, event: KeyAction) -> None:
         from kiosk.ui.screens.cricket_menu import start_cricket
@@ -145,6 +150,9 @@ class ResultsScreen(Screen):
             from kiosk.ui.screens.correct_dart import CorrectDartScreen
 
             self.kiosk.stack.push(CorrectDartScreen(self.kiosk, self.game_screen, self))
+        elif event.name == "next":  # the board's NEXT, as a dart: a rematch is Enter
+            self.note = self.t("The game is over: Enter starts a rematch")
+            self.dirty = True
         elif event.name in ("digit", "char"):
             # A dart typed by habit, as on the scoreboard: the game is over; say how
             # a dart is corrected now, rather than nothing.
