@@ -77,13 +77,26 @@ class CricketSetup:
         )
 
 
+@dataclass(frozen=True)
+class Award:
+    """What a finished turn earned, announced on the scoreboard as bar machines do
+    (the feats rules.md's statistics count): a white horse, a hat trick, or 5 to 9
+    scoring marks. A turn that is both (three bulls of 6 marks) is named for the feat."""
+
+    kind: str  # "white horse", "hat trick" or "marks"
+    player: str
+    marks: int  # the turn's scoring marks
+
+
 @dataclass
 class Feedback:
-    """What one input did, for the screen: sounds and a one-line message."""
+    """What one input did, for the screen: sounds, a one-line message, and what the
+    turn it finished earned."""
 
     accepted: bool
     sounds: list[str] = field(default_factory=list)
     message: str = ""
+    award: Award | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +174,7 @@ class CricketSession:
         if self.over:
             return Feedback(False, message="game over")
         player, darts_before, round_before, before, closed_before = _before_a_dart(game)
+        feats = _Feats.before(game, player)
         refused = self._commit(lambda: self.log.dart(dart))
         if refused is not None:
             return refused
@@ -172,7 +186,7 @@ class CricketSession:
         outcome = game.outcome()
         if outcome is not None:
             log.info("game over: winner %s (%s)", outcome.winner, outcome.reason)
-        return Feedback(True, sounds)
+        return Feedback(True, sounds, award=feats.award(self.game) if passed else None)
 
     def replace_last(self, dart: Dart, source: str = "keypad") -> Feedback:
         """``dart`` in place of the last dart (the cameras' other reading), as one input:
@@ -184,6 +198,7 @@ class CricketSession:
         game.pop()  # to see the turn as it was before the last dart; put back at once
         try:
             player, darts_before, round_before, before, closed_before = _before_a_dart(game)
+            feats = _Feats.before(game, player)
         finally:
             game.push(last)
         refused = self._commit(lambda: self.log.replace_last(dart))
@@ -193,7 +208,8 @@ class CricketSession:
         passed = not self.over and str(self.game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
         log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
-        return Feedback(True, self._sounds(dart, player, before, closed_before))
+        award = feats.award(self.game) if passed else None
+        return Feedback(True, self._sounds(dart, player, before, closed_before), award=award)
 
     def correctable(self) -> list[Turn]:
         """The turns whose darts may be corrected in place, oldest first: every turn
@@ -267,6 +283,7 @@ class CricketSession:
             self.hold = None
             self.revision += 1
             return Feedback(True)
+        player, marks = str(self.game.current_player), int(self.game.state.turn_marks)
         refused = self._commit(self.log.end_turn)
         if refused is not None:
             return refused
@@ -276,7 +293,8 @@ class CricketSession:
         if outcome is not None:  # the round limit reached on NEXT: the game's end
             log.info("game over: winner %s (%s)", outcome.winner, outcome.reason)
             return Feedback(True, ["win"])
-        return Feedback(True)
+        # (two darts of 5 or 6 marks; a white horse or hat trick takes three darts)
+        return Feedback(True, award=marks_award(player, marks))
 
     def undo(self) -> Feedback:
         if not self.game.history:
@@ -292,6 +310,39 @@ class CricketSession:
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])
+
+
+@dataclass(frozen=True)
+class _Feats:
+    """A thrower's feat counts before a dart (and the marks of the turn so far): the
+    turn's award is what the dart that finished it added."""
+
+    player: str
+    white_horses: int
+    hat_tricks: int
+    marks: int  # the thrower's scoring marks in the game
+    turn_marks: int  # scoring marks of the turn before the dart
+
+    @classmethod
+    def before(cls, game: Any, player: str) -> _Feats:
+        stats = game.stats(player)
+        turn_marks = int(game.state.turn_marks)
+        return cls(player, stats.white_horses, stats.hat_tricks, stats.marks, turn_marks)
+
+    def award(self, game: Any) -> Award | None:
+        """What the finished turn earned (None: nothing to announce)."""
+        after = game.stats(self.player)
+        marks = self.turn_marks + after.marks - self.marks
+        if after.white_horses > self.white_horses:
+            return Award("white horse", self.player, marks)
+        if after.hat_tricks > self.hat_tricks:
+            return Award("hat trick", self.player, marks)
+        return marks_award(self.player, marks)
+
+
+def marks_award(player: str, marks: int) -> Award | None:
+    """A turn of 5 to 9 scoring marks is announced (the results count them too)."""
+    return Award("marks", player, marks) if 5 <= marks <= 9 else None
 
 
 def _before_a_dart(

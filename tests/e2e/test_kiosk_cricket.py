@@ -543,3 +543,30 @@ def test_a_dart_or_next_on_the_results_says_the_game_is_over_and_how_to_play_aga
         d.wait_for(lambda: "The game is over: Enter starts a rematch" in d.texts, what="NEXT")
         d.press("\n")
         assert d.screen.name == "cricket"
+
+
+def test_a_white_horse_is_announced_across_the_board_until_the_next_dart(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "T19"])
+        assert "White horse!" not in d.texts
+        send(d, board, ["T18"])
+        assert "White horse!" in d.texts and "Anna" in d.texts
+        send(d, board, ["BTN NEXT"])  # pulling the darts: still announced
+        assert "White horse!" in d.texts
+        send(d, board, ["SB"])  # Boris throws: the board is his
+        assert "White horse!" not in d.texts
+        send(d, board, ["DB", "SB"])
+        assert "Hat trick!" in d.texts and "Boris" in d.texts
+
+
+def test_the_winning_dart_is_announced_as_the_game_shot_before_the_results(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS[:13])
+        assert "Game shot!" not in d.texts
+        send(d, board, ANNA_WINS[13:14])
+        assert "Game shot!" in d.texts and "Anna wins!" in d.texts
+        d.wait_screen("results")

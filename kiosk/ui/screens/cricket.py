@@ -20,7 +20,7 @@ from kiosk.domain.darts import Dart
 from kiosk.ui import theme
 from kiosk.ui.entry import TIMES, EntryError, parse_entry
 from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice, Screen
-from kiosk.ui.session import CricketSession, Feedback
+from kiosk.ui.session import Award, CricketSession, Feedback
 from kiosk.ui.vboard import VirtualBoard
 from kiosk.ui.widgets import Button
 
@@ -28,6 +28,7 @@ log = logging.getLogger("kiosk.ui")
 FINISH_DELAY = 1.5  # s the final dart stays on the scoreboard before the results
 MESSAGE_TIME = 3.0  # s
 NOTICE_TIME = 6.0  # s: a device's message (a dart to check or to type) stays longer
+AWARD_TIME = 3.0  # s a turn's award ("White horse!") is announced, unless a dart comes
 ENTRY_CHARS = "0123456789TDSBMI* "
 MAX_TYPED = 8
 PAD_ARROWS = ("up", "down", "left", "right")  # 8 2 4 6 (``KeyAction.pad``, NumLock off)
@@ -46,6 +47,9 @@ class CricketScreen(Screen):
         self.message_until: float | None = None
         self.refusal = False  # the message says an input was refused ("Not saved")
         self.finish_at: float | None = None
+        # What the last finished turn earned, announced across the board for a while.
+        self.award: Award | None = None
+        self.award_until: float | None = None
         # The other dart the cameras could have meant for the last dart, while that
         # dart is still the last change (the session's revision then): ``*`` takes it.
         self.doubt: tuple[Dart, int] | None = None
@@ -134,6 +138,7 @@ class CricketScreen(Screen):
     def dart(self, dart: Dart, source: str) -> None:
         fb = self.session.throw(dart, source)
         if fb.accepted:
+            self.award = self.award_until = None  # the board changed: the next turn's
             if self.pending_clicks and source in ("mouse", "board"):
                 self.click_at[len(self.session.game.history) - 1] = self.pending_clicks.pop(0)
             if not fb.message:  # saved: a refusal shown is old news
@@ -151,6 +156,8 @@ class CricketScreen(Screen):
         if fb.message:
             self.say(self.t(fb.message))
             self.refusal = not fb.accepted
+        if fb.award is not None and not self.session.over:
+            self.award, self.award_until = fb.award, time.monotonic() + AWARD_TIME
         if self.session.over and self.finish_at is None:
             self.finish_at = time.monotonic() + FINISH_DELAY
         self.dirty = True
@@ -216,6 +223,7 @@ class CricketScreen(Screen):
         other = doubt[0]
         fb = self.session.replace_last(other, "keypad")
         if fb.accepted:
+            self.award = self.award_until = None  # (the other reading's own, if any)
             kept = len(self.session.game.history) - 1  # the replaced dart's mark goes
             self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
             self.finish_at = None if not self.session.over else self.finish_at
@@ -242,6 +250,7 @@ class CricketScreen(Screen):
             self.doubt = None
         self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept and i != index}
         self.corrected_last = (said, self.session.revision)
+        self.award = self.award_until = None
         self.feedback(fb)
         self.say(said)
 
@@ -264,6 +273,7 @@ class CricketScreen(Screen):
         """The last input taken back, and with it its click mark and a finish due."""
         fb = self.session.undo()
         if fb.accepted:
+            self.award = self.award_until = None
             self._refusal_gone()  # ("game over" after a win now taken back)
             kept = len(self.session.game.history)
             self.click_at = {i: mm for i, mm in self.click_at.items() if i < kept}
@@ -296,6 +306,9 @@ class CricketScreen(Screen):
         if self.message_until is not None and now >= self.message_until:
             self.message, self.message_until = "", None
             self.dirty = True
+        if self.award_until is not None and now >= self.award_until:
+            self.award = self.award_until = None
+            self.dirty = True
         if self.finish_at is not None and now >= self.finish_at:
             self.finish_at = None
             if self.session.over:
@@ -308,7 +321,7 @@ class CricketScreen(Screen):
                 self.kiosk.stack.push(ResultsScreen(self.kiosk, self, note))
 
     def wake_at(self) -> float | None:
-        times = [t for t in (self.message_until, self.finish_at) if t is not None]
+        times = [t for t in (self.message_until, self.finish_at, self.award_until) if t is not None]
         return min(times) if times else None
 
     def draw(self, p: theme.Painter) -> None:

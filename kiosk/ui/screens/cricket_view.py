@@ -132,6 +132,7 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
             p.rect(outline, theme.ACCENT, radius=1.2 * u, width=max(2, int(0.45 * u)))
 
     _footer(p, screen, x0, x1, rows_bottom)
+    _announcement(p, screen, x0, x1, (rows_top + rows_bottom) / 2)
     if screen.show_board:
         _board_panel(p, screen, x1 + 1.5 * u, board_w)
     else:
@@ -226,6 +227,44 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         p.text(
             hint, 3.0 * u, ((x0 + x1) / 2, 96.5 * u), theme.DIM, anchor="center", max_width=x1 - x0
         )
+
+
+def announcement(screen: CricketScreen) -> tuple[str, str] | None:
+    """What is announced across the board, as bar machines do: the winning dart of a
+    game won by closing everything ("Game shot!", until the results come), or what the
+    last turn earned (``Award``); (headline, who) or None."""
+    t = screen.t
+    game = screen.session.game
+    outcome = game.outcome()
+    if outcome is not None:
+        won = outcome.winner is not None and all(game.owns(outcome.winner, x) for x in game.targets)
+        if screen.finish_at is None or not won:
+            return None  # (the round limit's end: the footer says who won)
+        return t("Game shot!"), " & ".join(outcome.won_by)
+    award = screen.award
+    if award is None:
+        return None
+    if award.kind == "white horse":
+        return t("White horse!"), award.player
+    if award.kind == "hat trick":
+        return t("Hat trick!"), award.player
+    return t("{} marks!").format(award.marks), award.player
+
+
+def _announcement(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, y: float) -> None:
+    said = announcement(screen)
+    if said is None:
+        return
+    u = p.u
+    headline, who = said
+    w = min(x1 - x0, 110 * u)
+    box = pygame.Rect(int((x0 + x1 - w) / 2), int(y - 12 * u), int(w), int(24 * u))
+    p.rect(box, theme.BG, radius=2 * u)
+    p.rect(box, theme.ACCENT, radius=2 * u, width=max(3, int(0.7 * u)))
+    p.text(headline, 11 * u, (box.centerx, box.y + 9.5 * u), theme.ACCENT, anchor="center",
+           style="bold", max_width=w * 0.92)  # fmt: skip
+    p.text(who, 5 * u, (box.centerx, box.bottom - 5 * u), theme.TEXT, anchor="center",
+           style="bold", max_width=w * 0.92)  # fmt: skip
 
 
 def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) -> None:
