@@ -570,3 +570,22 @@ def test_the_winning_dart_is_announced_as_the_game_shot_before_the_results(
         send(d, board, ANNA_WINS[13:14])
         assert "Game shot!" in d.texts and "Anna wins!" in d.texts
         d.wait_screen("results")
+
+
+def test_the_header_says_cut_throat_is_won_low_and_when_the_last_round_is_on(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, variant="cut-throat", round_limit=2)
+        assert "Cricket · Cut-throat · fewest points win" in d.texts, d.texts
+        assert "Round 1 / 2" in d.texts
+        send(d, board, ["S20", "BTN NEXT", "S19", "BTN NEXT"])
+        assert "Last round 2 / 2" in d.texts, d.texts
+
+
+def test_a_team_shows_which_partner_is_up_in_its_name(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen", "Dana"), teams=True)
+        assert "▶ Anna & Chen" in d.texts and "Boris & Dana" in d.texts, d.texts
+        send(d, board, ["S20", "BTN NEXT", "S19", "BTN NEXT"])
+        assert "Anna & ▶ Chen" in d.texts and "Boris & Dana" in d.texts, d.texts

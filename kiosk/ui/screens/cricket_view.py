@@ -98,7 +98,9 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
         colour = theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)]
         name_box = pygame.Rect(box.x, box.y, box.w, int(6.5 * u))
         p.rect(name_box, theme.ACCENT if is_current else colour, radius=1.2 * u)
-        _name(p, " & ".join(side), name_box, box.w * 0.92)
+        # A team's partner up is marked: the side is outlined, but which of the two?
+        names = [f"\u25b6 {n}" if is_current and len(side) > 1 and n == shown else n for n in side]
+        _name(p, " & ".join(names), name_box, box.w * 0.92)
         if game.variant == "no-score":
             owned = sum(1 for t in game.targets if game.owns(side[0], t))
             big = f"{owned}/7"
@@ -145,14 +147,21 @@ def _header(p: theme.Painter, screen: CricketScreen, x0: float, x1: float) -> No
     game = screen.session.game
     t = screen.t
     title = f"{t('Cricket')} · {t(VARIANT_LABELS.get(game.variant, game.variant))}"
+    if game.variant == "cut-throat":  # the other way round from every other game
+        title += f" · {t('fewest points win')}"
     if getattr(game, "single_bull", False):
         title += f" · {t('single bull')}"
     p.text(title, 3.6 * u, (x0, 3.8 * u), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
-    if game.round_limit:
-        rnd = f"{t('Round')} {screen.session.shown_round} / {game.round_limit}"
+    shown = screen.session.shown_round
+    colour = theme.TEXT
+    if game.round_limit and shown >= game.round_limit:
+        rnd, colour = f"{t('Last round')} {shown} / {game.round_limit}", theme.ACCENT
+    elif game.round_limit:
+        rnd = f"{t('Round')} {shown} / {game.round_limit}"
     else:
-        rnd = f"{t('Round')} {screen.session.shown_round}"
-    p.text(rnd, 4.6 * u, (x1, 3.8 * u), theme.TEXT, anchor="midright", style="bold")
+        rnd = f"{t('Round')} {shown}"
+    p.text(rnd, 4.6 * u, (x1, 3.8 * u), colour, anchor="midright", style="bold",
+           max_width=(x1 - x0) * 0.45)  # fmt: skip
 
 
 def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: float) -> None:
