@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from kiosk.domain.cricket import Turn
@@ -48,6 +48,11 @@ class CricketSetup:
     round_limit: int = 20
     single_bull: bool = False
     teams: bool = False  # 4 names as two teams: names[0]&names[2] vs names[1]&names[3]
+
+    def rematch(self) -> CricketSetup:
+        """The same game again, the throw passed on as legs of a match alternate it: the
+        one who threw second starts (with teams: the other team, partners in turn)."""
+        return replace(self, names=(*self.names[1:], *self.names[:1]))
 
     def team_lists(self) -> list[list[str]] | None:
         if not self.teams or len(self.names) != 4:

@@ -589,3 +589,23 @@ def test_a_team_shows_which_partner_is_up_in_its_name(tmp_path: Path) -> None:
         assert "▶ Anna & Chen" in d.texts and "Boris & Dana" in d.texts, d.texts
         send(d, board, ["S20", "BTN NEXT", "S19", "BTN NEXT"])
         assert "Anna & ▶ Chen" in d.texts and "Boris & Dana" in d.texts, d.texts
+
+
+def test_a_rematch_passes_the_throw_on_as_legs_alternate(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS[:14])
+        d.wait_screen("results")
+        d.press("\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and game.players == ("Boris", "Anna")
+        assert "▶ Boris" in d.texts
+    (tmp_path / "teams").mkdir()
+    with kiosk_on_board(tmp_path / "teams") as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen", "Dana"), teams=True, round_limit=1)
+        send(d, board, ["BTN NEXT"] * 4)
+        d.wait_screen("results")
+        d.press("\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris"  # the other team starts; teams as they were
+        assert sorted(map(sorted, game.sides)) == [["Anna", "Chen"], ["Boris", "Dana"]]

@@ -1,5 +1,6 @@
-"""The winner and every player's figures. Enter: rematch; ``/``: menu; ``-``: undo
-(back to the scoreboard, the last dart taken back: a wrong winning dart can be fixed);
+"""The winner and every player's figures. Enter: rematch (the one who threw second
+starts it, as legs alternate); ``/``: menu; ``-``: undo (back to the scoreboard, the
+last dart taken back: a wrong winning dart can be fixed);
 ``*``: correct a dart in place (a misread seen only now, in any turn: the game is
 scored again, and its results come back, or the game goes on if it no longer ends),
 or, when the cameras asked about the winning dart, take their other reading. Left
@@ -135,7 +136,7 @@ class ResultsScreen(Screen):
         from kiosk.ui.screens.main_menu import MainMenu
 
         if event.name == "enter":
-            start_cricket(self.kiosk, self.session.setup)
+            start_cricket(self.kiosk, self.session.setup.rematch())
         elif event.name in ("menu", "cancel", "back"):
             self.kiosk.stack.reset(MainMenu(self.kiosk))
         elif event.name == "undo":
