@@ -7,6 +7,7 @@ or with Enter / a click (next choice).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,11 @@ class Item:
         self.set(values[(i + delta) % len(values)])
 
 
+# A menu left alone this long, with no game under it, gives way to the attract screen:
+# the next group finds the machine ready, not someone's half-chosen settings.
+MENU_IDLE_S = 300.0
+
+
 class MenuScreen(Screen):
     name = "menu"
     title = ""
@@ -95,6 +101,26 @@ class MenuScreen(Screen):
         self.selected = 0
         self.message = ""
         self._rects: list[pygame.Rect] = []
+        self.idle_since = time.monotonic()
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.idle_since = time.monotonic()  # (uncovered: someone was just here)
+
+    def _may_idle(self) -> bool:
+        """No game anywhere in the stack: a game (and a menu over it) is never left."""
+        stack = self.kiosk.stack
+        return len(stack) > 1 and not any(
+            getattr(screen, "session", None) is not None for screen in stack.screens()
+        )
+
+    def update(self, now: float) -> None:
+        if now - self.idle_since >= MENU_IDLE_S and self._may_idle():
+            stack = self.kiosk.stack
+            stack.reset(stack.screens()[0])
+
+    def wake_at(self) -> float | None:
+        return self.idle_since + MENU_IDLE_S if self._may_idle() else None
 
     def items(self) -> list[Item]:
         raise NotImplementedError
@@ -105,6 +131,7 @@ class MenuScreen(Screen):
     # -- input ---------------------------------------------------------------------
 
     def process_event(self, event: Any) -> None:
+        self.idle_since = time.monotonic()
         items = self.items()
         if isinstance(event, Click):
             for i, rect in enumerate(self._rects):
