@@ -4,7 +4,10 @@ and a broken file never stops the kiosk."""
 from __future__ import annotations
 
 import ast
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -288,3 +291,48 @@ def test_percentages_are_written_as_each_language_writes_them() -> None:
     assert i18n.percent(0.85, "en") == "85%"
     assert i18n.percent(0.85, "uk") == "85\u00a0%"
     assert i18n.percent(0.7, "ru") == "70\u00a0%"
+
+
+def po_msgids(path: Path) -> list[str]:
+    """Every msgid of a .po file in file order, translated or not (a msgid continued
+    over lines read whole)."""
+    ids: list[str] = []
+    current: list[str] | None = None
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line.startswith("msgid "):
+            current = [ast.literal_eval(line[len("msgid ") :])]
+        elif line.startswith('"') and current is not None:
+            current.append(ast.literal_eval(line))
+        else:
+            if current is not None and "".join(current):
+                ids.append("".join(current))
+            current = None
+    return ids
+
+
+@pytest.mark.parametrize("language", ["en", "uk", "ru"])
+def test_no_text_is_in_a_translation_file_twice(language: str) -> None:
+    # gettext's own tools refuse a file with a msgid twice (msgfmt: "duplicate message
+    # definition"), and a second translation would silently win over the first.
+    ids = po_msgids(i18n.po_path(language, LOCALE))
+    assert len(ids) > 300
+    assert sorted({m for m in ids if ids.count(m) > 1}) == []
+
+
+def test_the_three_translation_files_hold_the_same_texts_in_the_same_order() -> None:
+    en = po_msgids(i18n.po_path("en", LOCALE))
+    assert po_msgids(i18n.po_path("uk", LOCALE)) == en
+    assert po_msgids(i18n.po_path("ru", LOCALE)) == en
+
+
+@pytest.mark.parametrize("language", ["en", "uk", "ru"])
+def test_gettext_s_own_checker_accepts_the_translation_files(language: str) -> None:
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("msgfmt (gettext) is not installed")
+    path = i18n.po_path(language, LOCALE)
+    done = subprocess.run(
+        [msgfmt, "-c", "-o", os.devnull, str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
