@@ -6,11 +6,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
 
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.domain.darts import Dart
+from kiosk.ui import theme
 from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import FormulaSetup
 from kiosk.ui.screens.formula import start_formula
@@ -408,3 +410,29 @@ def test_a_long_duels_table_still_says_the_round_of_its_top_row(tmp_path: Path) 
         # Nine rows fit: round 1's first row is gone, its second is the top row, and it
         # says which round it is (it was left blank, a row of no round).
         assert "1111" in d.texts
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 600), (800, 480)])
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_training_round_s_keys_line_stays_within_the_left_pane(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    # "Enter: наступний раунд   . : забрати формулу назад" ran on behind the clock's pane.
+    with kiosk_on_board(tmp_path, size=size, config=Config(language=language)) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        d.pad("\n0+0+0-0\n")
+        assert session.phase == "round_done"
+        label = d.kiosk.t("Enter: next round   . : take the formula back")
+        assert label in d.texts and label.startswith("Enter: ")
+        # The gap between the left pane (60% of the width) and the clock's (63%), on
+        # the line's row: background only.
+        canvas = d.app.canvas
+        w, h = canvas.get_size()
+        u = h / 100
+        ink = {
+            tuple(canvas.get_at((x, y)))[:3]
+            for x in range(int(w * 0.60) + 1, int(w * 0.63) - 1)
+            for y in range(int(55 * u), int(59 * u))
+        }
+        assert ink == {theme.BG}

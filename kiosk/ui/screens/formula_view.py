@@ -300,7 +300,8 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
         label = t("Enter: next round")
         if s.setup.mode == "training":  # (only the README said so)
             label = t("Enter: next round   . : take the formula back")
-        p.text(label, L.s(4), (x0, L.y(57)), theme.DIM, anchor="midleft", style="bold")
+        p.text(label, L.s(4), (x0, L.y(57)), theme.DIM, anchor="midleft", style="bold",
+               max_width=x1 - x0)  # fmt: skip
 
 
 def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
