@@ -43,6 +43,13 @@ class EntryError(ValueError):
             return str(self)
 
 
+def dart_name(dart: Dart, t: Callable[[str], str]) -> str:
+    """A dart as the screens name it: ``S20``, ``T20``, ``SB``, ``DB`` as printed on
+    boards in every language, a miss in the language of ``t`` ("Промах"). The store,
+    the log and the board's protocol keep ``str(dart)``."""
+    return t("MISS") if dart.is_miss else str(dart)
+
+
 def _number_dart(multiplier: int, number: int) -> Dart:
     if number == 50 and multiplier == 1:
         return Dart(BULL, 2)

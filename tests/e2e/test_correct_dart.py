@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from kiosk_support import kiosk_on_board, send, start_game
 
 from kiosk.adapters import keypad as kp
+from kiosk.config import Config
 from kiosk.ui.screen import Notice
 
 
@@ -249,3 +251,41 @@ def test_the_cameras_question_on_the_winning_dart_is_answered_on_the_results(
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert d.screen.name == "cricket" and str(game.history[-1]) == "S5"
         assert game.outcome() is None and d.kiosk.results == []
+
+
+@pytest.mark.parametrize(
+    ("language", "bull", "miss"), [("uk", "БУЛЛ", "Промах"), ("ru", "БУЛЛ", "Мимо")]
+)
+def test_the_bull_and_a_missed_dart_are_named_in_the_kiosk_s_language(
+    tmp_path: Path, language: str, bull: str, miss: str
+) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.domain.darts import Dart
+    from kiosk.ui.inbox import DeviceEvent
+
+    with kiosk_on_board(tmp_path, config=Config(language=language)) as (d, board):
+        t = d.kiosk.t
+        start_game(d)
+        assert bull in d.texts and "BULL" not in d.texts  # the scoreboard's last row
+        send(d, board, ["S19", "MISS"])
+        assert [x for x in d.texts if x in ("S19", miss)] == ["S19", miss]  # the turn's boxes
+        assert "MISS" not in d.texts
+        d.press("-")
+        assert t("Undone: {} ({})").format(miss, "Anna") in d.texts
+        send(d, board, ["MISS", "T20"])  # the turn is held
+        d.press("/")
+        d.press("6")
+        assert d.screen.name == "correct-dart"
+        assert [x for x in d.texts if x in ("S19", miss, "T20")] == ["S19", miss, "T20"]
+        assert "MISS" not in d.texts
+        d.press("2")
+        d.press("20\n")
+        said = t("{}: dart {} corrected, {} instead of {}").format("Anna", 2, "S20", miss)
+        assert d.screen.name == "cricket" and said in d.texts
+        d.press("+")  # Boris: a dart on the double's edge, or just off the board
+        send(d, board, ["D20"])
+        d.running.inbox.put(DeviceEvent(CameraDoubt(Dart.parse("D20"), Dart.MISS), "camera"))
+        d.settle()
+        question = t("Cameras unsure: {} or {}? Press * for {}, - to undo")
+        assert question.format("D20", miss, miss) in d.texts
+        assert not any("MISS" in x for x in d.texts), d.texts

@@ -27,7 +27,7 @@ import pygame
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 from kiosk.ui import theme
-from kiosk.ui.entry import TIMES, EntryError, parse_entry
+from kiosk.ui.entry import TIMES, EntryError, dart_name, parse_entry
 from kiosk.ui.screen import Click, DartInput, DartsPulled, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.cricket import PAD_ARROWS
 from kiosk.ui.screens.menu import centred, footer
@@ -158,6 +158,10 @@ class CorrectDartScreen(Screen):
             self.typed = ""
             return
         index, old = self.darts[self.chosen]
+
+        def name(d: Dart) -> str:
+            return dart_name(d, self.t)
+
         if dart == old:
             self.message = self.t("That is the dart already counted: type the right one")
             self.typed = ""
@@ -176,7 +180,7 @@ class CorrectDartScreen(Screen):
             # scoreboard) would correct a dart unseen: every correction is asked once.
             self.confirm = (index, dart)
             self.message = self.t("{}: dart {}, {} instead of {}? Enter again to correct").format(
-                self.turns[self.at].player, self.chosen + 1, dart, old
+                self.turns[self.at].player, self.chosen + 1, name(dart), name(old)
             )
             return
         doubt = self.game_screen.doubt_is_current()
@@ -189,7 +193,7 @@ class CorrectDartScreen(Screen):
         if self.results is not None:
             self.results.withdraw()
         said = self.t("{}: dart {} corrected, {} instead of {}").format(
-            self.turns[self.at].player, self.chosen + 1, dart, old
+            self.turns[self.at].player, self.chosen + 1, name(dart), name(old)
         )
         self.game_screen.corrected(index, fb, said, doubt)
 
@@ -219,7 +223,7 @@ class CorrectDartScreen(Screen):
             p.rect(rect, edge, radius=p.u, width=max(2, int((0.6 if chosen else 0.25) * u)))
             p.text(str(n + 1), 4 * u, (rect.left + 2 * u, rect.top + 1.5 * u), theme.DIM)
             p.text(
-                str(dart),
+                dart_name(dart, t),
                 10 * u,
                 (rect.centerx, rect.centery + 2 * u),
                 theme.TEXT,

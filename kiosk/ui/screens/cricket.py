@@ -18,7 +18,7 @@ from typing import Any
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 from kiosk.ui import theme
-from kiosk.ui.entry import TIMES, EntryError, parse_entry
+from kiosk.ui.entry import TIMES, EntryError, dart_name, parse_entry
 from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice, Screen
 from kiosk.ui.session import Award, CricketSession, Feedback
 from kiosk.ui.vboard import VirtualBoard
@@ -131,7 +131,7 @@ class CricketScreen(Screen):
         if not history or history[-1] != event.dart:  # refused, or already undone
             return
         self.doubt = (event.other, self.session.revision)
-        dart, other = str(event.dart), str(event.other)
+        dart, other = dart_name(event.dart, self.t), dart_name(event.other, self.t)
         self.notice(Notice("Cameras unsure: {} or {}? Press * for {}, - to undo",
                            (dart, other, other)))  # fmt: skip
 
@@ -267,7 +267,7 @@ class CricketScreen(Screen):
             # Said, so an undo meant for something else (a correction just made) is seen
             # for what it took back.
             who = self.session.game.current_player
-            self.say(self.t("Undone: {} ({})").format(last, who))
+            self.say(self.t("Undone: {} ({})").format(dart_name(last, self.t), who))
 
     def _undo_last(self) -> Feedback:
         """The last input taken back, and with it its click mark and a finish due."""

@@ -9,13 +9,14 @@ With the virtual board, the board and mouse buttons take the right part.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
 
 from kiosk.domain.darts import BULL
 from kiosk.ui import theme
-from kiosk.ui.entry import TIMES
+from kiosk.ui.entry import TIMES, dart_name
 from kiosk.ui.widgets import draw_marks
 
 if TYPE_CHECKING:
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 VARIANT_LABELS = {"standard": "Standard", "cut-throat": "Cut-throat", "no-score": "No score"}
 
 
-def target_label(target: int) -> str:
-    return "BULL" if target == BULL else str(target)
+def target_label(target: int, t: Callable[[str], str]) -> str:
+    return t("BULL") if target == BULL else str(target)
 
 
 def sides_of(game: object) -> list[tuple[str, ...]]:
@@ -68,7 +69,7 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
         p.rect((x0, y, x1 - x0, row_h), stripe)
         label_colour = theme.GREY if closed else theme.TEXT
         p.text(
-            target_label(target),
+            target_label(target, screen.t),
             row_h * 0.72,
             (target_x + target_w / 2, y + row_h / 2),
             label_colour,
@@ -201,7 +202,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         if k < len(darts):
             p.rect(rect, theme.PANEL_HI, radius=u)
             p.text(
-                str(darts[k]),
+                dart_name(darts[k], t),
                 4.8 * u,
                 rect.center,
                 theme.TEXT,

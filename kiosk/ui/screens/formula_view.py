@@ -21,6 +21,7 @@ from kiosk.domain.formula import solver
 from kiosk.domain.formula.errors import CODES, FormulaError
 from kiosk.domain.formula.rules import Rules
 from kiosk.ui import theme
+from kiosk.ui.entry import dart_name
 from kiosk.ui.formula_session import OVER, PLAYING, READY, WARN_AT, move_text
 from kiosk.ui.i18n import DECIMAL_MARKS, fill
 
@@ -449,7 +450,7 @@ def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
     u = p.u
     h = L.top
     p.rect((0, 0, p.w, h - 0.4 * u), theme.PANEL_HI)
-    darts = " ".join(str(d) for d in c.shown_darts) or "\u2013"
+    darts = " ".join(dart_name(d, t) for d in c.shown_darts) or "\u2013"
     text = f"{t('Cricket')} \u25b6 {c.shown_player}: {darts}"
     r = p.text(text, 4 * u, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
                max_width=p.w * 0.45)  # fmt: skip
