@@ -66,12 +66,15 @@ class BoardState:
 @dataclass(frozen=True)
 class ResultLine:
     """One finished game, for the attract screen. ``detail`` in the language the screen
-    speaks when it draws it: a function of its translator (the language may change)."""
+    speaks when it draws it: a function of its translator (the language may change).
+    ``all_lost``: no winner because every player lost (a formula duel in which nobody
+    reached 0 under the distance rules), not a draw."""
 
     game: str
     winner: str | None
     players: tuple[str, ...]
     detail: Callable[[Callable[[str], str]], str] = lambda t: ""
+    all_lost: bool = False
 
 
 @dataclass

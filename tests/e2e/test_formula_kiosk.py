@@ -436,3 +436,37 @@ def test_the_training_round_s_keys_line_stays_within_the_left_pane(
             for y in range(int(55 * u), int(59 * u))
         }
         assert ink == {theme.BG}
+
+
+@pytest.mark.parametrize(
+    ("language", "both_lost", "draw"),
+    [("uk", "обидва програли", "нічия"), ("ru", "оба проиграли", "ничья")],  # noqa: RUF001
+)
+def test_a_duel_both_players_lost_is_told_on_the_attract_screen_as_lost_not_a_draw(
+    tmp_path: Path, language: str, both_lost: str, draw: str
+) -> None:
+    from kiosk.ui.screens.attract import AttractScreen
+
+    with kiosk_on_board(tmp_path, config=Config(language=language)) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", rules="distance",
+                             digits=(3489,), overrides=(("max_rounds", 1),))  # fmt: skip
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n00+00\n")  # Anna: 34+89
+        d.pad("\n00+00\n")  # Boris the same: the one round played, nobody at 0
+        d.wait_screen("formula-end")
+        assert session.game.outcome().winner is None
+        assert d.kiosk.t("Both lose") in d.texts  # what the end screen says
+        d.kiosk.stack.reset(AttractScreen(d.kiosk))
+        d.settle()
+        line = next(t for t in d.texts if t.startswith(d.kiosk.t("Formula darts")))
+        assert both_lost in line and draw not in line, line
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_attract_screen_s_title_is_in_the_kiosk_s_language(
+    tmp_path: Path, language: str
+) -> None:
+    with kiosk_on_board(tmp_path, config=Config(language=language)) as (d, _board):
+        assert d.screen.name == "attract"
+        assert "ДАРТС" in d.texts and "DARTS" not in d.texts

@@ -37,7 +37,8 @@ class AttractScreen(Screen):
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        p.text("DARTS", 20 * u, (w / 2, 20 * u), theme.ACCENT, anchor="center", style="bold")
+        p.text(self.t("DARTS"), 20 * u, (w / 2, 20 * u), theme.ACCENT, anchor="center",
+               style="bold", max_width=w * 0.9)  # fmt: skip
         p.text(
             self.t("Cricket · League night · Formula darts"),
             4 * u,
@@ -54,8 +55,10 @@ class AttractScreen(Screen):
             for line in results[:5]:
                 if line.winner:
                     who = f"{self.t('winner')} {line.winner}"
-                else:  # one player with no winner lost (formula darts alone)
-                    who = self.t("lost") if len(line.players) == 1 else self.t("draw")
+                elif len(line.players) == 1:  # one player with no winner lost (formula darts)
+                    who = self.t("lost")
+                else:  # as the end screen said: a draw, or both lost (a formula duel)
+                    who = self.t("both lost") if line.all_lost else self.t("draw")
                 players = " · ".join(line.players)
                 text = f"{self.t(line.game)}: {who}  ({players})  {line.detail(self.t)}".rstrip()
                 p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)

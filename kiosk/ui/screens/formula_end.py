@@ -68,7 +68,16 @@ class FormulaEndScreen(Screen):
             def detail(t: Callable[[str], str]) -> str:
                 return title_of(session, t)[0 if outcome.perfect else 1]
 
-            kiosk.add_result(ResultLine("Formula darts", outcome.winner, session.players, detail))
+            drawn = outcome.termination in (Termination.BOTH_ZERO, Termination.DRAW)
+            kiosk.add_result(
+                ResultLine(
+                    "Formula darts",
+                    outcome.winner,
+                    session.players,
+                    detail,
+                    all_lost=outcome.winner is None and not drawn,
+                )
+            )
 
     def update(self, now: float) -> None:
         if self.side is None:  # (a side game's end waits over the match)
