@@ -13,6 +13,9 @@ text too long for one line at a readable size takes two."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from kiosk.adapters.serial_board.reader import UNREADABLE
 from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA
 from kiosk.ui import theme
@@ -68,7 +71,7 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))
     if kiosk.settings_mistakes:
-        first, *more = kiosk.settings_mistakes
+        first, *more = (setting_of(m) for m in kiosk.settings_mistakes)
         if more:
             text = kiosk.t("Settings mistakes, not used: {} and {} more (see the log)")
             text = text.format(first, len(more))
@@ -85,15 +88,44 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     return out
 
 
+# Why results are not being saved, said plainly in the kiosk's language: (words of
+# the full reason, lower case, any of them; what the banner says). The full reason,
+# with SQLite's words and the paths, is in the log (bootstrap, the store, the games).
+PLAIN_REASONS = (
+    (("is full",), "the disk is full: free some space"),
+    (("readonly", "read-only", "cannot be written"), "the disk cannot be written"),
+    (("another kiosk",), "another kiosk program is running: restart the kiosk"),
+    (("database is locked", "database is busy"),
+     "another program is holding the games database"),
+    (("newer than this darts-kiosk",), "the games database is from a newer kiosk version"),
+    (("not a usable sqlite database", "another program's sqlite database", "malformed",
+      "not a database"), "the games database is damaged or not the kiosk's"),
+)  # fmt: skip
+
+
 def _plain(kiosk: Kiosk, reason: str) -> str:
-    """A full or read-only disk said in the kiosk's language (SQLite's words, with the
-    paths, are in the log); any other reason as it is."""
+    """Why results are not being saved, in a few words of the kiosk's language (the
+    log has the reason in full); one not foreseen sends the reader to the log."""
     low = reason.lower()
-    if "is full" in low:
-        return kiosk.t("the disk is full: free some space")
-    if "readonly" in low or "read-only" in low or "cannot be written" in low:
-        return kiosk.t("the disk cannot be written")
-    return reason
+    for words, plain in PLAIN_REASONS:
+        if any(word in low for word in words):
+            return kiosk.t(plain)
+    return kiosk.t("a problem with the games database (see the log)")
+
+
+def setting_of(mistake: str) -> str:
+    """The setting a settings mistake is about, as the file writes it ("[sound] volume
+    = 150", "[cricket] round_limt"): the config's message less its file's path and its
+    English explanation (both in the log); the file's name when no setting is named (a
+    file that is not TOML)."""
+    where, _, rest = mistake.partition(": ")
+    if not rest:
+        return mistake
+    setting = rest.split(": ", 1)[0]
+    if re.fullmatch(r"(\[\w+\] ?)?\w+( = .*)?|\[\w+\] \d+x\d+", setting):
+        return setting
+    section = re.match(r"\[\w+\]", setting)
+    return section.group(0) if section else Path(where).name
 
 
 # Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).

@@ -105,6 +105,7 @@ def ui_msgids() -> set[str]:
     found: set[str] = set()
     for path in sorted(UI.rglob("*.py")):
         found |= scan(path.read_text(encoding="utf-8"))[0]
+    from kiosk.ui.banner import PLAIN_REASONS
     from kiosk.ui.entry import HELP
     from kiosk.ui.formula_session import move_text
     from kiosk.ui.screens.formula_view import KEYPAD, MODE_LABELS, REFUSAL_TEMPLATES
@@ -114,6 +115,7 @@ def ui_msgids() -> set[str]:
     found.update(label for *_, label in KEYPAD if label.isalpha() or " " in label)
     found.update(MODE_LABELS.values())
     found.update(template for _code, _pattern, template in REFUSAL_TEMPLATES)
+    found.update(plain for _words, plain in PLAIN_REASONS)  # why results are not saved
     found.add(move_text(Move("Anna", None, None, 0, 501, timed_out=True)))
     return {
         m for m in found if m.strip() and m not in NOT_TEXT and not m.isdigit() and "%" not in m
