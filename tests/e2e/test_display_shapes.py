@@ -44,3 +44,33 @@ def test_a_screen_on_its_side_shows_the_menus_in_a_band_and_clicks_land_on_them(
         d.wait_for(lambda: d.screen.name == "cricket-menu", timeout=5, what="the click")
     finally:
         running.close()
+
+
+def test_the_attract_screen_moves_a_little_every_while_so_nothing_burns_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy as np
+    from kiosk_support import kiosk_on_board
+
+    from kiosk.ui.screens import attract
+
+    monkeypatch.setattr(attract, "DRIFT_EVERY", 0.5)
+
+    def title_corner(d: Driver) -> tuple[int, int]:
+        """Where the title's accent-coloured pixels start (left, top)."""
+        d.screenshot(str(tmp_path / "attract.png"))
+        pixels = pygame.surfarray.array3d(d.app.canvas)  # (x, y, rgb)
+        top = pixels[:, : pixels.shape[1] // 3]
+        xs, ys = np.nonzero(np.all(top == theme.ACCENT[:3], axis=2))
+        return int(xs.min()), int(ys.min())
+
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "attract" and "DARTS" in d.texts
+        first = title_corner(d)
+        d.wait_for(lambda: d.screen.drift != attract.DRIFT[0], what="the next drift")
+        moved = title_corner(d)
+        assert moved != first and "DARTS" in d.texts
+        assert (
+            max(abs(a - b) for a, b in zip(moved, first, strict=True))
+            < d.app.canvas.get_height() / 30
+        )

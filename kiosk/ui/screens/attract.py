@@ -10,6 +10,11 @@ from kiosk.ui import theme
 from kiosk.ui.screen import Click, DartInput, Screen
 
 BLINK = 1.0  # s on, s off for "press any key"
+# The attract screen stays up for hours on a bar's TV: its picture moves a little every
+# minute (a few pixels, round a small square), so nothing burns into a plasma or OLED.
+DRIFT_EVERY = 60.0  # s
+DRIFT = ((0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+DRIFT_STEP = 1.5  # of the screen's unit (a hundredth of its height)
 
 
 class AttractScreen(Screen):
@@ -19,6 +24,8 @@ class AttractScreen(Screen):
         super().__init__(kiosk)
         self.blink_on = True
         self.next_blink = time.monotonic() + BLINK
+        self.started = time.monotonic()
+        self.drift = DRIFT[0]
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, KeyAction | Click | DartInput):
@@ -27,6 +34,9 @@ class AttractScreen(Screen):
             self.kiosk.stack.push(MainMenu(self.kiosk))
 
     def update(self, now: float) -> None:
+        drift = DRIFT[int((now - self.started) // DRIFT_EVERY) % len(DRIFT)]
+        if drift != self.drift:
+            self.drift, self.dirty = drift, True
         if now >= self.next_blink:
             self.blink_on = not self.blink_on
             self.next_blink = now + BLINK
@@ -36,21 +46,24 @@ class AttractScreen(Screen):
         return self.next_blink
 
     def draw(self, p: theme.Painter) -> None:
-        u, w = p.u, p.w
-        p.text(self.t("DARTS"), 20 * u, (w / 2, 20 * u), theme.ACCENT, anchor="center",
+        u = p.u
+        dx, dy = (k * DRIFT_STEP * u for k in self.drift)
+        x = p.w / 2 + dx  # the middle of the screen, where the drift has it
+        w = p.w - 2 * abs(dx)  # (widths: nothing pushed off the edge)
+        p.text(self.t("DARTS"), 20 * u, (x, 20 * u + dy), theme.ACCENT, anchor="center",
                style="bold", max_width=w * 0.9)  # fmt: skip
         p.text(
             self.t("Cricket · League night · Formula darts"),
             4 * u,
-            (w / 2, 34 * u),
+            (x, 34 * u + dy),
             theme.TEXT,
             anchor="center",
             max_width=w * 0.9,
         )
         results = self.kiosk.results
-        y = 44 * u
+        y = 44 * u + dy
         if results:
-            p.text(self.t("Last results"), 3.6 * u, (w / 2, y), theme.DIM, anchor="center")
+            p.text(self.t("Last results"), 3.6 * u, (x, y), theme.DIM, anchor="center")
             y += 6 * u
             for line in results[:5]:
                 if line.winner:
@@ -61,13 +74,13 @@ class AttractScreen(Screen):
                     who = self.t("both lost") if line.all_lost else self.t("draw")
                 players = " · ".join(line.players)
                 text = f"{self.t(line.game)}: {who}  ({players})  {line.detail(self.t)}".rstrip()
-                p.text(text, 3.4 * u, (w / 2, y), theme.TEXT, anchor="center", max_width=w * 0.9)
+                p.text(text, 3.4 * u, (x, y), theme.TEXT, anchor="center", max_width=w * 0.9)
                 y += 5.5 * u
         if self.blink_on:
             p.text(
                 self.t("Press any key to play"),
                 5.5 * u,
-                (w / 2, 88 * u),
+                (x, 88 * u + dy),
                 theme.TEXT,
                 anchor="center",
                 style="bold",
