@@ -150,6 +150,7 @@ class _NoDevices:
 
     source = "camera"
     virtual = False
+    active = ""
 
     def throw(self, dart: Any) -> bool:
         return False

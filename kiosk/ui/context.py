@@ -41,6 +41,11 @@ class Devices(Protocol):
         """True when darts come from the on-screen board (clicks)."""
         ...
 
+    @property
+    def active(self) -> str:
+        """What darts come from now: "serial", "camera", "virtual" or "" (none yet)."""
+        ...
+
     def throw(self, dart: Dart) -> bool:
         """Throw a dart at the virtual board (through its pty, like a real board);
         False when there is no virtual board (the caller then enters it directly)."""

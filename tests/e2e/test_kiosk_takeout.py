@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
 
 from kiosk.adapters.camera.scorer import CameraTakeout
@@ -98,3 +99,56 @@ def test_darts_pulled_before_the_dart_not_read_is_typed_say_how_to_go_back(
         d.press("-")  # back to Anna's turn, and her dart typed there
         d.press("19\n")
         assert game.marks("Anna", 19) == 1 and game.marks("Boris", 19) == 0
+
+
+def test_on_a_camera_rig_a_plus_pressed_after_the_pull_is_asked_again_not_a_lost_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk.devices import Devices
+
+    # The darts come from the pty board here; the scoreboard is told it is a camera rig.
+    monkeypatch.setattr(Devices, "active", property(lambda self: "camera"))
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen"))
+        send(d, board, ["S20", "S19", "S18"])
+        assert "Pull your darts: the turn passes" in d.texts, d.texts
+        assert "Remove darts, then + (next player)" not in d.texts
+        pulled(d)
+        game = d.game().game
+        assert game.current_player == "Boris"
+        d.press("+")  # as a board machine taught them: Boris keeps his turn
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        said = "The turn passed when the darts were pulled: + again ends Boris's turn"
+        assert said in d.texts, d.texts
+        d.press("+")  # Boris passes, asked and meant
+        assert game.current_player == "Chen"
+
+
+def test_the_cameras_question_stays_through_the_pull_and_goes_with_the_next_dart(
+    tmp_path: Path,
+) -> None:
+    from kiosk.adapters.camera.scorer import CameraDoubt
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.domain.darts import Dart
+    from kiosk.ui.inbox import DeviceEvent
+
+    t20, s20 = Dart.parse("T20"), Dart.parse("S20")
+    question = "Cameras unsure: T20 or S20? Press * for S20, - to undo"
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S19"])
+        d.running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
+        d.running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        d.settle()
+        assert question in d.texts
+        pulled(d)  # the turn passes; the dart asked about is still the last
+        assert question in d.texts
+        d.press("*")
+        game = d.game().game
+        assert game.marks("Anna", 20) == 1 and game.current_player == "Boris"
+        d.running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
+        d.running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        d.settle()
+        assert question in d.texts
+        send(d, board, ["S1", "S2"])  # Boris's turn goes on: * could not take it now
+        assert question not in d.texts, d.texts

@@ -138,6 +138,7 @@ class NoBoard:
 
     source = "serial"
     virtual = False
+    active = "serial"
 
     def throw(self, dart: object) -> bool:
         return False

@@ -53,6 +53,7 @@ class CricketScreen(Screen):
         # The other dart the cameras could have meant for the last dart, while that
         # dart is still the last change (the session's revision then): ``*`` takes it.
         self.doubt: tuple[Dart, int] | None = None
+        self.doubt_said = ""  # the question asked about it: it goes when * no longer can
         # The player asked to type a dart the kiosk could not read (a camera that could
         # not place it, a contact not in the board map), until they type one or the
         # turn passes.
@@ -66,6 +67,10 @@ class CricketScreen(Screen):
         # What the last correction said, and the revision it made (the results of a
         # game it ended say it, while it is still the last change).
         self.corrected_last: tuple[str, int] | None = None
+        # The revision at which the cameras' takeout passed the turn: a + (NEXT) with
+        # nothing since is the player doing as a board machine taught them, and would
+        # cost the next player a turn; it is refused once, with a word.
+        self.pulled_at: int | None = None
         # Each waiting player's formula side game, set aside while they throw.
         self.side_games: dict[str, Any] = {}
         self.buttons = [
@@ -105,7 +110,14 @@ class CricketScreen(Screen):
             return
         log.info("darts pulled: the turn passes")
         owed = self.owed
+        doubt_was_current = self.doubt_is_current()
+        history = len(s.game.history)
         self.next_player()
+        self.pulled_at = s.revision
+        if doubt_was_current and len(s.game.history) == history:
+            # Only the hold went: the dart asked about is still the last one, so * still
+            # takes the cameras' other reading for it.
+            self.doubt = (self.doubt[0], s.revision) if self.doubt else None
         if owed is not None:
             # The dart asked for was not typed, and the turn has passed (rules.md: a
             # player who pulls the darts ends the turn): a dart typed now would be the
@@ -134,6 +146,7 @@ class CricketScreen(Screen):
         dart, other = dart_name(event.dart, self.t), dart_name(event.other, self.t)
         self.notice(Notice("Cameras unsure: {} or {}? Press * for {}, - to undo",
                            (dart, other, other)))  # fmt: skip
+        self.doubt_said = self.message
 
     def dart(self, dart: Dart, source: str) -> None:
         fb = self.session.throw(dart, source)
@@ -255,6 +268,13 @@ class CricketScreen(Screen):
         self.say(said)
 
     def next_player(self) -> None:
+        if self.pulled_at is not None and self.pulled_at == self.session.revision:
+            self.pulled_at = None  # (a second + ends the turn: a player who passes)
+            player = self.session.game.current_player
+            self.say(self.t("The turn passed when the darts were pulled: "
+                            "+ again ends {}'s turn").format(player))  # fmt: skip
+            return
+        self.pulled_at = None
         self.owed = None
         self.feedback(self.session.next_player())
 
@@ -305,6 +325,11 @@ class CricketScreen(Screen):
     def update(self, now: float) -> None:
         if self.message_until is not None and now >= self.message_until:
             self.message, self.message_until = "", None
+            self.dirty = True
+        if self.message and self.message == self.doubt_said and not self.doubt_is_current():
+            # The next player threw, or the dart was undone: "Press * for S19" would
+            # now start a typed dart for someone else.
+            self.message, self.message_until, self.doubt_said = "", None, ""
             self.dirty = True
         if self.award_until is not None and now >= self.award_until:
             self.award = self.award_until = None

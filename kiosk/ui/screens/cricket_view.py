@@ -220,7 +220,10 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
                 width=max(2, int((0.5 if nxt else 0.2) * u)),
             )
     after = bx + 3 * (box_w + 1.2 * u) + 1.5 * u
-    if session.hold is not None:
+    if session.hold is not None and screen.kiosk.devices.active == "camera":
+        # (the cameras see the darts pulled and pass the turn: no + to press)
+        status, colour = t("Pull your darts: the turn passes"), theme.ACCENT
+    elif session.hold is not None:
         status, colour = t("Remove darts, then + (next player)"), theme.ACCENT
     else:
         status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
