@@ -168,6 +168,7 @@ class App:
         self.started_at = time.monotonic()
         self.first_frame_at: float | None = None
         self.texts: list[str] = []  # the texts of the last frame drawn
+        self.text_rects: list[pygame.Rect] = []  # and where (canvas pixels)
         self._display: pygame.Surface | None = None
         self._canvas: pygame.Surface | None = None
         self._full: pygame.Surface | None = None  # the canvas's surface, bands included
@@ -347,7 +348,7 @@ class App:
         top.dirty = False
         self._force = False
         self._banner_seen = self.kiosk.banner_revision
-        self.texts = p.texts
+        self.texts, self.text_rects = p.texts, p.placed
         self.frames += 1
         darts = tuple(self._pending_darts)
         self._pending_darts.clear()

@@ -21,15 +21,24 @@ from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
+BANNER_H = 7.0  # a banner's height, in hundredths of the screen's height
+
 
 def draw_banner(p: theme.Painter, kiosk: Kiosk, *, at_foot: bool = False) -> None:
     """The banners up now; the first at the top (at the foot with ``at_foot``)."""
     strips = _strips(kiosk)
-    h = 7 * p.u
+    h = BANNER_H * p.u
     first, other, step = (p.h - h, 0.0, -h) if at_foot else (0.0, p.h - h, h)
     tops = [first, other] + [first + n * step for n in range(1, len(strips) - 1)]
     for top, (text, colour) in zip(tops, strips, strict=False):
         _strip(p, top, h, text, colour)
+
+
+def strips_at_foot(kiosk: Kiosk) -> int:
+    """How many banners ``draw_banner(at_foot=True)`` puts at the foot of the screen
+    (the first, and those past the second): a screen keeps its own foot clear of them."""
+    n = len(_strips(kiosk))
+    return 0 if n == 0 else 1 + max(0, n - 2)
 
 
 def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pygame
+
 from kiosk.adapters import keypad as kp
 from kiosk.adapters.keypad import KeyAction, action_for
 from kiosk.bootstrap import Running
@@ -51,6 +53,11 @@ class Driver:
     def texts(self) -> list[str]:
         """The texts of the last frame drawn."""
         return list(self.app.texts)
+
+    def rect_of(self, text: str) -> pygame.Rect:
+        """Where ``text`` was drawn in the last frame (its first place)."""
+        rect: pygame.Rect = self.app.text_rects[self.app.texts.index(text)]
+        return rect
 
     def settle(self, timeout: float = 0.5) -> None:
         """Run the loop until everything queued is handled and drawn."""

@@ -83,6 +83,7 @@ class Painter:
         )
         self.cached_bytes = 0
         self.texts: list[str] = []
+        self.placed: list[pygame.Rect] = []  # where each of ``texts`` was drawn
         self.surface = surface
 
     @property
@@ -99,7 +100,7 @@ class Painter:
 
     def begin(self, surface: pygame.Surface) -> None:
         self.surface = surface
-        self.texts = []
+        self.texts, self.placed = [], []
 
     def render(
         self, text: str, px: float, colour: tuple[int, ...] = TEXT, style: str = "regular"
@@ -137,6 +138,7 @@ class Painter:
         rect = img.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
         self.surface.blit(img, rect)
         self.texts.append(text)
+        self.placed.append(rect)
         return rect
 
     def two_lines(self, text: str, px: float, width: float, style: str = "regular") -> list[str]:

@@ -257,6 +257,10 @@ def test_a_camera_moved_while_off_is_calibrated_again_from_the_settings(tmp_path
         d.press("4")  # Calibrate camera 1
         assert d.screen.name == "camera-calibrate", d.texts
         screen = d.screen
+        # The keys' help is above the "moved" banner at the foot, not under it.
+        keys = next(t for t in d.texts if t.startswith("8 2 4 6 = move"))
+        banner = "A camera was moved: calibrate it again (Settings). Darts can be typed."
+        assert d.rect_of(keys).bottom <= d.rect_of(banner).top - d.app.canvas.get_height() // 100
         for target in TARGETS:
             ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
             x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]

@@ -41,6 +41,7 @@ from kiosk.adapters.camera.recheck import recheck
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
+from kiosk.ui.banner import BANNER_H, strips_at_foot
 from kiosk.ui.i18n import fill, percent
 from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen, match_below
 
@@ -168,7 +169,8 @@ class CameraCalibrateScreen(Screen):
         kept."""
         sw, sh = size
         u = sh / 100.0
-        top, bottom = (18 if self._advice() else 11) * u, sh - 8 * u  # (advice: two lines)
+        top = (18 if self._advice() else 11) * u  # (advice: two lines)
+        bottom = sh - (8 + BANNER_H * self._banners_at_foot()) * u
         w, h = self.image_size
         s = min((sw - 2 * u) / w, (bottom - top) / h)
         rw, rh = round(w * s), round(h * s)
@@ -350,8 +352,14 @@ class CameraCalibrateScreen(Screen):
             for n, line in enumerate(p.two_lines(advice, 2.8 * u, w * 0.96)):
                 p.text(line, 2.8 * u, (w / 2, (10.8 + 3.3 * n) * u), theme.BAD, anchor="midtop",
                        max_width=w * 0.96)  # fmt: skip
-        p.text(self._keys(), 2.6 * u, (w / 2, p.h - 4 * u), theme.DIM, anchor="center",
+        # The key help above the banners at the foot (a camera to calibrate is the
+        # usual reason this screen is open, and its banner is up all the while).
+        keys_y = p.h - (4 + BANNER_H * self._banners_at_foot()) * u
+        p.text(self._keys(), 2.6 * u, (w / 2, keys_y), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
+
+    def _banners_at_foot(self) -> int:
+        return strips_at_foot(self.kiosk) if hasattr(self.kiosk, "board") else 0
 
     def _title(self) -> str:
         if self.saved:
