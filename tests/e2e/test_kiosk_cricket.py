@@ -628,3 +628,23 @@ def test_a_menu_left_alone_goes_back_to_the_attract_screen_but_never_over_a_game
         assert d.screen.name == "pause"
         d.app.run(timeout=1.5)
         assert d.screen.name == "pause"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("uk", "Anna закриває всі сектори раніше за всіх"),
+        ("ru", "Anna закрывает все сектора раньше всех"),
+    ],
+)
+def test_a_no_score_win_is_said_of_any_winner_without_a_gendered_word(
+    tmp_path: Path, language: str, said: str
+) -> None:
+    # "першим" / "первым" (masculine) was said of Anna, and of teams.
+    with kiosk_on_board(tmp_path, config=Config(language=language)) as (d, board):
+        start_game(d, variant="no-score")
+        send(d, board, ANNA_WINS[:3] + ["MISS"] * 3 + ANNA_WINS[3:6] + ["MISS"] * 3)
+        send(d, board, ANNA_WINS[6:9] + ["MISS"] * 3 + ANNA_WINS[9:12] + ["MISS"] * 3)
+        send(d, board, ANNA_WINS[12:14])
+        d.wait_screen("results")
+        assert said in d.texts, d.texts

@@ -451,3 +451,45 @@ def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
         assert d.screen.name == "player-page"
         assert f"{d.kiosk.t('Last game')}: {mpr}" in d.texts
         assert not [t for t in d.texts if re.fullmatch(r"[\d.]*\d\.\d+", t)], d.texts
+
+
+def test_in_russian_what_is_said_of_a_player_fits_anna_as_well_as_bob(tmp_path: Path) -> None:
+    # "Добавлен", "Переименован", "Скрыт", "Bob скрыт" (masculine) were said of anyone.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        store.players.retire("Bob", True)
+        d.kiosk.set_language("ru")
+        to_league(d)
+        d.press("4")  # Players
+        d.press("1")  # Add a player
+        d.keyboard("zoe\n")
+        assert d.screen.name == "players-list" and "Добавлено: Zoe" in d.texts, d.texts
+        d.press("3")  # Ann
+        d.press("2")  # Rename
+        d.press("...")
+        d.keyboard("ann-maria\n")
+        assert "Переименовано: Ann-Maria" in d.texts, d.texts
+        d.press("3")  # Retire
+        assert "Скрыто: больше нет в списках выбора" in d.texts, d.texts
+        d.press("/")
+        d.press("2")  # Show retired players
+        assert any(t.endswith("(скрыто)") for t in d.texts), d.texts
+        d.press("/")
+        assert d.screen.name == "league-menu", d.screen.name
+        d.press("1")  # a rated Cricket game: Bob typed, who is retired
+        d.press("5")
+        d.keyboard("zoe\n")
+        d.keyboard("bob\n")
+        d.press("3")  # Start game
+        assert "Bob среди скрытых: Игроки → Показать скрытых игроков → Вернуть" in d.texts
+
+
+def test_in_ukrainian_a_retired_player_is_said_so_without_a_gendered_word(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        store.players.retire("Ann", True)
+        d.kiosk.set_language("uk")
+        to_league(d)
+        d.press("4")  # Players
+        d.press("2")  # Show retired players
+        assert any(t.startswith("Ann") and t.endswith("(приховано)") for t in d.texts), d.texts

@@ -37,7 +37,7 @@ def test_the_reasons_are_translated_with_their_numbers_and_names() -> None:
     assert said == "лимит раундов (3) исчерпан: Anna побеждает — больше всего очков"
     uk = i18n.load("uk", LOCALE).gettext
     said = reason_text(uk, "Anna & Chen owns every target first", team=True)
-    assert said == "Anna & Chen закривають всі сектори першим"
+    assert said == "Anna & Chen закривають всі сектори раніше за всіх"
 
 
 def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:
