@@ -26,6 +26,7 @@ from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG
 from kiosk.adapters.camera.capture import smaller_than_asked
 from kiosk.commands._out import why_not_writable
+from kiosk.config import ConfigError, load_config
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
@@ -99,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(e))
     if args.yes and not args.auto:
         return _fail("--yes only goes with --auto")
+    language = "en"
+    if not (args.auto and args.yes):  # the window speaks the kiosk's language
+        try:
+            language = _language(getattr(args, "config", None))
+        except ConfigError as e:
+            return _fail(str(e))
     if args.image:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
         if image is None:
@@ -129,7 +136,14 @@ def run(args: argparse.Namespace) -> int:
         if cal.face_on:
             print(FACE_ON_ADVICE + smaller_than_asked(cal.image_size))
         return 0
-    return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto)
+    return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto,
+                      language=language)  # fmt: skip
+
+
+def _language(config_file: Path | None) -> str:
+    """The language of the kiosk's settings (the system and user files, then
+    ``--config``), as the kiosk reads them: a wrong setting is stepped over."""
+    return load_config(config_file, mistakes=[]).language
 
 
 @dataclass
@@ -160,7 +174,12 @@ class _NoDevices:
 
 
 def open_session(
-    image: np.ndarray, out: Path, *, size: tuple[int, int] = (1280, 720), fullscreen: bool = False
+    image: np.ndarray,
+    out: Path,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    fullscreen: bool = False,
+    language: str = "en",
 ) -> Session:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from kiosk.ui.app import App
@@ -171,8 +190,8 @@ def open_session(
     from kiosk.ui.theme import assets_dir
 
     assets = assets_dir()
-    kiosk = Kiosk(settings=Settings(), sound=Sound(assets / "sounds", 0), devices=_NoDevices(),
-                  locale_dir=assets / "locale")  # fmt: skip
+    kiosk = Kiosk(settings=Settings(language=language), sound=Sound(assets / "sounds", 0),
+                  devices=_NoDevices(), locale_dir=assets / "locale")  # fmt: skip
     inbox = Inbox()
     app = App(kiosk, inbox, size=size, fullscreen=fullscreen, hide_cursor=False)
     app.open()
@@ -183,9 +202,15 @@ def open_session(
 
 
 def run_window(
-    image: np.ndarray, out: Path, *, size: tuple[int, int], fullscreen: bool, auto: bool
+    image: np.ndarray,
+    out: Path,
+    *,
+    size: tuple[int, int],
+    fullscreen: bool,
+    auto: bool,
+    language: str = "en",
 ) -> int:
-    session = open_session(image, out, size=size, fullscreen=fullscreen)
+    session = open_session(image, out, size=size, fullscreen=fullscreen, language=language)
     screen = session.screen
     try:
         if auto:

@@ -5,6 +5,7 @@ other command (and the kiosk) starts without loading OpenCV."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
@@ -24,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --auto: a picture point on the 20 segment (pixels)")  # fmt: skip
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE", help="settings file read last, as the kiosk's"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

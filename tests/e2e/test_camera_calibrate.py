@@ -288,3 +288,43 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     assert missing.returncode == 2 and missing.stderr.strip().endswith("cannot read the picture")
     assert "WARN" not in missing.stderr  # (OpenCV's own line, before ours)
     assert not (tmp_path / "cal.json").exists()
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_command_s_window_speaks_the_language_of_the_kiosk_s_settings(
+    camera: tuple[synthetic.Camera, np.ndarray],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+) -> None:
+    # The window was English whatever the kiosk spoke (Settings() built without it).
+    import argparse
+
+    from kiosk import config as kiosk_config
+    from kiosk.commands import _camera_calibrate as impl
+    from kiosk.commands.camera_calibrate import add_arguments
+    from kiosk.ui import i18n
+    from kiosk.ui.app import App
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # no user settings file
+    monkeypatch.setattr(kiosk_config, "SYSTEM_CONFIG", tmp_path / "none.toml")
+    settings = tmp_path / "kiosk.toml"
+    settings.write_text(f'language = "{language}"\n')
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), camera[1])
+    shown: list[str] = []
+
+    def one_frame(app: App, until: object = None, timeout: float | None = None) -> bool:
+        app.step(0)
+        shown.extend(app.texts)
+        return False  # closed at once, as if the window were shut: nothing saved
+
+    monkeypatch.setattr(App, "run", one_frame)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "c.json"
+    args = parser.parse_args(["--image", str(pic), "--out", str(out), "--config", str(settings)])
+    assert impl.run(args) == 1 and not out.exists()  # not saved
+    t = i18n.load(language, ROOT / "kiosk" / "assets" / "locale").gettext
+    title = f"1/{len(TARGETS)}: {t('Mark')} {t(TARGETS[0].label)}"
+    assert t("Mark") != "Mark" and title in shown, shown
