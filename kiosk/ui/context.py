@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -149,6 +149,14 @@ class Kiosk:
         """A figure (an MPR, an average) with ``places`` decimals, with the decimal mark
         of the kiosk's language."""
         return i18n.number(value, places, self.settings.language)
+
+    def date(self, value: date | str) -> str:
+        """A date (a league night's ``2026-12-03``) as the kiosk's language writes it."""
+        return i18n.date(value, self.settings.language)
+
+    def date_time(self, moment: datetime) -> str:
+        """A date and time to the minute, as the kiosk's language writes them."""
+        return i18n.date_time(moment, self.settings.language)
 
     def clock_unset(self) -> bool:
         """Whether tonight's date may be wrong: the clock was set neither from the network

@@ -10,6 +10,7 @@ plural forms (Ukrainian and Russian have three), writing "Darts: 3" style labels
 from __future__ import annotations
 
 import ast
+import datetime
 import functools
 import gettext
 import logging
@@ -132,6 +133,27 @@ def percent(value: float, language: str) -> str:
     """``85%``; in Ukrainian and Russian ``85 %`` (a no-break space, as they write it)."""
     space = "\u00a0" if language in DECIMAL_MARKS else ""
     return f"{number(value * 100, 0, language)}{space}%"
+
+
+# How each language writes a date: day.month.year in Ukrainian and Russian; English,
+# and any language not listed, the ISO order the league and the log use (2026-12-03).
+DATE_FORMATS = {"uk": "%d.%m.%Y", "ru": "%d.%m.%Y"}
+
+
+def date(value: datetime.date | str, language: str) -> str:
+    """A date (a ``date``, a ``datetime``, or an ISO text such as a league night's
+    ``2026-12-03``) as ``language`` writes it; a text that is not a date as it is."""
+    if isinstance(value, str):
+        try:
+            return date(datetime.date.fromisoformat(value[:10]), language)
+        except ValueError:
+            return value
+    return value.strftime(DATE_FORMATS.get(language, "%Y-%m-%d"))
+
+
+def date_time(moment: datetime.datetime, language: str) -> str:
+    """A date and time to the minute: ``03.12.2026 21:40`` (``2026-12-03 21:40``)."""
+    return f"{date(moment, language)} {moment:%H:%M}"
 
 
 def fill(template: str, **values: object) -> str:

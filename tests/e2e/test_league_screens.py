@@ -493,3 +493,23 @@ def test_in_ukrainian_a_retired_player_is_said_so_without_a_gendered_word(tmp_pa
         d.press("4")  # Players
         d.press("2")  # Show retired players
         assert any(t.startswith("Ann") and t.endswith("(приховано)") for t in d.texts), d.texts
+
+
+@pytest.mark.parametrize(("language", "english"), [("uk", False), ("ru", False), ("en", True)])
+def test_league_nights_are_dated_as_the_kiosk_s_language_writes_dates(
+    tmp_path: Path, language: str, english: bool
+) -> None:
+    # "Сьогодні: 2026-12-03" in Ukrainian: now 03.12.2026 (English keeps 2026-12-03).
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        d.kiosk.set_language(language)
+        iso = store.league.tonight_as_is()[0].date
+        year, month, day = iso.split("-")
+        shown = iso if english else f"{day}.{month}.{year}"
+        t = d.kiosk.t
+        to_league(d)
+        assert any(x.startswith(f"{t('Tonight')}: {shown}   ·   ") for x in d.texts), d.texts
+        d.press("2")  # Tonight's standings
+        assert f"{t('League night')}  {shown}" in d.texts, d.texts
+        assert english or not any(iso in x for x in d.texts)

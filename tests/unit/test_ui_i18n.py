@@ -338,3 +338,15 @@ def test_gettext_s_own_checker_accepts_the_translation_files(language: str) -> N
         [msgfmt, "-c", "-o", os.devnull, str(path)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_dates_are_written_as_each_language_writes_them() -> None:
+    import datetime
+
+    assert i18n.date("2026-12-03", "en") == "2026-12-03"
+    assert i18n.date("2026-12-03", "uk") == "03.12.2026"
+    assert i18n.date(datetime.date(2026, 1, 9), "ru") == "09.01.2026"
+    moment = datetime.datetime(2026, 12, 2, 21, 40, 59)
+    assert i18n.date_time(moment, "uk") == "02.12.2026 21:40"
+    assert i18n.date_time(moment, "en") == "2026-12-02 21:40"
+    assert i18n.date("not a date", "uk") == "not a date"

@@ -140,7 +140,8 @@ class LeagueMenu(StoreMenu):
 
         def tonight() -> str:
             night, name = store.league.tonight_as_is()
-            return f"{self.t('Tonight')}: {night.date}   ·   {self.t('Season')}: {name}"
+            day = self.kiosk.date(night.date)
+            return f"{self.t('Tonight')}: {day}   ·   {self.t('Season')}: {name}"
 
         self.heading = guarded(self, tonight, "")
 

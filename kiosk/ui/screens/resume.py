@@ -66,7 +66,7 @@ class ResumeScreen(Screen):
             # As at the start of the round: a duel's first answer stays hidden.
             scores = "   ".join(f"{p}: {engine.score_before(p)}" for p in engine.players)
             lines.append(f"{t('Round')} {engine.round} · {scores}")
-        lines.append(f"{t('Started')} {_local(str(r.started_at))}")
+        lines.append(f"{t('Started')} {self._local(str(r.started_at))}")
         return lines
 
     # -- input -----------------------------------------------------------------------
@@ -176,10 +176,10 @@ class ResumeScreen(Screen):
         p.text(t("Resuming by itself in {} s").format(self.second), 3.6 * u, (w / 2, 82 * u),
                theme.DIM, anchor="center", max_width=w * 0.9)  # fmt: skip
 
-
-def _local(iso: str) -> str:
-    """A stored time (UTC) as the kiosk's clock shows it: "2026-12-02 21:40"."""
-    try:
-        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return iso[:16].replace("T", " ")
+    def _local(self, iso: str) -> str:
+        """A stored time (UTC) as the kiosk's clock shows it, written as its language
+        writes dates: "02.12.2026 21:40" ("2026-12-02 21:40" in English)."""
+        try:
+            return self.kiosk.date_time(datetime.fromisoformat(iso).astimezone())
+        except ValueError:
+            return iso[:16].replace("T", " ")

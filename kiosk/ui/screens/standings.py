@@ -67,7 +67,7 @@ class StandingsScreen(StorePage):
 
     def heading(self) -> str:
         if self.night is not None:
-            return f"{self.t('League night')}  {self.night.date}"
+            return f"{self.t('League night')}  {self.kiosk.date(self.night.date)}"
         return f"{self.t('Season')}  {self.season.name}"
 
     # -- input -----------------------------------------------------------------------
