@@ -112,6 +112,8 @@ def test_the_offer_speaks_the_kiosks_language_and_tells_the_time_by_its_clock(
             assert d.screen.name == "resume"
             local = datetime.fromisoformat(str(started)).astimezone()
             assert local.utcoffset() != timedelta(0)  # (Kyiv is never on UTC)
+            # What was saved, counted as "label: N" (not "1 збережено", "1 saved").
+            assert "Раунд 1 · Anna кидає · збережено дій: 1" in d.texts, d.texts
             # (as Ukrainian writes dates: day.month.year)
             assert any(t.endswith(f"Почато {local:%d.%m.%Y %H:%M}") for t in d.texts), d.texts
             assert any(re.fullmatch(r"Продовжиться сама через \d+ с", t) for t in d.texts)  # noqa: RUF001

@@ -19,6 +19,7 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
+from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, DartInput, Screen, next_second
 from kiosk.ui.session import CricketSession
 from kiosk.ui.widgets import Button
@@ -60,7 +61,7 @@ class ResumeScreen(Screen):
         if r.kind == "cricket":
             lines.append(
                 f"{t('Round')} {engine.round} · {engine.current_player} {t('to throw')}"
-                f" · {inputs} {t('inputs saved')}"
+                f" · {fill(t('inputs saved: {n}'), n=inputs)}"
             )
         else:
             # As at the start of the round: a duel's first answer stays hidden.
