@@ -288,4 +288,7 @@ def test_the_bull_and_a_missed_dart_are_named_in_the_kiosk_s_language(
         d.settle()
         question = t("Cameras unsure: {} or {}? Press * for {}, - to undo")
         assert question.format("D20", miss, miss) in d.texts
+        assert question.startswith(
+            {"uk": "Камери не впевнені: ", "ru": "Камеры не уверены: "}[language]
+        )
         assert not any("MISS" in x for x in d.texts), d.texts

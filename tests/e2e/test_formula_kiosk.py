@@ -470,3 +470,19 @@ def test_the_attract_screen_s_title_is_in_the_kiosk_s_language(
     with kiosk_on_board(tmp_path, config=Config(language=language)) as (d, _board):
         assert d.screen.name == "attract"
         assert "ДАРТС" in d.texts and "DARTS" not in d.texts
+
+
+def test_in_russian_the_formula_screens_are_worded_as_meant(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path, config=Config(language="ru")) as (d, _board):
+        setup = FormulaSetup(names=("Anna",), digits=(3489,), overrides=(("max_rounds", 1),))
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("0")  # a key before Enter: what Enter does is said
+        assert "Enter — показать цифры и запустить отсчёт" in d.texts, d.texts  # not "время"
+        d.pad("\n700+00\n")  # (34+89: a bracket left open
+        assert any("непарные скобки" in t for t in d.texts), d.texts  # not "скобки не парные"
+        d.pad(".......00+00\n")  # 34+89
+        d.wait_screen("formula-end")
+        # The table's column heads, each capitalised: "Лучшее" as "Формула", "Счёт".
+        heads = ["Цифры", "Формула", "Оч.", "Счёт", "Лучшее"]
+        assert [t for t in d.texts if t in [*heads, "лучшее"]] == heads, d.texts

@@ -648,3 +648,16 @@ def test_a_no_score_win_is_said_of_any_winner_without_a_gendered_word(
         send(d, board, ANNA_WINS[12:14])
         d.wait_screen("results")
         assert said in d.texts, d.texts
+
+
+def test_in_ukrainian_the_variant_and_the_round_limit_s_tie_break_are_worded_as_meant(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, board):
+        start_game(d, variant="cut-throat", round_limit=1)
+        assert "Крикет · Кат-сроут" in d.texts  # (was "Кат-троут", a mangled transliteration)
+        send(d, board, ["T20", "BTN NEXT", "S20", "BTN NEXT"])  # 0 points each: marks decide
+        d.wait_screen("results")
+        # The marks standing on the scoreboard (табло), not on a "дошка".
+        said = "ліміт раундів (1) вичерпано: Anna перемагає — очок порівну, більше міток на табло"
+        assert said in d.texts, d.texts

@@ -513,3 +513,16 @@ def test_league_nights_are_dated_as_the_kiosk_s_language_writes_dates(
         d.press("2")  # Tonight's standings
         assert f"{t('League night')}  {shown}" in d.texts, d.texts
         assert english or not any(iso in x for x in d.texts)
+
+
+@pytest.mark.parametrize(("language", "note"), [("uk", "без збереження"), ("ru", "без сохранения")])
+def test_without_a_database_the_league_items_say_so_in_words_that_fit_each(
+    tmp_path: Path, language: str, note: str
+) -> None:
+    # "Гравці (не зберігається)": a singular verb for a plural noun, and for the rest.
+    with kiosk(tmp_path, store=False) as d:
+        d.kiosk.set_language(language)
+        to_league(d)
+        t = d.kiosk.t
+        for item in ("Players", "Tonight's standings", "Start a rated Cricket game"):
+            assert f"{t(item)}  ({note})" in d.texts, d.texts

@@ -156,7 +156,7 @@ class FormulaEndScreen(Screen):
         s = self.session
         x0, width = w * 0.03, w * 0.94
         cols = (0.0, 0.05, 0.13, 0.47, 0.55, 0.62)
-        heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("best"))
+        heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
         for k, head in enumerate(heads):
             right = cols[k + 1] if k + 1 < len(cols) else 1.0
             p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
