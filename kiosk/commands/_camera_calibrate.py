@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             print(FACE_ON_ADVICE + smaller_than_asked(cal.image_size))
         return 0
     return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto,
-                      language=language)  # fmt: skip
+                      language=language, twenty_at=hint)  # fmt: skip
 
 
 def _language(config_file: Path | None) -> str:
@@ -209,12 +209,13 @@ def run_window(
     fullscreen: bool,
     auto: bool,
     language: str = "en",
+    twenty_at: tuple[float, float] | None = None,
 ) -> int:
     session = open_session(image, out, size=size, fullscreen=fullscreen, language=language)
     screen = session.screen
     try:
         if auto:
-            screen.run_auto()
+            screen.run_auto(twenty_at)
         session.app.run(until=lambda: screen.finished)
         if screen.saved:
             session.app.step(0)

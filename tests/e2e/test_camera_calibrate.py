@@ -185,6 +185,17 @@ def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
     assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 0.5
 
 
+def test_the_command_s_auto_shows_its_result_on_the_first_frame_not_the_first_prompt(
+    session: Session,
+) -> None:
+    # ``camera-calibrate --auto`` (the window) runs it before any key: what the owner
+    # sees must be the calibration to check, or a "mark here" Enter saves it unseen.
+    session.screen.run_auto()
+    session.app.step(0)
+    assert "Do the rings and wires lie on the board?" in session.app.texts, session.app.texts
+    assert any("Auto calibration" in t for t in session.app.texts)
+
+
 def test_the_automatic_calibration_s_reasons_are_shown_in_the_kiosk_s_language(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:

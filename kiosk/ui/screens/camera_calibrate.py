@@ -237,12 +237,15 @@ class CameraCalibrateScreen(Screen):
         self.calibration, self.from_auto = None, None
         self.message, self.error = "", False
 
-    def run_auto(self) -> None:
-        hint = self.marks[0] if self.marks else None
+    def run_auto(self, twenty_at: tuple[float, float] | None = None) -> None:
+        """The automatic calibration, shown for review (or why it failed); the 20 is
+        where ``twenty_at`` says (image pixels), else at the first mark, if any."""
+        hint = twenty_at or (self.marks[0] if self.marks else None)
         result = self.auto(self.image, hint)
         log.info("auto calibration: %s (confidence %.2f)", result.reason, result.confidence)
         values = {k: self._figure(str(v)) for k, v in result.values.items()}
         why = fill(self.t(result.template), **values) if result.template else result.reason
+        self.dirty = True  # (also when run before any input: the command's --auto)
         if result.calibration is None:
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             return
