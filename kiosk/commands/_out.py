@@ -4,6 +4,7 @@ points marked, 86 segments thrown at) rather than after it."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -14,4 +15,16 @@ def why_not_writable(path: str | os.PathLike[str]) -> str | None:
         return f"{folder}: no such folder"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"{folder}: cannot write there (as the kiosk's user: sudo -u darts ...)"
+    target = Path(path)
+    if target.is_dir():
+        return f"{target}: is a folder"
+    try:  # the permission bits are not all (root, a read-only mount, /proc): try it
+        if target.exists():
+            with open(target, "r+b"):
+                pass
+        else:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+    except OSError as e:
+        return f"{target}: cannot write it: {e.strerror or e}"
     return None

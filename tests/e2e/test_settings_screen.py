@@ -85,6 +85,19 @@ def test_a_camera_with_no_picture_or_no_file_is_refused_with_a_message(tmp_path:
         assert "No calibration file for this camera in the config" in d.texts
 
 
+def test_a_calibration_file_that_cannot_be_written_is_said_before_any_point_is_marked(
+    tmp_path: Path,
+) -> None:
+    # /proc takes no new file, not even from root (the permission bits are not all).
+    out = "/proc/darts-kiosk-cam0.json"
+    camera = CameraConfig(devices=(camera_picture(tmp_path / "cam.png"),), calibrations=(out,))
+    with kiosk_on_board(tmp_path, config=Config(camera=camera)) as (d, _board):
+        to_settings(d)
+        d.press("4")
+        assert d.screen.name == "settings"
+        assert f"The calibration file cannot be written: {out}" in d.texts, d.texts
+
+
 def test_without_cameras_the_settings_offer_no_calibration(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, _board):
         to_settings(d)

@@ -119,6 +119,12 @@ class SettingsScreen(MenuScreen):
         if not Path(out).parent.is_dir():
             self.message = f"{self.t('No such folder')}: {Path(out).parent}"
             return
+        from kiosk.commands._out import why_not_writable
+
+        if (why := why_not_writable(out)) is not None:  # before five points are marked
+            log.error("camera %s: calibration file: %s", device, why)
+            self.message = f"{self.t('The calibration file cannot be written')}: {out}"
+            return
         # While the cameras score, the picture comes from them (a camera streams to one
         # reader at a time); else the camera is opened for one.
         picture = getattr(self.kiosk.devices, "camera_picture", None)
