@@ -37,6 +37,7 @@ PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 RELOOK_S = 30.0
 STARTING_S = 60.0
 NO_CALIBRATED_CAMERA = "no calibrated camera"  # the board's state detail: none to score
+NO_CAMERA = "no camera in the settings"  # ... none even listed ([camera] devices)
 NO_BOARD = "no board found; plug one in"  # ... and: no board was ever there to reconnect
 
 
@@ -263,6 +264,10 @@ class Devices:
             calibrations.append(cal)
             sources.append(device)
             numbers.append(i + 1)
+        if not cams.devices:  # input = "camera" and no camera named: Settings cannot help
+            log.error("cameras: %s: list them in the settings file ([camera] devices)", NO_CAMERA)
+            self.inbox.put(_status("lost", NO_CAMERA))
+            return
         if not sources:
             why = f"{NO_CALIBRATED_CAMERA} ([camera] devices and calibrations)"
             log.error("cameras: %s", why)

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from kiosk.adapters.serial_board.reader import UNREADABLE
-from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA
+from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA, NO_CAMERA
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
@@ -47,6 +47,9 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     if kiosk.board.lost:
         if kiosk.board.detail == "cameras moved":
             text = kiosk.t("A camera was moved: calibrate it again (Settings). Darts can be typed.")
+        elif kiosk.board.detail == NO_CAMERA:
+            text = kiosk.t("No camera is set up: list them in the settings file ([camera] "
+                           "devices). Darts can be typed.")  # fmt: skip
         elif kiosk.board.detail.startswith(NO_CALIBRATED_CAMERA):
             text = kiosk.t("No camera is calibrated: calibrate one (Settings). Darts can be typed.")
         elif kiosk.board.detail == "cameras" and _all_down(kiosk, "calibrate"):

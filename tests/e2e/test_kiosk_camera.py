@@ -85,6 +85,17 @@ def test_darts_seen_by_a_camera_are_scored_and_a_takeout_passes_the_turn(tmp_pat
         assert game.current_player == "Boris" and game.stats("Boris").darts == 0
 
 
+def test_cameras_chosen_with_none_listed_say_where_to_list_them(tmp_path: Path) -> None:
+    with _kiosk(tmp_path, Config()) as (running, d):
+        running.devices.switch("camera")  # input = "camera", [camera] devices empty
+        d.wait_for(lambda: d.kiosk.board.lost, what="the lost banner")
+        d.settle()
+        # Not "calibrate one (Settings)": Settings offers no camera to calibrate.
+        said = ("No camera is set up: list them in the settings file ([camera] devices). "
+                "Darts can be typed.")  # fmt: skip
+        assert said in d.texts, d.texts
+
+
 def test_a_camera_that_is_not_calibrated_is_left_out_with_a_banner(tmp_path: Path) -> None:
     base = Config()
     config = dataclasses.replace(
