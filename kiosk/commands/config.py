@@ -56,6 +56,8 @@ def _calibration_problems(config: Config) -> list[str]:
     """The cameras the kiosk would leave out at start, and why: no calibration file
     given (none, or an empty entry), or one that does not load."""
     cams = config.camera
+    if not cams.devices and config.input.source == "camera":
+        return ['input = "camera" but [camera] devices lists none: no dart can be scored']
     if not cams.devices and not cams.calibrations:
         return []
     from kiosk.adapters.camera.calibration import Calibration, CalibrationError

@@ -278,6 +278,13 @@ def test_the_config_command_prints_defaults_and_checks_files(tmp_path: Path) -> 
     assert f"{bad}: [sound] volume = -1: must be a whole number from 0 to 100" in refused.stderr
 
 
+def test_checking_a_file_that_chooses_cameras_but_lists_none_refuses_it(tmp_path: Path) -> None:
+    conf = write(tmp_path / "cams.toml", 'input = "camera"\n')
+    refused = run_cli("--check", str(conf))
+    assert refused.returncode == 2 and "OK" not in refused.stdout
+    assert "[camera] devices lists none" in refused.stderr
+
+
 def test_checking_a_file_loads_its_camera_calibrations(tmp_path: Path) -> None:
     (tmp_path / "cam0.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
     conf = write(
