@@ -31,6 +31,7 @@ Pure apart from OpenCV arithmetic: frames are passed in, time is the frame index
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -227,12 +228,14 @@ class Detector:
         now = self._changed(small, self._bg)
         if self._is_hand(frame, now):
             assert self._background is not None
-            if far := register.jumped(self._background, frame):
+            before = self._background
+            if far := register.jumped(before, frame):
                 # Moved, not knocked: its darts would be placed off by as much.
                 self.moved_away = far
                 return []
-            self.motion = change(self._background, frame, p.tip.change).motion  # knocked?
-            self._background = register.back(frame, self.motion, self._background)
+            motion_before = self.motion
+            self.motion = change(before, frame, p.tip.change).motion  # knocked?
+            self._background = register.back(frame, self.motion, before)
             self._bg = _Small.of(small)
             lined_up = self._small(self._background)  # (the empty board's pixels)
             if (
@@ -242,17 +245,35 @@ class Detector:
                 self._empty, self._empty_frame = _Small.of(lined_up), self._background
                 self._known = None
                 return [Takeout(self.camera, index)]
+            if _knocked(motion_before, self.motion, (frame.shape[1], frame.shape[0])) and (
+                self._changed(lined_up, _Small.of(self._small(before))) >= p.dart_frac
+            ):
+                # The dart's impact knocked the camera: lined up, the picture has one
+                # more thing than before it, the dart (it used to be lost unsaid). Only
+                # a dart found counts (a knocked bounce-out leaves edges, not a dart).
+                finding = find_tip(before, frame, self.cal, self.pose, p.tip, self._known)
+                if finding is not None:
+                    return self._dart_in(before, frame, index, finding)
             return []
         if now < p.dart_frac:
             if self._peak >= p.dart_frac:
                 return [Bounce(self.camera, index)]
             return []
         assert self._background is not None
-        finding = find_tip(self._background, frame, self.cal, self.pose, p.tip, self._known)
+        before = self._background
+        self._bg = _Small.of(small)
+        finding = find_tip(before, frame, self.cal, self.pose, p.tip, self._known)
+        return self._dart_in(before, frame, index, finding)
+
+    def _dart_in(
+        self, before: np.ndarray, frame: np.ndarray, index: int, finding: TipFinding | None
+    ) -> list[Observation]:
+        """The new dart ``finding`` placed in ``frame`` against the still picture
+        ``before`` it (None: seen, not placed); the background moves on to ``frame``,
+        lined up."""
         if finding is not None:
             self.motion = finding.motion
-        self._background = register.back(frame, self.motion, self._background)
-        self._bg = _Small.of(small)
+        self._background = register.back(frame, self.motion, before)
         self.darts += 1
         if finding is not None and finding.pixels is not None:
             grown = cv2.dilate(finding.pixels.astype(np.uint8), self._grow).astype(bool)
@@ -262,6 +283,19 @@ class Detector:
         return [
             DartSeen(self.camera, index, estimate_from(finding, self.cal, self.camera), finding)
         ]
+
+
+def _knocked(
+    before: np.ndarray | None, after: np.ndarray | None, size: tuple[int, int], px: float = 1.5
+) -> bool:
+    """The picture's motion changed by ``px`` or more at a corner of the frame (``size``:
+    w, h): the camera was knocked, not a hand put in front of a still camera."""
+    w, h = size
+    for corner in ((0.0, 0.0), (w, 0.0), (0.0, h), (w, h)):
+        (ax, ay), (bx, by) = register.shift_at(after, corner), register.shift_at(before, corner)
+        if math.hypot(ax - bx, ay - by) >= px:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
