@@ -64,6 +64,23 @@ def kiosk_on_virtual_board(tmp_path: Path, size: tuple[int, int] = (1280, 720)) 
         running.close()
 
 
+def text_sizes(monkeypatch: Any) -> dict[str, float]:
+    """Filled in as the kiosk draws: each text drawn with a width to fit -> the size it
+    was drawn at, in % of the screen's height (what a player reads from the oche)."""
+    from kiosk.ui import theme
+
+    sizes: dict[str, float] = {}
+    fit = theme.Painter.fit
+
+    def recorded(self: Any, text: str, px: float, width: float, style: str = "regular") -> float:
+        fitted = fit(self, text, px, width, style)
+        sizes[text] = fitted / self.u
+        return fitted
+
+    monkeypatch.setattr(theme.Painter, "fit", recorded)
+    return sizes
+
+
 def send(d: Driver, board: VirtualBoard, lines: list[str]) -> None:
     """Board lines, each waited for until the kiosk has shown it."""
     for line in lines:

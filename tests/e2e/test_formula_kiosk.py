@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game
+from kiosk_support import kiosk_on_board, send, side_game_on_hold, start_game, text_sizes
 
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
@@ -486,3 +486,28 @@ def test_in_russian_the_formula_screens_are_worded_as_meant(tmp_path: Path) -> N
         # The table's column heads, each capitalised: "Лучшее" as "Формула", "Счёт".
         heads = ["Цифры", "Формула", "Оч.", "Счёт", "Лучшее"]
         assert [t for t in d.texts if t in [*heads, "лучшее"]] == heads, d.texts
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_automatic_move_s_note_goes_on_two_lines_on_a_small_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    # "(час вийшов: автоматичний хід)" beside the points shrank to 2.2% of the height.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_board(tmp_path, size=(800, 480), config=Config(language=language)) as (d, _):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589, 3001))
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n00+0*0\n")  # Anna answers; Boris lets his clock run out
+        d.pad("\n")
+        screen = d.screen
+        screen.update(screen.clock + 60)
+        screen.update(screen.clock + 61)
+        d.settle()
+        assert session.phase == "round_done"
+        note = f"({d.kiosk.t('time ran out: automatic move')})"
+        assert note not in d.texts
+        first = next(x for x in d.texts if note.startswith(x) and x != note and len(x) > 3)
+        second = next(x for x in d.texts if note.endswith(x) and x != note and len(x) > 3)
+        assert f"{first} {second}" == note, d.texts
+        assert min(sizes[first], sizes[second]) >= 2.9

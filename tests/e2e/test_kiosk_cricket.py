@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kiosk_support import ANNA_WINS, kiosk_on_board, kiosk_on_virtual_board, send, start_game
+from kiosk_support import (
+    ANNA_WINS,
+    kiosk_on_board,
+    kiosk_on_virtual_board,
+    send,
+    start_game,
+    text_sizes,
+)
 
 from kiosk.adapters import keypad as kp
 from kiosk.config import Config
@@ -661,3 +668,19 @@ def test_in_ukrainian_the_variant_and_the_round_limit_s_tie_break_are_worded_as_
         # The marks standing on the scoreboard (табло), not on a "дошка".
         said = "ліміт раундів (1) вичерпано: Anna перемагає — очок порівну, більше міток на табло"
         assert said in d.texts, d.texts
+
+
+def test_a_long_virtual_board_hint_goes_on_two_lines_at_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In Russian at 800x480 the hint under the board shrank to three quarters.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_virtual_board(tmp_path, size=(800, 480)) as d:
+        d.kiosk.set_language("ru")
+        start_game(d)
+        hint = d.kiosk.t("Click the board to throw, or type T20 Enter")
+        assert hint not in d.texts
+        lines = ["Щёлкните по мишени или", "наберите T20 Enter"]
+        assert [x for x in d.texts if x in lines] == lines, d.texts
+        assert min(sizes[x] for x in lines) >= 2.9  # (3% of the height, as in English)
+        d.click(d.screen.buttons[1].rect.center)  # the buttons, lower, still answer

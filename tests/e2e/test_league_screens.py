@@ -29,11 +29,15 @@ WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
 
 @contextmanager
 def kiosk(
-    tmp_path: Path, *, store: bool = True, clock_setting: bool | None = None
+    tmp_path: Path,
+    *,
+    store: bool = True,
+    clock_setting: bool | None = None,
+    size: tuple[int, int] = (1280, 720),
 ) -> Iterator[Driver]:
     options = Options(
         window=True,
-        size=(1280, 720),
+        size=size,
         port="loop://",
         env={},
         data_dir=tmp_path / "data",
@@ -526,3 +530,25 @@ def test_without_a_database_the_league_items_say_so_in_words_that_fit_each(
         t = d.kiosk.t
         for item in ("Players", "Tonight's standings", "Start a rated Cricket game"):
             assert f"{t(item)}  ({note})" in d.texts, d.texts
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_player_page_s_last_game_and_average_are_drawn_alike_on_a_small_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    # "Остання гра: 2,38" (bold, in half the width) was drawn smaller than "Середнє".  # noqa: RUF003
+    from kiosk_support import text_sizes
+
+    sizes = text_sizes(monkeypatch)
+    with kiosk(tmp_path, size=(800, 480)) as d:
+        saved(d, "Ann", "Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        d.kiosk.set_language(language)
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        d.press("\n")  # Ann's page
+        assert d.screen.name == "player-page"
+        t = d.kiosk.t
+        last = next(x for x in d.texts if x.startswith(f"{t('Last game')}: "))
+        mean = next(x for x in d.texts if x.startswith(f"{t('Average')}: "))
+        assert abs(sizes[last] - sizes[mean]) < 0.3, (sizes[last], sizes[mean])

@@ -9,7 +9,8 @@ from typing import Any
 
 import cv2
 import numpy as np
-from kiosk_support import kiosk_on_board
+import pytest
+from kiosk_support import kiosk_on_board, kiosk_on_virtual_board, text_sizes
 
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.config import CameraConfig, Config
@@ -240,3 +241,19 @@ def test_a_file_with_settings_stepped_over_is_saved_as_toml_that_reads_back(
     after = tomllib.loads(path.read_text(encoding="utf-8"))
     before["sound"]["volume"] = 80
     assert after == before
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_a_long_setting_value_beside_a_short_label_is_drawn_at_the_rows_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    # "◀ віртуальна мішень (миша) ▶" had 40% of the row and shrank to half its size at
+    # 800x480, beside "Введення", which left the rest of the row empty.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_virtual_board(tmp_path, size=(800, 480)) as d:
+        d.kiosk.set_language(language)
+        to_settings(d)
+        t = d.kiosk.t
+        value = f"\u25c0 {t('virtual board (mouse)')} \u25b6"
+        assert value in d.texts, d.texts
+        assert sizes[value] >= sizes[t("Input")] * 0.95, (sizes[value], sizes[t("Input")])

@@ -285,16 +285,13 @@ def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) ->
     area = pygame.Rect(int(x), int(2 * u), int(w), int(min(w, 76 * u)))
     screen.board.marks = list(screen.clicks)
     screen.board.draw(p.surface, area)
-    p.text(
-        screen.t("Click the board to throw, or type T20 Enter"),
-        3.0 * u,
-        (x + w / 2, area.bottom + 2.6 * u),
-        theme.DIM,
-        anchor="center",
-        max_width=w,
-    )
+    # On two lines where one would shrink it (longer in Ukrainian, a small screen):
+    # the buttons then start lower.
+    hint = p.two_lines(screen.t("Click the board to throw, or type T20 Enter"), 3.0 * u, w)
+    mid = area.bottom + (2.6 if len(hint) == 1 else 3.9) * u
+    p.lines(hint, 3.0 * u, (x + w / 2, mid), theme.DIM, max_width=w, leading=1.1)
     bw = (w - 2 * u) / 3
-    by = area.bottom + 6 * u
+    by = area.bottom + (6 if len(hint) == 1 else 8.6) * u
     labels = {"next": "Next player", "undo": "Undo", "menu": "Menu"}
     for k, button in enumerate(screen.buttons):
         rect = pygame.Rect(int(x + k * (bw + u)), int(by), int(bw), int(min(9 * u, 98 * u - by)))

@@ -283,8 +283,14 @@ def _round_result(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
             gain_right = r.right + L.s(2)
         if move.auto:  # beside the points, so the formula keeps its size
             note = f"({t('time ran out: automatic move')})"
-            p.text(note, L.s(3.4), (gain_right, y + L.s(8.5)), theme.DIM, anchor="midleft",
-                   max_width=max(1.0, x1 - gain_right))  # fmt: skip
+            room = max(1.0, x1 - gain_right)
+            # On two lines rather than tiny where it is long (Ukrainian, a small screen).
+            rows = p.two_lines(note, L.s(3.4), room)
+            px = L.s(3.4) if len(rows) == 1 else L.s(3.0)
+            for n, row in enumerate(rows):
+                dy = (n - (len(rows) - 1) / 2) * px * 1.05
+                p.text(row, px, (gain_right, y + L.s(8.5) + dy), theme.DIM, anchor="midleft",
+                       max_width=room)  # fmt: skip
         y += step
     best_y = y + L.s(1)
     players = list(s.order(rnd.number) if len(s.players) > 1 else s.players)

@@ -216,7 +216,7 @@ class MenuScreen(Screen):
             if not item.enabled and item.note:
                 label = f"{label}  ({self.t(item.note)})"
             value = item.choice_label()
-            p.text(
+            drawn = p.text(
                 label,
                 size,
                 (rect.x + 8 * u, rect.centery),
@@ -225,6 +225,9 @@ class MenuScreen(Screen):
                 max_width=rect.w * (0.55 if value else 0.85),
             )
             if value:
+                # The room the label leaves (a long value, "віртуальна мішень (миша)",
+                # beside a short label), and never less than 40% of the row.
+                room = max(rect.w * 0.4, rect.right - 2.5 * u - drawn.right - 4 * u)
                 p.text(
                     f"\u25c0 {self.t(value)} \u25b6",
                     size,
@@ -232,7 +235,7 @@ class MenuScreen(Screen):
                     theme.ACCENT if chosen else theme.TEXT,
                     anchor="midright",
                     style="bold",
-                    max_width=rect.w * 0.4,
+                    max_width=room,
                 )
         foot = self.message or self.t(
             "Keypad: number = choose, + / - = move, Enter = select, / = back"

@@ -234,21 +234,14 @@ class PlayerPage(StorePage):
             pygame.draw.lines(p.surface, theme.ACCENT, False, points, max(3, int(0.6 * u)))
         for px, py in points:
             pygame.draw.circle(p.surface, theme.ACCENT, (int(px), int(py)), max(3, int(0.9 * u)))
-        # Each in its own half of the box's width: side by side, they never overlap
-        # ("Последняя игра" is long).
-        p.text(
-            f"{self.t('Last game')}: {self.number(values[-1], 2)}",
-            4 * u,
-            (box.x, box.bottom + 1.5 * u),
-            theme.ACCENT,
-            style="bold",
-            max_width=box.w / 2 - u,
-        )
-        p.text(
-            f"{self.t('Average')}: {self.number(avg, 2)}",
-            4 * u,
-            (box.right, box.bottom + 1.5 * u),
-            theme.DIM,
-            anchor="topright",
-            max_width=box.w / 2 - u,
-        )
+        # Side by side, never overlapping ("Последняя игра" is long): where both do not
+        # fit, the box's width is shared as they need it, so they shrink alike.
+        last = f"{self.t('Last game')}: {self.number(values[-1], 2)}"
+        mean = f"{self.t('Average')}: {self.number(avg, 2)}"
+        need = [p.fonts.get(int(4 * u), style).size(text)[0]
+                for text, style in ((last, "bold"), (mean, "regular"))]  # fmt: skip
+        share = min(1.0, (box.w - 2 * u) / max(1, sum(need)))
+        p.text(last, 4 * u, (box.x, box.bottom + 1.5 * u), theme.ACCENT, style="bold",
+               max_width=max(1.0, need[0] * share))  # fmt: skip
+        p.text(mean, 4 * u, (box.right, box.bottom + 1.5 * u), theme.DIM, anchor="topright",
+               max_width=max(1.0, need[1] * share))  # fmt: skip
