@@ -14,7 +14,10 @@ import dataclasses
 import datetime
 import logging
 import os
+import pwd
 import shutil
+import sqlite3
+import stat
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -205,13 +208,46 @@ def open_store(path: Path) -> tuple[Any, str]:
     except Exception as e:
         return None, why_not_saved(path, e)
     try:
-        # A write lock proves the file (and its directory, for the WAL) can be written.
-        store.db.conn.execute("BEGIN IMMEDIATE")
-        store.db.conn.execute("ROLLBACK")
+        write_check(store.db.conn)
     except Exception as e:
+        why = why_not_saved(path, e)
+        _unfinished_kept(store)
         store.close()
-        return None, why_not_saved(path, e)
+        return None, why
     return store, ""
+
+
+def write_check(conn: sqlite3.Connection) -> None:
+    """Raises what SQLite says if this connection cannot write the database. A file the
+    kiosk's user may read but not write (``sudo cp`` of a backup: root's, 0644), or
+    its ``-wal`` or ``-shm`` so, SQLite opens read-only without a word; ``BEGIN
+    IMMEDIATE`` then takes no write lock and fails nothing, and every dart after is
+    refused. So a write, taken back: ``user_version`` set to the value it has (page 1
+    changed in this transaction only; the rollback leaves the file as it was)."""
+    from kiosk.adapters.store.schema import user_version
+
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {user_version(conn)}")
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+
+def _unfinished_kept(store: Any) -> None:
+    """Logs the unfinished game kept in a database the kiosk may not write: not offered
+    (its darts could not be saved), and offered again once the file is put right."""
+    try:
+        record = store.unfinished_game()
+    except Exception:
+        return
+    if record is not None:
+        log.warning(
+            "unfinished game %d (%s) is kept in the database, not offered: it is offered"
+            " again at the first start that can save its darts",
+            record.id,
+            record.kind,
+        )
 
 
 # SQLite's words for a file it could not write or open, whatever the file holds.
@@ -236,14 +272,47 @@ def why_not_saved(
         except OSError:
             free = None
     if writable is None:
-        writable = not folder.is_dir() or os.access(folder, os.W_OK | os.X_OK)
+        writable = not folder.is_dir() or os.access(folder, os.W_OK | os.X_OK, effective_ids=True)
     if free is not None and free < FULL_BYTES:
         return (f"the disk holding {folder} is full ({free // 1024} KB free): free some"
                 " space (the database file is not the problem)")  # fmt: skip
     if not writable:
         return (f"{folder} cannot be written (a read-only disk, or the folder is not the"
                 " kiosk's): the database file is not the problem")  # fmt: skip
+    if any(word in str(e).lower() for word in ("readonly", "read-only")):
+        return _read_only_file(path, e)
     return text
+
+
+def _user(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def _read_only_file(path: Path, e: BaseException) -> str:
+    """A database SQLite opened read-only in a folder the kiosk may write: the file, or
+    its ``-wal`` or ``-shm``, is not the kiosk user's to write (``sudo cp`` of a
+    backup leaves it root's). Named, with its owner and mode: the disk is not full nor
+    read-only, and the file is not damaged."""
+    me = _user(os.geteuid())
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            st = each.stat()
+        except OSError:
+            continue
+        if not os.access(each, os.W_OK, effective_ids=True):
+            return (
+                f"{each} cannot be written by {me}, the user the kiosk runs as (it is"
+                f" {_user(st.st_uid)}'s, mode {stat.S_IMODE(st.st_mode):04o}), so SQLite"
+                f" opened the database read-only: give the files back to {me} (sudo chown"
+                f" {me}: {path}*) or check their permissions; the database is not damaged"
+            )
+    return (
+        f"{path} cannot be written by {me}, the user the kiosk runs as ({e}): check the"
+        " owner and permissions of it and its -wal and -shm files"
+    )
 
 
 def formula_defaults(config: Config) -> Any:

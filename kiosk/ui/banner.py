@@ -105,6 +105,8 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
 # with SQLite's words and the paths, is in the log (bootstrap, the store, the games).
 PLAIN_REASONS = (
     (("is full",), "the disk is full: free some space"),
+    (("cannot be written by",),
+     "the games file cannot be written: check its owner and permissions"),
     (("readonly", "read-only", "cannot be written"), "the disk cannot be written"),
     (("another kiosk",), "another kiosk program is running: restart the kiosk"),
     (("database is locked", "database is busy"),

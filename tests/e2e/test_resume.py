@@ -24,6 +24,7 @@ from kiosk.ui.formula_session import PLAYING, READY, FormulaSetup
 from kiosk.ui.screens import resume
 from kiosk.ui.screens.formula import open_side_game, start_formula
 from tests.integration.test_store_support import damage_an_index
+from tests.plain_user import plain_user
 
 
 def db_file(tmp_path: Path) -> Path:
@@ -277,6 +278,41 @@ def test_a_second_kiosk_on_the_same_data_folder_saves_nothing_and_says_why(
         holder.wait()
     assert [k for _, k, _ in stored_events(tmp_path)] == ["dart"]  # the first kiosk's only
     with kiosk_on_board(tmp_path) as (d, _board):  # the other gone: this one saves again
+        assert d.screen.name == "resume"
+
+
+def test_a_database_the_kiosk_may_read_but_not_write_is_named_and_its_game_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # ``sudo cp`` of a backup leaves the file root's (0644): the kiosk's user may read
+    # it, not write it. SQLite opened it read-only without a word; the unfinished game
+    # was resumed, every dart then refused ("Not saved: try again"), and the banner
+    # blamed the disk.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    before = stored_events(tmp_path)
+    db_file(tmp_path).chmod(0o444)  # (``plain_user``: so for root too)
+    with caplog.at_level("WARNING"), plain_user(), kiosk_on_board(tmp_path) as (d, board):
+        assert d.screen.name == "attract"  # not resumed into a file that refuses its darts
+        shown = " ".join(d.texts)
+        said = (
+            "Results are not being saved: the games file cannot be written:"
+            " check its owner and permissions"
+        )
+        assert said in shown, d.texts
+        start_game(d)
+        send(d, board, ["S19", "T18"])  # the game goes on, in memory
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["S19", "T18"]
+        assert "Not saved: try again" not in d.texts
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert f"{db_file(tmp_path)} cannot be written by" in logged and "mode 0444" in logged
+    assert "unfinished game 1 (cricket) is kept in the database" in logged
+    assert stored_events(tmp_path) == before  # the file as it was
+    for each in db_file(tmp_path).parent.glob("kiosk.sqlite3*"):
+        each.chmod(0o644)  # put right: the game is offered again
+    with kiosk_on_board(tmp_path) as (d, _board):
         assert d.screen.name == "resume"
 
 

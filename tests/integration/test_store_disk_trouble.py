@@ -3,13 +3,14 @@ would delete it. What the banner and the log say (``bootstrap.why_not_saved``)."
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from kiosk.bootstrap import open_store, why_not_saved
+from kiosk.adapters.store import Store
+from kiosk.bootstrap import open_store, why_not_saved, write_check
+from tests.plain_user import plain_user
 
 OPEN_FAILED = sqlite3.OperationalError("unable to open database file")
 
@@ -38,7 +39,6 @@ def test_a_file_that_is_not_a_database_is_still_called_that(tmp_path: Path) -> N
     assert why_not_saved(path, OPEN_FAILED, free=10**9, writable=True) == f"{path}: {OPEN_FAILED}"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to any folder")
 def test_a_read_only_data_folder_at_start_is_said_plainly(tmp_path: Path) -> None:
     folder = tmp_path / "state"
     folder.mkdir()
@@ -46,7 +46,63 @@ def test_a_read_only_data_folder_at_start_is_said_plainly(tmp_path: Path) -> Non
     store.close()
     folder.chmod(0o500)
     try:
-        store, why = open_store(folder / "kiosk.sqlite3")
+        with plain_user():  # (root writes to any folder)
+            store, why = open_store(folder / "kiosk.sqlite3")
         assert store is None and why.startswith(f"{folder} cannot be written"), why
     finally:
         folder.chmod(0o700)
+
+
+def test_the_write_check_finds_a_connection_sqlite_opened_read_only(tmp_path: Path) -> None:
+    # What SQLite does with a file it may not write: opens it read-only. A write lock
+    # alone (the old check) does not find it; a write taken back does, and leaves the
+    # file as it was. (A read-only open, so root sees it too.)
+    path = tmp_path / "kiosk.sqlite3"
+    Store.open(path).close()
+    data = path.read_bytes()
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            write_check(conn)
+        assert not conn.in_transaction
+    finally:
+        conn.close()
+    with Store.open(path) as store:
+        write_check(store.db.conn)  # a file that can be written passes
+        assert not store.db.conn.in_transaction
+    assert path.read_bytes() == data
+
+
+def test_a_database_file_the_kiosk_may_not_write_is_named_with_its_owner_and_mode(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "kiosk.sqlite3"
+    Store.open(path).close()
+    data = path.read_bytes()
+    path.chmod(0o444)
+    with plain_user():
+        store, why = open_store(path)
+    assert store is None
+    assert why.startswith(f"{path} cannot be written by "), why
+    assert "mode 0444" in why and "opened the database read-only" in why
+    assert "full" not in why and "disk" not in why
+    assert path.read_bytes() == data
+
+
+def test_a_wal_file_the_kiosk_may_not_write_is_the_one_named(tmp_path: Path) -> None:
+    # Left by a command run as root while the kiosk was stopped, and a power cut: the
+    # database and its write-ahead log copied while the command still had them open.
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    with Store.open(tmp_path / "kiosk.sqlite3") as store:
+        store.players.add("Anna")
+        for name in ("kiosk.sqlite3", "kiosk.sqlite3-wal"):
+            (cut / name).write_bytes((tmp_path / name).read_bytes())
+    path, wal = cut / "kiosk.sqlite3", cut / "kiosk.sqlite3-wal"
+    assert wal.stat().st_size > 0
+    wal.chmod(0o444)
+    with plain_user():
+        store, why = open_store(path)
+    assert store is None and why.startswith(f"{wal} cannot be written by "), why
