@@ -316,6 +316,27 @@ def test_a_database_the_kiosk_may_read_but_not_write_is_named_and_its_game_kept(
         assert d.screen.name == "resume"
 
 
+def test_a_full_disk_at_the_first_start_is_said_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first start on a full disk: the lock file's process id could not be written,
+    # a traceback, and systemd started the kiosk again every 2 s behind a dark screen.
+    import errno
+    import os
+
+    def full(fd: int, data: bytes, offset: int) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "pwrite", full)  # (only the lock file is written so)
+    with kiosk_on_board(tmp_path) as (d, board):
+        said = "Results are not being saved: the disk is full: free some space"
+        assert said in " ".join(d.texts), d.texts
+        start_game(d)
+        send(d, board, ["T20", "S19"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
 def test_an_input_that_cannot_be_saved_is_not_shown_and_raises_the_banner(
     tmp_path: Path,
 ) -> None:

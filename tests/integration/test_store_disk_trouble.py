@@ -3,12 +3,15 @@ would delete it. What the banner and the log say (``bootstrap.why_not_saved``)."
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from kiosk.adapters.store import Store
+from kiosk.adapters.store.lock import DataLock
 from kiosk.bootstrap import open_store, why_not_saved, write_check
 from tests.plain_user import plain_user
 
@@ -106,3 +109,19 @@ def test_a_wal_file_the_kiosk_may_not_write_is_the_one_named(tmp_path: Path) -> 
     with plain_user():
         store, why = open_store(path)
     assert store is None and why.startswith(f"{wal} cannot be written by "), why
+
+
+def test_a_full_disk_when_the_lock_is_taken_is_a_reason_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int, length: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "ftruncate", full)
+        lock, why = DataLock.take(tmp_path)
+    assert lock is None
+    assert why.startswith(f"the disk holding {tmp_path} is full (No space left on device")
+    lock, why = DataLock.take(tmp_path)  # the failed one holds nothing: space freed, taken
+    assert lock is not None and why == ""
+    lock.release()

@@ -11,6 +11,7 @@ take it: they are short transactions beside a running kiosk, as SQLite allows.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -24,7 +25,8 @@ class DataLock:
 
     @classmethod
     def take(cls, folder: Path) -> tuple[DataLock | None, str]:
-        """(the lock, "") or (None, why not): another kiosk holds it. A folder where
+        """(the lock, "") or (None, why not): another kiosk holds it, or its process id
+        cannot be written in the lock file (a full disk). A folder where
         no lock file can be made gives (None, ""): the database's own opening then says
         what is wrong with the folder."""
         try:
@@ -41,11 +43,27 @@ class DataLock:
                 f"another kiosk (process {holder}) is using {folder}; two would mix their"
                 " games: stop it (sudo systemctl stop darts-kiosk) and start this one again"
             )
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as e:
+            # A full disk on the first start: the kiosk plays in memory and says so (this
+            # was a traceback, and systemd's restarts every 2 s behind a dark screen).
+            os.close(fd)
+            return None, cannot_write(folder, e)
         return cls(fd), ""
 
     def release(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def cannot_write(folder: Path, e: OSError) -> str:
+    """Why the lock file's process id could not be written: the banner's reason."""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            f"the disk holding {folder} is full ({e.strerror}, writing {LOCK_NAME}):"
+            " free some space (the database file is not the problem)"
+        )
+    return f"{folder / LOCK_NAME} cannot be written: {e.strerror or e}"
