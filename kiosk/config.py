@@ -248,7 +248,10 @@ def _read_file(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not valid TOML: not UTF-8 text") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(
+            f"{path}: cannot read: {exc.strerror or exc} (check its owner and permissions:"
+            " the kiosk's user must be able to read it)"
+        ) from None
 
 
 def _allowed(names: Sequence[str]) -> str:
@@ -390,15 +393,23 @@ def load_config(
 
     With a ``mistakes`` list (the kiosk at start: a bar's screen is better on with one
     setting at its default than dark), a wrong setting is stepped over, keeping its
-    default or an earlier file's value, and a file that cannot be read is left out; what
-    was stepped over is appended to the list. Where the games are saved is never
-    guessed: a wrong ``data_dir``, or an unreadable file that sets one, still raises."""
+    default or an earlier file's value, and a file that cannot be read (or a folder in
+    a settings file's place) is left out; what was stepped over is appended to the
+    list. Where the games are saved is not guessed: a wrong ``data_dir``, or a file
+    that is not TOML with a ``data_dir`` line, still raises."""
     skip = _Skip(mistakes)
     if path is not None and path.is_dir():
         raise ConfigError(f"{path}: a folder, not a settings file")
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such file")
     merged: dict[str, dict[str, Any]] = {}
+    if mistakes is not None:
+        # A folder where a settings file is looked for (made by mistake, or a file
+        # copied into it): its settings would be missed without a word.
+        for each in default_search_paths(env) if search_paths is None else search_paths:
+            if each.exists() and not each.is_file():
+                what = "a folder" if each.is_dir() else "not a regular file"
+                skip(ConfigError(f"{each}: {what}, not a settings file: left out"))
     files = found_config_files(path, env=env, search_paths=search_paths)
     for each in files:
         try:
@@ -419,11 +430,15 @@ _DATA_DIR_LINE = re.compile(r"""^\s*["']?data_dir["']?\s*=""", re.MULTILINE)
 
 def _may_set_data_dir(path: Path) -> bool:
     """Whether a file that is not TOML has a ``data_dir = ...`` line (not a comment
-    naming it, as the installed defaults file has), in UTF-8 or Notepad's UTF-16."""
+    naming it, as the installed defaults file has), in UTF-8 or Notepad's UTF-16.
+    A file that cannot be read at all (root's, mode 600) cannot tell: it is left out,
+    as the other mistakes are. Refused, it left the screen dark for good (exit 2,
+    which the unit does not restart); left out, the games are saved where the other
+    settings say until it can be read, and the banner and the log say it was not used."""
     try:
         raw = path.read_bytes()
     except OSError:
-        return True  # cannot tell
+        return False
     texts = [raw.decode("utf-8", errors="replace")]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         texts.append(raw.decode("utf-16", errors="replace"))

@@ -11,13 +11,19 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from kiosk.adapters.serial_board.virtual import VirtualBoard
+from tests.plain_user import plain_user_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_until(
-    args: list[str], env: dict[str, str], ready: Callable[[str], bool]
+    args: list[str],
+    env: dict[str, str],
+    ready: Callable[[str], bool],
+    preexec_fn: Callable[[], None] | None = None,
 ) -> tuple[int, str]:
     """``python -m kiosk ARGS`` until its log so far is ``ready``, then SIGTERM (what
     systemd sends): its exit status and its whole log."""
@@ -33,6 +39,7 @@ def run_until(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=preexec_fn,
     )
     assert proc.stdout is not None
     seen: list[str] = []
@@ -89,3 +96,35 @@ def test_a_settings_mistake_under_systemd_is_an_error_in_the_journal_and_the_kio
     said = [line for line in log.splitlines() if "settings mistake" in line]
     assert said and said[0].startswith("<3>"), log
     assert "[sound] volume = 150" in said[0] and "config --check" in said[0]
+
+
+@pytest.mark.parametrize("kind", ["unreadable", "folder"])
+def test_a_settings_file_that_cannot_be_read_is_left_out_and_the_kiosk_comes_on(
+    tmp_path: Path, kind: str
+) -> None:
+    # Root's, mode 600, the kiosk another user: "cannot read" on stderr and exit 2, and
+    # the unit does not restart an exit 2: the bar's screen dark until someone looked.
+    # A folder in the file's place was passed over without a word.
+    user_file = tmp_path / "darts-kiosk" / "kiosk.toml"
+    if kind == "folder":
+        user_file.mkdir(parents=True)
+    else:
+        user_file.parent.mkdir()
+        user_file.write_text('language = "uk"\n')
+        user_file.chmod(0o000)  # (root's powers over file modes dropped: plain_user_process)
+    env = dict(
+        os.environ,
+        HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+    )
+    code, log = run_until(
+        ["--window", "--virtual"],
+        env,
+        lambda text: "first frame after" in text,
+        preexec_fn=plain_user_process,
+    )
+    assert code == 0, log
+    said = [line for line in log.splitlines() if "settings mistake" in line]
+    why = "cannot read: Permission denied" if kind == "unreadable" else "a folder"
+    assert said and f"{user_file}: {why}" in said[0], log

@@ -222,6 +222,35 @@ def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_fi
         running.close()
 
 
+def test_a_settings_file_the_kiosk_may_not_read_is_left_out_with_a_banner(
+    tmp_path: Path,
+) -> None:
+    # Root's, mode 600, the kiosk another user: "cannot read" on stderr, exit 2, and a
+    # dark screen for good (the unit does not restart an exit 2).
+    from kiosk.bootstrap import Options, build
+    from kiosk.config import load_config
+    from tests.plain_user import plain_user
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text('language = "uk"\ndata_dir = "/srv/darts"\n')
+    path.chmod(0o000)
+    mistakes: list[str] = []
+    with plain_user():  # (root reads any file)
+        config = load_config(search_paths=(path,), mistakes=mistakes)
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_mistakes=tuple(mistakes))  # fmt: skip
+    running = build(options, config)
+    try:
+        d = Driver(running)
+        d.settle()
+        shown = " ".join(d.texts)
+        assert "Settings mistake, not used: kiosk.toml (see the log)" in shown, d.texts
+        d.press("\n")  # the kiosk comes on, in English (the file's language not read)
+        assert d.screen.name == "main-menu"
+    finally:
+        running.close()
+
+
 def test_a_file_with_settings_stepped_over_is_saved_as_toml_that_reads_back(
     tmp_path: Path,
 ) -> None:

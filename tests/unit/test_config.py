@@ -18,6 +18,7 @@ from kiosk.config import (
     load_config,
     resolve_data_dir,
 )
+from tests.plain_user import plain_user
 
 
 def write(path: Path, text: str) -> Path:
@@ -195,6 +196,36 @@ def test_an_unreadable_file_is_left_out_unless_it_may_say_where_games_are_saved(
     mistakes = []
     assert load_config(search_paths=(good, torn), mistakes=mistakes).language == "ru"
     assert len(mistakes) == 1 and "not valid TOML" in mistakes[0]
+
+
+def test_a_file_the_kiosk_may_not_read_is_left_out_whatever_it_may_set(tmp_path: Path) -> None:
+    # Root's, mode 600 (or 000), the kiosk another user: it cannot tell whether the file
+    # sets data_dir. Refused, the kiosk stopped with exit 2, which the unit never
+    # restarts: a dark screen for good. Left out, the banner and the log say so.
+    good = write(tmp_path / "etc.toml", 'language = "ru"\n')
+    locked = write(tmp_path / "user.toml", 'data_dir = "/srv/darts"\n[sound]\nvolume = 5\n')
+    locked.chmod(0)
+    mistakes: list[str] = []
+    with plain_user():  # (root reads any file)
+        config = load_config(search_paths=(good, locked), mistakes=mistakes)
+        assert config.language == "ru" and config.sound.volume == Config().sound.volume
+        assert config.data_dir == ""
+        assert len(mistakes) == 1, mistakes
+        assert mistakes[0].startswith(f"{locked}: cannot read: Permission denied")
+        assert "owner and permissions" in mistakes[0]
+        with pytest.raises(ConfigError, match="cannot read"):  # the commands: still refused
+            load_config(search_paths=(good, locked))
+
+
+def test_a_folder_in_a_settings_files_place_is_a_mistake_not_passed_over(tmp_path: Path) -> None:
+    folder = tmp_path / "user" / "kiosk.toml"
+    folder.mkdir(parents=True)
+    mistakes: list[str] = []
+    config = load_config(search_paths=(tmp_path / "etc.toml", folder), mistakes=mistakes)
+    assert config == Config()
+    assert mistakes == [f"{folder}: a folder, not a settings file: left out"]
+    # The commands, which read the files for data_dir only, pass over it as before.
+    assert load_config(search_paths=(folder,)) == Config()
 
 
 def test_an_unreadable_file_is_a_config_error_not_a_crash(tmp_path: Path) -> None:
