@@ -18,6 +18,7 @@ import pwd
 import shutil
 import sqlite3
 import stat
+import time
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -183,6 +184,28 @@ class Running:
     lock: Any = None  # kiosk.adapters.store.lock.DataLock: this kiosk's data folder
     check: Any = None  # kiosk.adapters.store.check.DamageCheck, running from the start
 
+    def adopt(self, store: Any) -> None:
+        """A database opened after the start (another program held it then): saved
+        from the next game on, and an unfinished game offered if nothing is played."""
+        from kiosk.adapters.store.check import DamageCheck
+
+        log.info("games are saved in %s from now on (the other program let it go)",
+                 self.data_file)  # fmt: skip
+        self.store = store
+        self.kiosk.store = store
+        self.kiosk.store_down = ""
+        if self.kiosk.games is not None:
+            self.kiosk.games.store = store
+        self.kiosk.banner_revision += 1
+        if self.data_file is not None and self.check is None:
+            inbox = self.inbox
+            self.check = DamageCheck(
+                self.data_file, lambda found: inbox.put(found, source="store")
+            ).start()
+        top = self.kiosk.stack.top
+        if top is not None and top.name == "attract":
+            _offer_resume(self.kiosk)
+
     def close(self) -> None:
         self.devices.stop()
         if self.check is not None:
@@ -198,23 +221,64 @@ class Running:
             self.lock = None
 
 
-def open_store(path: Path) -> tuple[Any, str]:
+STORE_WAIT_S = 5.0  # at start, a database another program holds is tried this long
+STORE_RETRY_S = 15.0  # then again this often, while no game is in play, and at a game's start
+
+
+def open_store(path: Path, wait: float | None = None) -> tuple[Any, str]:
     """(Store, "") or (None, why not): a missing directory is made; a file that is not
-    a database, too new, or cannot be written is refused, never overwritten."""
+    a database, too new, or cannot be written is refused, never overwritten. A file
+    another program holds (a command's transaction) is tried again for ``wait`` s
+    (default ``STORE_WAIT_S``): refused at once, saving was off for the whole night."""
+    store, why, _busy = _open_waiting(path, wait)
+    return store, why
+
+
+def _open_waiting(path: Path, wait: float | None = None) -> tuple[Any, str, bool]:
+    """``open_store``, and whether the file was still held by another program."""
+    from kiosk.adapters.store import schema
+
+    deadline = time.monotonic() + (STORE_WAIT_S if wait is None else wait)
+    tries = 0
+    while True:
+        store, why, busy = _open_store(path, schema.KIOSK_BUSY_TIMEOUT_S)
+        tries += 1
+        if store is not None or not busy or time.monotonic() >= deadline:
+            if store is not None and tries > 1:
+                log.info("the database was let go: opened after %d tries", tries)
+            return store, why, busy
+        if tries == 1:
+            log.warning("another program holds the database (%s): trying again", why)
+        time.sleep(0.2)
+
+
+def _open_store(path: Path, busy_timeout: float) -> tuple[Any, str, bool]:
+    """(Store, "", False) or (None, why not, whether another program held the file)."""
     from kiosk.adapters.store import Store
 
     try:
-        store = Store.open(path)
+        store = Store.open(path, busy_timeout=busy_timeout)
     except Exception as e:
-        return None, why_not_saved(path, e)
+        return None, why_not_saved(path, e), _busy(e)
     try:
         write_check(store.db.conn)
     except Exception as e:
         why = why_not_saved(path, e)
-        _unfinished_kept(store)
+        if not _busy(e):
+            _unfinished_kept(store)
         store.close()
-        return None, why
-    return store, ""
+        return None, why, _busy(e)
+    return store, "", False
+
+
+def _busy(e: BaseException | None) -> bool:
+    """SQLite's "database is locked": another connection holds the write lock (also
+    under the store's own error, which keeps SQLite's as its cause)."""
+    while e is not None:
+        if getattr(e, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return True
+        e = e.__cause__
+    return False
 
 
 def write_check(conn: sqlite3.Connection) -> None:
@@ -375,7 +439,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         source=devices.source,
         config_files=config_files,
     )
-    store, data_file, lock = None, None, None
+    store, data_file, lock, busy = None, None, None, False
     down = "the store is off (--no-store)"
     if options.store:
         from kiosk.adapters.store.lock import DataLock
@@ -383,7 +447,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         data_file = data_dir / DB_NAME
         lock, down = DataLock.take(data_dir)
         if not down:
-            store, down = open_store(data_file)
+            store, down, busy = _open_waiting(data_file)
         if store is None:
             log.error("results are not being saved: %s", down)
         else:
@@ -403,6 +467,9 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
+    watch = StoreWatch()
+    assert kiosk.games is not None
+    kiosk.games.before_start = watch.at_game_start
     kiosk.settings_mistakes = options.settings_mistakes
     notifier = _notifier(options.env)
     app = App(
@@ -414,6 +481,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         pump_hz=options.pump_hz,
         notifier=notifier,
         frame_listener=FrameWatch(kiosk, notifier, options.trace),
+        tick=watch.tick,
     )
     app.open()
     kiosk.stack.push(AttractScreen(kiosk))
@@ -425,7 +493,52 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         from kiosk.adapters.store.check import DamageCheck
 
         check = DamageCheck(data_file, lambda found: inbox.put(found, source="store")).start()
-    return Running(app, kiosk, inbox, devices, data_file, store, lock, check)
+    running = Running(app, kiosk, inbox, devices, data_file, store, lock, check)
+    watch.running = running
+    if store is None and busy and data_file is not None:
+        watch.retry = True
+    return running
+
+
+class StoreWatch:
+    """The database, looked after from the display loop (``tick``, every pass: cheap)
+    and at each game's start (``GameKeeper.before_start``): a database another program
+    held at the start is tried again, every ``STORE_RETRY_S`` while no game is in play
+    (a game played in memory stays so: it is not split between memory and the file)."""
+
+    def __init__(self) -> None:
+        self.running: Running | None = None
+        self.retry = False
+        self._next = 0.0
+
+    def tick(self, now: float) -> None:
+        if not self.retry or now < self._next:
+            return
+        self._next = now + STORE_RETRY_S
+        running = self.running
+        if running is not None and running.kiosk.games is not None and not running.kiosk.games.open:
+            self._try_again(running)
+
+    def at_game_start(self) -> None:
+        if self.retry and self.running is not None:
+            self._try_again(self.running)
+
+    def _try_again(self, running: Running) -> None:
+        from kiosk.adapters.store import schema
+
+        assert running.data_file is not None
+        # No wait: the loop is not held while the other program holds the file.
+        store, why, busy = _open_store(running.data_file, 0.0)
+        if store is None:
+            if not busy:  # something else now (read-only...): said, and left to a restart
+                self.retry = False
+                log.error("results are not being saved: %s", why)
+                running.kiosk.store_down = why
+                running.kiosk.banner_revision += 1
+            return
+        self.retry = False
+        store.db.conn.execute(f"PRAGMA busy_timeout = {int(schema.KIOSK_BUSY_TIMEOUT_S * 1000)}")
+        running.adopt(store)
 
 
 def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:

@@ -150,7 +150,10 @@ class App:
         notifier: Any = None,
         frame_listener: Callable[[Frame], None] | None = None,
         hide_cursor: bool | None = None,
+        tick: Callable[[float], None] | None = None,
     ) -> None:
+        """``tick(now)``: called every pass (bootstrap's look after the database),
+        cheap: it does its work once in a while."""
         self.kiosk = kiosk
         self.inbox = inbox
         self.size = size
@@ -159,6 +162,7 @@ class App:
         self.pump_interval = 1.0 / pump_hz
         self.notifier = notifier
         self.frame_listener = frame_listener
+        self.tick = tick
         self.hide_cursor = fullscreen if hide_cursor is None else hide_cursor
         self.frames = 0
         # (device time, flip end) of the last darts shown: a bar's kiosk runs for months,
@@ -302,6 +306,8 @@ class App:
                 self._pending_darts.append(inp.t)
             if top is not None:
                 top.process_event(inp)
+        if self.tick is not None:
+            self.tick(time.monotonic())
         top = self.kiosk.stack.top
         if top is not None:
             top.update(time.monotonic())

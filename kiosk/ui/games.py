@@ -102,6 +102,9 @@ class GameKeeper:
         self.on_problem = on_problem
         self.locale_dir = locale_dir
         self.open: list[GameLog] = []  # logs whose screens may still be up
+        # Called as a new game starts, before it is rated and its log made (bootstrap's
+        # StoreWatch: a database held at the start tried again).
+        self.before_start: Callable[[], None] | None = None
 
     def problem(self, reason: str) -> None:
         if self.on_problem is not None:
@@ -119,6 +122,8 @@ class GameKeeper:
 
     def cricket_log(self, kind: str, setup: CricketSetup) -> GameLog:
         """The log for a new Cricket game (``Kiosk.new_recorder``)."""
+        if self.before_start is not None:
+            self.before_start()
         names = list(setup.names)
         rated = 2 <= len(names) <= 4 and self._all_saved(names)
         return self._start("cricket", names, setup.settings(), rated)
@@ -126,6 +131,8 @@ class GameKeeper:
     def formula_log(self, setup: FormulaSetup) -> GameLog:
         """The log for a new formula game (``Kiosk.new_formula_recorder``); ``setup``
         must have its seed fixed (``FormulaSession`` does that)."""
+        if self.before_start is not None:
+            self.before_start()
         names = list(setup.names)
         rated = setup.mode in RATED_FORMULA_MODES and self._all_saved(names)
         return self._start("formula", names, setup.settings(), rated)

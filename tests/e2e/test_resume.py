@@ -355,7 +355,7 @@ def test_an_input_that_cannot_be_saved_is_not_shown_and_raises_the_banner(
 def test_once_a_dart_is_saved_again_not_saved_goes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(schema, "KIOSK_BUSY_TIMEOUT_S", 0.2)
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)
         send(d, board, ["T20"])
@@ -371,6 +371,78 @@ def test_once_a_dart_is_saved_again_not_saved_goes(
         assert "Not saved: try again" not in d.texts, d.texts
         assert not any(t.startswith("Results are not being saved") for t in d.texts), d.texts
     assert [kind for _, kind, _ in stored_events(tmp_path)].count("dart") == 2
+
+
+def test_a_dart_while_another_program_holds_the_database_holds_the_screen_briefly(
+    tmp_path: Path,
+) -> None:
+    # The kiosk's write waited 10 s for the lock, the screen frozen meanwhile: a few
+    # darts queued behind it outlasted systemd's 30 s watchdog.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # a command's transaction, held
+            t0 = time.monotonic()
+            board.send("T19")
+            d.wait_for(lambda: "Not saved: try again" in d.texts, timeout=30, what="refused")
+            frozen = time.monotonic() - t0
+            other.execute("ROLLBACK")
+        assert frozen < 4, frozen
+        send(d, board, ["T19"])  # once it is let go, the dart is saved
+        assert d.screen.session.game.marks("Anna", 19) == 3  # type: ignore[attr-defined]
+    assert [kind for _, kind, _ in stored_events(tmp_path)] == ["dart", "dart"]
+
+
+def test_a_database_held_at_the_start_is_tried_again_and_saves_once_let_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another program holding the file at the start turned saving off for the whole
+    # night: "database is locked", the unfinished game never offered, nothing retried.
+    from kiosk import bootstrap
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    monkeypatch.setattr(bootstrap, "STORE_WAIT_S", 0.5, raising=False)  # (5 s at the bar)
+    monkeypatch.setattr(bootstrap, "STORE_RETRY_S", 0.5, raising=False)  # (15 s)
+    with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # held through the start
+        with kiosk_on_board(tmp_path) as (d, board):
+            said = "Results are not being saved: another program is holding the games database"
+            assert said in " ".join(d.texts), d.texts
+            assert d.screen.name == "attract"
+            other.execute("ROLLBACK")  # let go: the next try opens it
+            d.wait_screen("resume", timeout=10)
+            assert not any(t.startswith("Results are not being saved") for t in d.texts)
+            d.press("1")
+            send(d, board, ["S19"])
+            game = d.screen.session.game  # type: ignore[attr-defined]
+            assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+    assert [kind for _, kind, _ in stored_events(tmp_path)] == ["dart", "dart"]
+
+
+def test_a_database_let_go_during_a_game_in_memory_saves_from_the_next_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk import bootstrap
+
+    monkeypatch.setattr(bootstrap, "STORE_WAIT_S", 0.5, raising=False)
+    monkeypatch.setattr(bootstrap, "STORE_RETRY_S", 0.2, raising=False)
+    add_players(tmp_path, "Anna")
+    with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with kiosk_on_board(tmp_path) as (d, board):
+            start_game(d)  # played in memory
+            other.execute("ROLLBACK")
+            send(d, board, ["T20"])
+            d.screen.update(time.monotonic() + 1)
+            d.settle()  # the game in memory stays so, and says so
+            assert any(t.startswith("Results are not being saved") for t in d.texts)
+            start_game(d, ("Anna", "Boris"))  # the next game: saved
+            send(d, board, ["S19"])
+            assert not any(t.startswith("Results are not being saved") for t in d.texts)
+    assert stored_events(tmp_path) == [(1, "dart", '{"dart":"S19"}')]
 
 
 def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> None:

@@ -86,9 +86,16 @@ class Store:
         self.league = League(self.db, self.players)
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = utc_now) -> Store:
-        """Opens (creates, migrates) the database file at ``path``."""
-        return cls(connect(Path(path)), clock)
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        clock: Callable[[], datetime] = utc_now,
+        *,
+        busy_timeout: float | None = None,
+    ) -> Store:
+        """Opens (creates, migrates) the database file at ``path`` (``busy_timeout``:
+        ``schema.connect``'s)."""
+        return cls(connect(Path(path), busy_timeout=busy_timeout), clock)
 
     def close(self) -> None:
         self.db.conn.close()

@@ -23,6 +23,11 @@ DB_NAME = "kiosk.sqlite3"
 APP_DIR = "darts-kiosk"
 
 BUSY_TIMEOUT_S = 10.0  # a commit waits this long for another connection's lock (a backup)
+# The kiosk's own connection: its writes are made on the display loop, which a wait
+# freezes (and several darts queued behind a 10 s wait outlast systemd's 30 s watchdog).
+# The other writers are the commands' short transactions; a dart that waits longer is
+# refused ("Not saved: try again") and the banner says another program holds the file.
+KIOSK_BUSY_TIMEOUT_S = 1.5
 
 
 class StoreError(Exception):
@@ -203,16 +208,22 @@ def _backup_whole(conn: sqlite3.Connection, backup_path: Path) -> None:
 
 
 def connect(
-    path: str | os.PathLike[str], *, migrate_to: int = SCHEMA_VERSION
+    path: str | os.PathLike[str],
+    *,
+    migrate_to: int = SCHEMA_VERSION,
+    busy_timeout: float | None = None,
 ) -> sqlite3.Connection:
     """Open (creating if needed) the database at ``path``, set the pragmas, migrate.
+    A statement waits up to ``busy_timeout`` s (default ``BUSY_TIMEOUT_S``) for another
+    connection's lock.
 
     Before an existing file with data is migrated, a copy is kept next to it
     (``kiosk.sqlite3.schema-v1.bak``) via the online backup API.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    timeout = BUSY_TIMEOUT_S if busy_timeout is None else busy_timeout
+    conn = sqlite3.connect(path, isolation_level=None, timeout=timeout)
     try:
         try:
             conn.execute("PRAGMA foreign_keys = ON")
