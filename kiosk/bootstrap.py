@@ -183,6 +183,7 @@ class Running:
     store: Any = None  # kiosk.adapters.store.Store, or None
     lock: Any = None  # kiosk.adapters.store.lock.DataLock: this kiosk's data folder
     check: Any = None  # kiosk.adapters.store.check.DamageCheck, running from the start
+    watch: Any = None  # StoreWatch: the database looked after from the loop
 
     def adopt(self, store: Any) -> None:
         """A database opened after the start (another program held it then): saved
@@ -213,6 +214,8 @@ class Running:
         if self.kiosk.games is not None:
             self.kiosk.games.shutdown()
         self.app.close()
+        if self.watch is not None:
+            self.watch.look()  # (a database deleted or replaced: the last darts kept too)
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -493,35 +496,111 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         from kiosk.adapters.store.check import DamageCheck
 
         check = DamageCheck(data_file, lambda found: inbox.put(found, source="store")).start()
-    running = Running(app, kiosk, inbox, devices, data_file, store, lock, check)
+    running = Running(app, kiosk, inbox, devices, data_file, store, lock, check, watch)
     watch.running = running
     if store is None and busy and data_file is not None:
         watch.retry = True
     return running
 
 
+STORE_LOOK_S = 60.0  # how often the database's files are looked at (deleted, replaced?)
+
+
 class StoreWatch:
     """The database, looked after from the display loop (``tick``, every pass: cheap)
-    and at each game's start (``GameKeeper.before_start``): a database another program
-    held at the start is tried again, every ``STORE_RETRY_S`` while no game is in play
-    (a game played in memory stays so: it is not split between memory and the file)."""
+    and at each game's start (``GameKeeper.before_start``):
+
+    - a database another program held at the start is tried again, every
+      ``STORE_RETRY_S`` while no game is in play (a game played in memory stays so:
+      it is not split between memory and the file);
+    - the open database's files are looked at every ``STORE_LOOK_S`` and at the end:
+      deleted or replaced while open (``Store.file_moved``), the kiosk had gone on
+      committing into a file the next start does not see. Now it lets that file go
+      and goes on in memory on a copy of it (``Store.detach``: the game in play, its
+      undo and its result go on as they were), and keeps what it saves in a file
+      beside the path (``kiosk.sqlite3.kept-<time>``), written again at each look
+      that finds something new and at the end; never over the file now at the path,
+      which may be a backup put there on purpose. The banner and the log say so."""
 
     def __init__(self) -> None:
         self.running: Running | None = None
         self.retry = False
+        self.moved = ""  # what became of the database's files ("" while all is well)
+        self.kept: Path | None = None  # the copy of what the kiosk has open
+        self._kept_changes = -1
         self._next = 0.0
 
     def tick(self, now: float) -> None:
-        if not self.retry or now < self._next:
+        if now < self._next or self.running is None:
             return
-        self._next = now + STORE_RETRY_S
         running = self.running
-        if running is not None and running.kiosk.games is not None and not running.kiosk.games.open:
-            self._try_again(running)
+        if self.retry:
+            self._next = now + STORE_RETRY_S
+            if running.kiosk.games is not None and not running.kiosk.games.open:
+                self._try_again(running)
+            return
+        self._next = now + STORE_LOOK_S
+        self.look()
 
     def at_game_start(self) -> None:
-        if self.retry and self.running is not None:
+        if self.running is None:
+            return
+        if self.retry:
             self._try_again(self.running)
+        else:
+            self.look()
+
+    def look(self) -> None:
+        """Whether the database's files are still at its path; if not, said and copied."""
+        running = self.running
+        store = None if running is None else running.store
+        if store is None or running is None:
+            return
+        if not self.moved:
+            try:
+                self.moved = store.file_moved()
+            except Exception as e:  # (a look must never stop the loop)
+                log.warning("the database's files could not be looked at: %s", e)
+            if not self.moved:
+                return
+            path = store.path
+            self.kept = path.with_name(f"{path.name}.kept-{datetime.datetime.now():%Y%m%d-%H%M%S}")
+            log.error(
+                "%s: the next start would not see what the kiosk saved there. It goes on in"
+                " memory, and keeps its games in %s (written again each minute something"
+                " new is saved, and at the end; a power cut loses what was not). To go on"
+                " with them: stop the kiosk (sudo systemctl stop darts-kiosk), put the copy"
+                " in place of %s (its -wal and -shm files removed), start it. The file now"
+                " at %s is left as it is",
+                self.moved,
+                self.kept,
+                path.name,
+                path,
+            )
+            running.kiosk.set_store_moved()
+        if store.path is not None:  # not let go yet (``detach`` forgets the path)
+            try:
+                store.detach()
+            except Exception as e:  # (goes on into the file it has open: copied all the same)
+                log.error("the moved database could not be let go (tried again): %s", e)
+        self.keep_copy()
+
+    def keep_copy(self) -> None:
+        """The copy of what the kiosk has open, made again if anything was saved since."""
+        running = self.running
+        store = None if running is None else running.store
+        if store is None or self.kept is None:
+            return
+        changes = store.db.conn.total_changes
+        if changes == self._kept_changes:
+            return
+        try:
+            store.keep_copy(self.kept)
+        except Exception as e:
+            log.error("the copy %s could not be made: %s", self.kept, e)
+            return
+        self._kept_changes = changes
+        log.info("the games the kiosk has open are copied to %s", self.kept)
 
     def _try_again(self, running: Running) -> None:
         from kiosk.adapters.store import schema

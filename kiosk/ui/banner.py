@@ -1,8 +1,8 @@
 """The banners drawn over whatever screen is up: the board is lost (or sends what
 cannot be read: set to another speed); some of the cameras are not scoring (the
 others are); the board map did not load; a setting was stepped over at start; the
-database is damaged; results are not being saved (no database, or the last input
-could not be committed).
+database was deleted or replaced while open; the database is damaged; results are
+not being saved (no database, or the last input could not be committed).
 
 The first banner lies at the top, over the title and the round, so the foot keeps
 what the screen answers there (a typed dart refused, while the banner says to type
@@ -90,6 +90,12 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
         else:
             text = kiosk.t("Settings mistake, not used: {} (see the log)").format(first)
         out.append((text, theme.ACCENT_DARK))
+    if kiosk.store_moved:
+        text = kiosk.t(
+            "The games database was deleted or replaced: the kiosk keeps its games in a copy"
+            " (see the log)"
+        )
+        out.append((text, theme.BAD))
     if kiosk.store_damaged:
         text = kiosk.t("Games database damaged (see the log): back it up now")
         out.append((text, theme.ACCENT_DARK))

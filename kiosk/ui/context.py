@@ -140,6 +140,7 @@ class Kiosk:
         self.formula_defaults: FormulaSetup | None = None
         self.store_down = ""  # why there is no store (set at start, for good)
         self.store_damaged = False  # the database's quick check (from the start) failed
+        self.store_moved = False  # the database file was deleted or replaced while open
         self.save_problem = ""  # why the last input could not be saved ("" once it can)
 
     def t(self, message: str) -> str:
@@ -214,6 +215,11 @@ class Kiosk:
     def set_store_damaged(self) -> None:
         if not self.store_damaged:
             self.store_damaged = True
+            self.banner_revision += 1
+
+    def set_store_moved(self) -> None:
+        if not self.store_moved:
+            self.store_moved = True
             self.banner_revision += 1
 
     def set_save_problem(self, reason: str) -> None:

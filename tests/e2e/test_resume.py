@@ -445,6 +445,78 @@ def test_a_database_let_go_during_a_game_in_memory_saves_from_the_next_game(
     assert stored_events(tmp_path) == [(1, "dart", '{"dart":"S19"}')]
 
 
+MOVED = (
+    "The games database was deleted or replaced: the kiosk keeps its games in a copy (see the log)"
+)
+
+
+def kept_copies(tmp_path: Path) -> list[Path]:
+    return sorted(db_file(tmp_path).parent.glob("kiosk.sqlite3.kept-*[0-9]"))
+
+
+def test_a_database_deleted_while_the_kiosk_runs_is_said_and_its_games_kept_in_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The kiosk went on committing into the deleted file without a word; the next
+    # start made an empty database: the night's games gone.
+    from kiosk import bootstrap
+
+    monkeypatch.setattr(bootstrap, "STORE_LOOK_S", 0.2, raising=False)  # (a minute)
+    with caplog.at_level("INFO"), kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20", "T20"])
+        db_file(tmp_path).unlink()  # a clean-up gone wrong
+        d.wait_for(lambda: MOVED in " ".join(d.texts), timeout=10, what="the banner")
+        send(d, board, ["S19"])  # the game goes on
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.history] == ["T20", "T20", "S19"]
+        assert "S19" in d.texts
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert f"{db_file(tmp_path)} was deleted while the kiosk had it open" in logged
+    [kept] = kept_copies(tmp_path)
+    assert str(kept) in logged
+    with closing(sqlite3.connect(kept)) as conn:  # every dart, the one after it too
+        rows = conn.execute("SELECT payload FROM game_events ORDER BY seq").fetchall()
+        assert [r[0] for r in rows] == ['{"dart":"T20"}', '{"dart":"T20"}', '{"dart":"S19"}']
+    kept.rename(db_file(tmp_path))  # what the log says to do: the game is there
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "resume"
+        d.press("1")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.history] == ["T20", "T20", "S19"]
+
+
+def test_a_database_replaced_while_the_kiosk_runs_is_left_as_put_there_and_said(
+    tmp_path: Path,
+) -> None:
+    # A backup moved in place of the live file (mv) while the kiosk ran.
+    backup = tmp_path / "backup.sqlite3"
+    with Store.open(backup) as store:
+        store.players.add("Zoe")
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        assert MOVED not in " ".join(d.texts)
+        backup.replace(db_file(tmp_path))
+        start_game(d, ("Anna", "Boris"))  # a new game looks first
+        assert MOVED in " ".join(d.texts), d.texts
+        send(d, board, ["S19"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.darts_this_turn] == ["S19"]
+        # A command on the file put there meanwhile sees it as it was put there: the
+        # kiosk's darts did not go into the -wal file of the same name.
+        with Store.open(db_file(tmp_path)) as store:
+            assert [p.name for p in store.players.roster()] == ["Zoe"]
+            assert store.games.unfinished() == []
+    with Store.open(db_file(tmp_path)) as store:  # and after the kiosk stopped
+        assert [p.name for p in store.players.roster()] == ["Zoe"]
+        assert store.games.unfinished() == []
+    [kept] = kept_copies(tmp_path)
+    with closing(sqlite3.connect(kept)) as conn:  # the games played on the other
+        rows = conn.execute("SELECT game_id, payload FROM game_events ORDER BY game_id")
+        assert rows.fetchall() == [(1, '{"dart":"T20"}'), (2, '{"dart":"S19"}')]
+
+
 def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, _board):
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))

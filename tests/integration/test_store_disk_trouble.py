@@ -125,3 +125,34 @@ def test_a_full_disk_when_the_lock_is_taken_is_a_reason_not_a_crash(
     lock, why = DataLock.take(tmp_path)  # the failed one holds nothing: space freed, taken
     assert lock is not None and why == ""
     lock.release()
+
+
+def test_the_store_tells_when_its_files_are_deleted_or_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.sqlite3"
+    with Store.open(path) as store:
+        store.players.add("Anna")
+        assert store.file_moved() == ""
+        wal = tmp_path / "kiosk.sqlite3-wal"
+        wal.rename(tmp_path / "elsewhere")
+        assert store.file_moved() == f"{wal} was deleted while the kiosk had it open"
+        (tmp_path / "elsewhere").rename(wal)
+        assert store.file_moved() == ""
+        other = tmp_path / "other.sqlite3"
+        Store.open(other).close()
+        path.rename(tmp_path / "old.sqlite3")
+        other.rename(path)
+        assert store.file_moved() == (
+            f"{path} was replaced by another file while the kiosk had it open"
+        )
+        path.unlink()
+        assert store.file_moved() == f"{path} was deleted while the kiosk had it open"
+        store.players.add("Boris")  # still written to, where nobody else sees it
+        store.detach()  # let go, on in memory: the -wal of that name left empty
+        assert wal.stat().st_size == 0
+        store.players.add("Cleo")
+        assert wal.stat().st_size == 0 and store.file_moved() == ""
+        store.keep_copy(tmp_path / "kept" / "copy.sqlite3")
+    with Store.open(tmp_path / "kept" / "copy.sqlite3") as copy:
+        assert [p.name for p in copy.players.roster()] == ["Anna", "Boris", "Cleo"]
+    with Store.open(tmp_path / "old.sqlite3") as old:  # the file renamed away: whole
+        assert [p.name for p in old.players.roster()] == ["Anna", "Boris"]

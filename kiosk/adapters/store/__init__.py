@@ -78,12 +78,31 @@ __all__ = [
 ]
 
 
+FileIds = tuple[tuple[int, int] | None, ...]
+COMPANIONS = ("", "-wal", "-shm")  # the database file, its write-ahead log, its index
+
+
+def _file_ids(path: Path) -> FileIds:
+    """(device, inode) of the database file and its companions, None for one missing."""
+    ids: list[tuple[int, int] | None] = []
+    for suffix in COMPANIONS:
+        try:
+            st = os.stat(path.with_name(path.name + suffix))
+        except OSError:
+            ids.append(None)
+        else:
+            ids.append((st.st_dev, st.st_ino))
+    return tuple(ids)
+
+
 class Store:
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self.db = Db(conn, clock)
         self.players = Players(self.db)
         self.games = Games(self.db, self.players)
         self.league = League(self.db, self.players)
+        self.path: Path | None = None  # the file opened (``open``), and its files' ids then
+        self._ids: FileIds = ()
 
     @classmethod
     def open(
@@ -95,9 +114,72 @@ class Store:
     ) -> Store:
         """Opens (creates, migrates) the database file at ``path`` (``busy_timeout``:
         ``schema.connect``'s)."""
-        return cls(connect(Path(path), busy_timeout=busy_timeout), clock)
+        store = cls(connect(Path(path), busy_timeout=busy_timeout), clock)
+        store.path = Path(path)
+        store._ids = _file_ids(store.path)
+        return store
+
+    def file_moved(self) -> str:
+        """ "" while the database's path still names the files this store has open; else
+        what became of them. A file deleted or replaced (``mv backup kiosk.sqlite3``)
+        while open is still written to, but nobody else sees it: the next start opens
+        what the path names, without what was saved meanwhile. (A file written over in
+        place, ``cp backup kiosk.sqlite3``, keeps its inode: not seen here.) One
+        ``stat`` a file."""
+        if self.path is None or not self._ids:
+            return ""
+        for suffix, then, now in zip(COMPANIONS, self._ids, _file_ids(self.path), strict=True):
+            if then is None or now == then:
+                continue
+            name = self.path.with_name(self.path.name + suffix)
+            if now is None:
+                return f"{name} was deleted while the kiosk had it open"
+            return f"{name} was replaced by another file while the kiosk had it open"
+        return ""
+
+    def detach(self) -> None:
+        """Go on in memory, on a copy of what this store has open, and let the file go
+        (its write-ahead log emptied into it first): a file deleted or replaced while
+        open shares its ``-wal`` and ``-shm`` names with the file now at the path, and
+        what is written into them would be taken for that file's own. The sub-objects
+        and a game in play go on as they were (they reach the connection through
+        ``self.db``); ``keep_copy`` writes what they save to a file."""
+        if self.db.conn.in_transaction:
+            raise StoreError("a transaction is open: not detached")
+        memory = sqlite3.connect(":memory:", isolation_level=None)
+        self.db.conn.backup(memory)
+        memory.execute("PRAGMA foreign_keys = ON")
+        old, self.db.conn = self.db.conn, memory
+        self.path, self._ids = None, ()
+        try:
+            old.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as e:
+            log.error("the write-ahead log of the moved database not emptied: %s", e)
+        old.close()
+
+    def keep_copy(self, target: Path) -> None:
+        """A whole, consistent copy of what this store has open (read through its own
+        connection: a deleted file's games too) at ``target``, written beside it and
+        renamed, so it is there only once whole."""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        part = target.with_name(target.name + ".part")
+        part.unlink(missing_ok=True)
+        dst = sqlite3.connect(part)
+        try:
+            self.db.conn.backup(dst)
+        finally:
+            dst.close()
+        os.replace(part, target)
 
     def close(self) -> None:
+        if self.file_moved():
+            # SQLite keeps the write-ahead log of a database moved while open, at the old
+            # name: the next to open the file now at the path would take this one's pages
+            # for its own. Copied into the file the store has open first, it is left empty.
+            try:
+                self.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as e:
+                log.error("the write-ahead log of the moved database not emptied: %s", e)
         self.db.conn.close()
 
     def __enter__(self) -> Store:
