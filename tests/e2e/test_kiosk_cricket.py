@@ -662,7 +662,7 @@ def test_in_ukrainian_the_variant_and_the_round_limit_s_tie_break_are_worded_as_
 ) -> None:
     with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, board):
         start_game(d, variant="cut-throat", round_limit=1)
-        assert "Крикет · Кат-сроут" in d.texts  # (was "Кат-троут", a mangled transliteration)
+        assert "Крикет · Кат-сроут · менше очок — краще" in d.texts  # (was "Кат-троут")
         send(d, board, ["T20", "BTN NEXT", "S20", "BTN NEXT"])  # 0 points each: marks decide
         d.wait_screen("results")
         # The marks standing on the scoreboard (табло), not on a "дошка".
