@@ -399,13 +399,13 @@ def test_a_database_held_at_the_start_is_tried_again_and_saves_once_let_go(
 ) -> None:
     # Another program holding the file at the start turned saving off for the whole
     # night: "database is locked", the unfinished game never offered, nothing retried.
-    from kiosk import bootstrap
+    from kiosk import store_open
 
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)
         send(d, board, ["T20"])
-    monkeypatch.setattr(bootstrap, "STORE_WAIT_S", 0.5, raising=False)  # (5 s at the bar)
-    monkeypatch.setattr(bootstrap, "STORE_RETRY_S", 0.5, raising=False)  # (15 s)
+    monkeypatch.setattr(store_open, "STORE_WAIT_S", 0.5)  # (5 s at the bar)
+    monkeypatch.setattr(store_open, "STORE_RETRY_S", 0.5)  # (15 s)
     with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")  # held through the start
         with kiosk_on_board(tmp_path) as (d, board):
@@ -425,10 +425,10 @@ def test_a_database_held_at_the_start_is_tried_again_and_saves_once_let_go(
 def test_a_database_let_go_during_a_game_in_memory_saves_from_the_next_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kiosk import bootstrap
+    from kiosk import store_open
 
-    monkeypatch.setattr(bootstrap, "STORE_WAIT_S", 0.5, raising=False)
-    monkeypatch.setattr(bootstrap, "STORE_RETRY_S", 0.2, raising=False)
+    monkeypatch.setattr(store_open, "STORE_WAIT_S", 0.5)
+    monkeypatch.setattr(store_open, "STORE_RETRY_S", 0.2)
     add_players(tmp_path, "Anna")
     with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
@@ -459,9 +459,9 @@ def test_a_database_deleted_while_the_kiosk_runs_is_said_and_its_games_kept_in_a
 ) -> None:
     # The kiosk went on committing into the deleted file without a word; the next
     # start made an empty database: the night's games gone.
-    from kiosk import bootstrap
+    from kiosk import store_open
 
-    monkeypatch.setattr(bootstrap, "STORE_LOOK_S", 0.2, raising=False)  # (a minute)
+    monkeypatch.setattr(store_open, "STORE_LOOK_S", 0.2)  # (a minute)
     with caplog.at_level("INFO"), kiosk_on_board(tmp_path) as (d, board):
         start_game(d)
         send(d, board, ["T20", "T20"])

@@ -1,5 +1,5 @@
 """A healthy database on a read-only or full disk is not called broken: the owner
-would delete it. What the banner and the log say (``bootstrap.why_not_saved``)."""
+would delete it. What the banner and the log say (``kiosk.store_open.why_not_saved``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.adapters.store import Store
 from kiosk.adapters.store.lock import DataLock
-from kiosk.bootstrap import open_store, why_not_saved, write_check
+from kiosk.store_open import open_store, why_not_saved, write_check
 from tests.plain_user import plain_user
 
 OPEN_FAILED = sqlite3.OperationalError("unable to open database file")
