@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -375,10 +376,25 @@ def found_config_files(
     env: Mapping[str, str] = os.environ,
     search_paths: Sequence[Path] | None = None,
 ) -> list[Path]:
-    """The files load_config reads with these arguments, in order (for the log)."""
+    """The files load_config reads with these arguments, in order (for the log). One
+    in a folder that cannot be entered may be there: it is listed (its reading then
+    says "cannot read"; ``Path.is_file`` raised PermissionError)."""
     paths = list(default_search_paths(env) if search_paths is None else search_paths)
-    found = [p for p in paths if p.is_file()]
+    found = [p for p in paths if _kind(p) in ("file", "unknown")]
     return [*found, path] if path is not None else found
+
+
+def _kind(path: Path) -> str:
+    """ "file", "missing", "folder", "other" (a fifo...) or "unknown" (cannot tell)."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError:
+        return "unknown"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "folder" if stat.S_ISDIR(mode) else "other"
 
 
 def load_config(
@@ -407,8 +423,9 @@ def load_config(
         # A folder where a settings file is looked for (made by mistake, or a file
         # copied into it): its settings would be missed without a word.
         for each in default_search_paths(env) if search_paths is None else search_paths:
-            if each.exists() and not each.is_file():
-                what = "a folder" if each.is_dir() else "not a regular file"
+            kind = _kind(each)
+            if kind in ("folder", "other"):
+                what = "a folder" if kind == "folder" else "not a regular file"
                 skip(ConfigError(f"{each}: {what}, not a settings file: left out"))
     files = found_config_files(path, env=env, search_paths=search_paths)
     for each in files:

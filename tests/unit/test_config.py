@@ -217,6 +217,25 @@ def test_a_file_the_kiosk_may_not_read_is_left_out_whatever_it_may_set(tmp_path:
             load_config(search_paths=(good, locked))
 
 
+def test_a_settings_folder_the_kiosk_may_not_enter_is_a_mistake_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    # (Path.is_file raised PermissionError: a traceback, exit 1, a restart every 2 s.)
+    folder = tmp_path / "darts-kiosk"
+    user_file = write(folder / "kiosk.toml", 'language = "uk"\n')
+    folder.chmod(0o000)
+    mistakes: list[str] = []
+    try:
+        with plain_user():
+            config = load_config(search_paths=(user_file,), mistakes=mistakes)
+            with pytest.raises(ConfigError, match="cannot read: Permission denied"):
+                load_config(search_paths=(user_file,))  # the commands: a clear refusal
+    finally:
+        folder.chmod(0o700)
+    assert config == Config()
+    assert len(mistakes) == 1 and mistakes[0].startswith(f"{user_file}: cannot read")
+
+
 def test_a_folder_in_a_settings_files_place_is_a_mistake_not_passed_over(tmp_path: Path) -> None:
     folder = tmp_path / "user" / "kiosk.toml"
     folder.mkdir(parents=True)
