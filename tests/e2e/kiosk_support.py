@@ -23,6 +23,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from kiosk.adapters.serial_board.virtual import VirtualBoard
+from kiosk.adapters.store import Store
 from kiosk.bootstrap import Options, build
 from kiosk.config import Config
 from kiosk.ui.driver import ANNA_WINS as ANNA_WINS  # re-exported: the tests import it here
@@ -114,6 +115,26 @@ def side_game_on_hold(d: Driver, board: VirtualBoard, darts: list[str]) -> Any:
     d.settle()
     assert d.screen.name == "formula-side"
     return cricket_screen
+
+
+# -- the games database in the test's folder ------------------------------------------
+
+
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "kiosk.sqlite3"
+
+
+def stored_events(tmp_path: Path) -> list[tuple[int, str, str]]:
+    """(game, kind, payload) of every stored event, read by a second connection."""
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        rows = conn.execute("SELECT game_id, kind, payload FROM game_events ORDER BY game_id, seq")
+        return [(int(g), str(k), str(p)) for g, k, p in rows]
+
+
+def add_players(tmp_path: Path, *names: str) -> None:
+    with Store.open(db_file(tmp_path)) as store:
+        for name in names:
+            store.players.add(name)
 
 
 # -- the crash rig: the real kiosk process, killed with SIGKILL at a random moment -------

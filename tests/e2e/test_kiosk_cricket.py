@@ -619,21 +619,22 @@ def test_a_rematch_passes_the_throw_on_as_legs_alternate(tmp_path: Path) -> None
 
 
 def test_a_menu_left_alone_goes_back_to_the_attract_screen_but_never_over_a_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     from kiosk.ui.screens import menu
 
-    monkeypatch.setattr(menu, "MENU_IDLE_S", 0.6)
     with kiosk_on_board(tmp_path) as (d, _board):
         d.press("1")  # attract -> main menu
         d.press("1")  # -> the Cricket menu
         assert d.screen.name == "cricket-menu"
+        d.screen.idle_since -= menu.MENU_IDLE_S  # (left alone that long)
         d.wait_screen("attract", timeout=5)
         assert len(d.kiosk.stack) == 1
         start_game(d)
         d.press("/")  # the game menu, over a game: it stays
         assert d.screen.name == "pause"
-        d.app.run(timeout=1.5)
+        d.screen.idle_since -= menu.MENU_IDLE_S
+        d.app.run(timeout=1.0)
         assert d.screen.name == "pause"
 
 

@@ -4,6 +4,8 @@ the calibration screen on a picture from the camera, and comes back when done.""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +108,22 @@ def test_without_cameras_the_settings_offer_no_calibration(tmp_path: Path) -> No
         assert "Back" in d.texts
 
 
+@contextmanager
+def _kiosk_with_mistakes(tmp_path: Path, config: Config, mistakes: list[str]) -> Iterator[Driver]:
+    """The kiosk started on ``config``, the settings ``mistakes`` on its banner."""
+    from kiosk.bootstrap import Options, build
+
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_mistakes=tuple(mistakes))  # fmt: skip
+    running = build(options, config)
+    try:
+        d = Driver(running)
+        d.settle()
+        yield d
+    finally:
+        running.close()
+
+
 def _kiosk_with_settings_file(tmp_path: Path, text: str) -> tuple[Any, Path]:
     from kiosk.bootstrap import Options, build
 
@@ -195,7 +213,6 @@ def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_fi
 ) -> None:
     # An owner's typo (volume 150, a misspelt key) over SSH: the bar's screen comes on,
     # says what was not used, and the file's other settings hold.
-    from kiosk.bootstrap import Options, build
     from kiosk.config import load_config
 
     path = tmp_path / "kiosk.toml"
@@ -204,12 +221,7 @@ def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_fi
     config = load_config(path, search_paths=(), mistakes=mistakes)
     assert config.language == "uk" and config.sound.volume == Config().sound.volume
     assert len(mistakes) == 2 and "volume = 150" in mistakes[0] and "round_limt" in mistakes[1]
-    options = Options(window=True, size=(1280, 720), virtual=True, env={},
-                      data_dir=tmp_path / "data", settings_mistakes=tuple(mistakes))  # fmt: skip
-    running = build(options, config)
-    try:
-        d = Driver(running)
-        d.settle()
+    with _kiosk_with_mistakes(tmp_path, config, mistakes) as d:
         shown = " ".join(d.texts)  # (the banner takes two lines)
         # Which setting, as the file writes it; the file's path and the English
         # explanation are in the log.
@@ -218,8 +230,6 @@ def test_a_settings_mistake_is_stepped_over_with_a_banner_and_the_rest_of_the_fi
         assert str(path) not in shown and "must be" not in shown
         d.press("\n")  # and the kiosk is played as usual
         assert d.screen.name == "main-menu"
-    finally:
-        running.close()
 
 
 def test_a_settings_file_the_kiosk_may_not_read_is_left_out_with_a_banner(
@@ -227,7 +237,6 @@ def test_a_settings_file_the_kiosk_may_not_read_is_left_out_with_a_banner(
 ) -> None:
     # Root's, mode 600, the kiosk another user: "cannot read" on stderr, exit 2, and a
     # dark screen for good (the unit does not restart an exit 2).
-    from kiosk.bootstrap import Options, build
     from kiosk.config import load_config
     from tests.plain_user import plain_user
 
@@ -237,18 +246,11 @@ def test_a_settings_file_the_kiosk_may_not_read_is_left_out_with_a_banner(
     mistakes: list[str] = []
     with plain_user():  # (root reads any file)
         config = load_config(search_paths=(path,), mistakes=mistakes)
-    options = Options(window=True, size=(1280, 720), virtual=True, env={},
-                      data_dir=tmp_path / "data", settings_mistakes=tuple(mistakes))  # fmt: skip
-    running = build(options, config)
-    try:
-        d = Driver(running)
-        d.settle()
+    with _kiosk_with_mistakes(tmp_path, config, mistakes) as d:
         shown = " ".join(d.texts)
         assert "Settings mistake, not used: kiosk.toml (see the log)" in shown, d.texts
         d.press("\n")  # the kiosk comes on, in English (the file's language not read)
         assert d.screen.name == "main-menu"
-    finally:
-        running.close()
 
 
 def test_a_file_with_settings_stepped_over_is_saved_as_toml_that_reads_back(

@@ -170,7 +170,7 @@ class CameraCalibrateScreen(Screen):
         sw, sh = size
         u = sh / 100.0
         top = (18 if self._advice() else 11) * u  # (advice: two lines)
-        bottom = sh - (8 + BANNER_H * self._banners_at_foot()) * u
+        bottom = sh - (8 + BANNER_H * strips_at_foot(self.kiosk)) * u
         w, h = self.image_size
         s = min((sw - 2 * u) / w, (bottom - top) / h)
         rw, rh = round(w * s), round(h * s)
@@ -357,12 +357,9 @@ class CameraCalibrateScreen(Screen):
                        max_width=w * 0.96)  # fmt: skip
         # The key help above the banners at the foot (a camera to calibrate is the
         # usual reason this screen is open, and its banner is up all the while).
-        keys_y = p.h - (4 + BANNER_H * self._banners_at_foot()) * u
+        keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
         p.text(self._keys(), 2.6 * u, (w / 2, keys_y), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
-
-    def _banners_at_foot(self) -> int:
-        return strips_at_foot(self.kiosk) if hasattr(self.kiosk, "board") else 0
 
     def _title(self) -> str:
         if self.saved:
