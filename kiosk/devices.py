@@ -133,14 +133,17 @@ class Devices:
         from kiosk.adapters.serial_board.ports import BY_ID, FIXED, by_id_devices, choose_port
 
         fixed, by_id = self.fixed or FIXED, self.by_id or BY_ID
+        configured = self.port or self.config.input.port or None
+        if self._source == "auto" and _absent(configured):
+            # "auto" with a port set that is not there (the board unplugged, off): the
+            # cameras or the virtual board until it appears, as with no port set.
+            log.info("the board's port %s is not there", configured)
+            fixed, configured = str(configured), None
         first = True
         while not self._stop.is_set():
             seen = set(by_id_devices(by_id))  # what choose_port looks at now
             port = choose_port(
-                self.port or self.config.input.port or None,
-                fixed=fixed,
-                by_id=by_id,
-                baudrate=self.config.input.baud,
+                configured, fixed=fixed, by_id=by_id, baudrate=self.config.input.baud
             )
             if port is not None:
                 with self._lock:
@@ -411,6 +414,11 @@ class Devices:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+def _absent(port: str | None) -> bool:
+    """A port set as a device path (not a URL such as ``socket://``) that is not there."""
+    return bool(port) and "://" not in str(port) and not Path(str(port)).exists()
 
 
 def _status(state: str, detail: str) -> Any:

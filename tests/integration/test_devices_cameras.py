@@ -40,13 +40,16 @@ def _video(
 
 
 def _devices(
-    devices: tuple[str, ...], calibrations: tuple[str, ...], source: str = "camera"
+    devices: tuple[str, ...],
+    calibrations: tuple[str, ...],
+    source: str = "camera",
+    port: str | None = None,
 ) -> tuple[Devices, Inbox]:
     """The kiosk's devices on these cameras (not started), and the inbox they post to."""
     base = Config()
     camera = dataclasses.replace(base.camera, devices=devices, calibrations=calibrations)
     inbox = Inbox()
-    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source=source, port=None)
+    dev = Devices(dataclasses.replace(base, camera=camera), inbox, source=source, port=port)
     return dev, inbox
 
 
@@ -199,3 +202,35 @@ def test_on_the_cameras_a_board_plugged_in_takes_over(tmp_path: Path, calibrated
         dev.stop()
     down = [e for e in events if isinstance(e, CamerasDown)]
     assert down[-1:] in ([], [CamerasDown(())]), down
+
+
+def test_auto_with_a_port_set_that_is_not_there_scores_with_the_cameras(tmp_path: Path) -> None:
+    """``input = "auto"`` with ``port`` set to a board that is unplugged at the start:
+    the cameras score (they used to wait for the port for ever, "reconnecting"), and the
+    board takes over when its port appears."""
+    good = _video(tmp_path / "good.avi", [Step("still", 30)])
+    port = tmp_path / "ttyDARTS"
+    dev, inbox = _devices((str(good),), (str(good.with_suffix(".json")),), "auto", str(port))
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    dev.fixed, dev.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+    events: list[object] = []
+
+    def until(done: Callable[[], bool], what: str) -> None:
+        end = time.monotonic() + 15
+        while not done():
+            assert time.monotonic() < end, f"timed out waiting for {what}: {events}"
+            events.extend(i.event for i in inbox.wait(0.1))
+
+    dev.start()
+    try:
+        until(lambda: dev.active == "camera", "the cameras")
+        with VirtualBoard(ping_interval=0.2) as board:
+            board.start()
+            port.symlink_to(board.path)
+            until(lambda: dev.active == "serial", "the board plugged in")
+            until(lambda: Status("connected", str(port)) in events, "the board's port opened")
+            board.send("D19")
+            until(lambda: Hit(Dart.parse("D19")) in events, "D19 from the board")
+    finally:
+        dev.stop()
