@@ -179,6 +179,45 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
         assert d.game().game.marks("Anna", 20) == 3
 
 
+def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> None:
+    """The question for a dart the cameras could not place stays up while the dart is
+    owed (it went after 6 s, and a player back from the board saw nothing asked of
+    him); a typing mistake said over it gives way to it again; the typed dart ends it."""
+    from kiosk.adapters.camera.scorer import CameraUnreadable
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    asked = "A dart was not read: type it on the keypad"
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
+        d.settle()
+        screen = d.screen
+
+        def later() -> None:  # the time a message is shown has passed
+            if screen.message_until is not None:
+                screen.message_until = time.monotonic() - 1
+            screen.dirty = True
+            d.settle()
+
+        later()
+        assert asked in d.texts
+        d.press("99\n")  # no such dart: said, then the question again
+        assert asked not in d.texts
+        later()
+        assert asked in d.texts
+        d.press("20\n")
+        assert d.game().game.marks("Anna", 20) == 1
+        later()
+        assert asked not in d.texts
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
+        d.settle()
+        d.press("+")  # the turn passes without it: not asked of Boris
+        later()
+        assert asked not in d.texts, d.texts
+
+
 def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: Path) -> None:
     from kiosk.adapters.camera.scorer import CameraDoubt
     from kiosk.adapters.serial_board.protocol import Hit

@@ -58,6 +58,7 @@ class CricketScreen(Screen):
         # not place it, a contact not in the board map), until they type one or the
         # turn passes.
         self.owed: str | None = None
+        self.owed_said = ""  # the question asked for it: it stays until it is answered
         self.board = VirtualBoard()
         # Board points (mm) of clicks: waiting for their dart to come back through the
         # virtual board's pty, and those of darts thrown by a click, by the dart's place
@@ -127,14 +128,21 @@ class CricketScreen(Screen):
                                "type it", (owed,)))  # fmt: skip
 
     def notice(self, event: Notice) -> None:
-        if event.act:  # a dart to type: the thrower's, while their turn lasts
-            self.owed = str(self.session.shown_player)
         text = self.t(event.text)
         try:
             text = text.format(*event.args)
         except (IndexError, KeyError, ValueError):  # a translation with other fields
             text = event.text.format(*event.args)
         self.say(text, NOTICE_TIME)
+        if event.act:  # a dart to type: the thrower's, while their turn lasts
+            self.owed, self.owed_said = str(self.session.shown_player), text
+            self.message_until = None  # said until it is typed or the turn passes
+
+    def _owed_paid(self) -> None:
+        """The dart asked for was typed, or the turn it was owed in passed."""
+        if self.owed is not None and self.message == self.owed_said:
+            self.message, self.message_until = "", None
+        self.owed, self.owed_said = None, ""
 
     def doubted(self, event: DartDoubt) -> None:
         """The cameras' last dart could be another: it counts, the player is asked,
@@ -224,8 +232,8 @@ class CricketScreen(Screen):
             self.typed = ""
             return
         self.typed = ""
+        self._owed_paid()
         self.dart(dart, "keypad")
-        self.owed = None
 
     def take_doubt(self) -> bool:
         """The other dart of the cameras' doubt in place of the last dart, if that is
@@ -275,7 +283,7 @@ class CricketScreen(Screen):
                             "+ again ends {}'s turn").format(player))  # fmt: skip
             return
         self.pulled_at = None
-        self.owed = None
+        self._owed_paid()
         self.feedback(self.session.next_player())
 
     def undo(self) -> None:
@@ -324,7 +332,8 @@ class CricketScreen(Screen):
 
     def update(self, now: float) -> None:
         if self.message_until is not None and now >= self.message_until:
-            self.message, self.message_until = "", None
+            # (a message said over the question for a dart owed: the question again)
+            self.message, self.message_until = self.owed_said if self.owed else "", None
             self.dirty = True
         if self.message and self.message == self.doubt_said and not self.doubt_is_current():
             # The next player threw, or the dart was undone: "Press * for S19" would
