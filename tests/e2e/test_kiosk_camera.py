@@ -179,6 +179,26 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
         assert d.game().game.marks("Anna", 20) == 3
 
 
+def test_a_bounce_out_counts_as_a_miss_and_says_so(tmp_path: Path) -> None:
+    """A miss the cameras counted for a dart that bounced out is said for what it is,
+    with the way back for a miss that was no dart (a moth, a hand waved)."""
+    from kiosk.adapters.camera.scorer import CameraBounce
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(Dart.MISS), source="camera"))
+        running.inbox.put(DeviceEvent(CameraBounce(), source="camera"))
+        d.settle()
+        assert "Bounce-out: counted as a miss. - (undo) if no dart was thrown" in d.texts
+        assert d.game().game.stats("Anna").darts == 1
+        d.press("-")
+        assert d.game().game.stats("Anna").darts == 0
+
+
 def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> None:
     """The question for a dart the cameras could not place stays up while the dart is
     owed (it went after 6 s, and a player back from the board saw nothing asked of

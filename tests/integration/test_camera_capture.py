@@ -14,6 +14,7 @@ from kiosk.adapters.camera.capture import (
     played_at_own_speed,
 )
 from kiosk.adapters.camera.scorer import (
+    CameraBounce,
     CameraScorer,
     CameraStatus,
     CameraTakeout,
@@ -180,6 +181,10 @@ def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(
     hits = [str(e.dart) for e in events if type(e).__name__ == "Hit"]
     assert len(hits) == 2 and hits[1] == "MISS"
     assert s.stats.takeouts == 1 and s.stats.unreadable == 0
+    kinds = [type(e).__name__ for e in events if type(e).__name__ != "CameraStatus"]
+    miss = [i for i, e in enumerate(events) if type(e).__name__ == "Hit" and str(e.dart) == "MISS"]
+    assert isinstance(events[miss[0] + 1], CameraBounce), kinds  # the player is told why
+    assert kinds.count("CameraBounce") == 1
 
 
 def test_a_dart_whose_tip_no_camera_can_place_is_reported_unreadable_not_scored(tmp_path):

@@ -14,6 +14,8 @@
 - ``CameraDoubt(dart, other)``: right after the ``Hit(dart)`` of a dart whose point
   lies so close to a wire that it could as well be ``other`` (``Fused.doubt``): the
   dart counts, and the player is asked to check it. Also counted in ``stats.doubts``;
+- ``CameraBounce()``: right after the ``Hit(Dart.MISS)`` of a bounce-out, so the
+  player is told why a miss was counted (and can undo one that was no dart);
 - ``CameraUnreadable(cameras)``: a dart landed (a dart-sized change) but no camera
   could place its tip: no ``Hit`` is sent, the player enters that dart by hand. Also
   counted in ``stats.unreadable``.
@@ -80,6 +82,12 @@ class CameraDoubt:
 
     dart: Dart
     other: Dart
+
+
+@dataclass(frozen=True, slots=True)
+class CameraBounce:
+    """The miss just scored was a dart seen to bounce out (or something dart-sized that
+    came and went)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,3 +396,4 @@ class CameraScorer:
         elif any(isinstance(o, Bounce) for o in obs):
             self.stats.bounces += 1
             self._emit(Hit(Dart.MISS))
+            self._emit(CameraBounce())
