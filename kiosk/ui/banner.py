@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kiosk.adapters.serial_board.reader import UNREADABLE
+from kiosk.adapters.serial_board.reader import NO_PERMISSION, NOT_A_PORT, UNREADABLE
 from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA, NO_CAMERA
 from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
@@ -68,6 +68,12 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t("No camera is scoring: {}. Darts can be typed.").format(
                 _down_list(kiosk)
             )
+        elif f": {NOT_A_PORT} (" in kiosk.board.detail:  # reconnecting will not mend it
+            text = kiosk.t("The board's port is not a serial port: check port in the "
+                           "settings file. Darts can be typed.")  # fmt: skip
+        elif f": {NO_PERMISSION} (" in kiosk.board.detail:
+            text = kiosk.t("No permission to open the board's port: add the kiosk's user to "
+                           "the dialout group. Darts can be typed.")  # fmt: skip
         elif kiosk.board.detail == NO_BOARD:  # none yet: nothing is "reconnecting"
             text = kiosk.t("No board found: plug one in. Darts can be typed.")
         elif kiosk.board.detail == "cameras" or kiosk.devices.source == "camera":

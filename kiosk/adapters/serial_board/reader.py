@@ -106,10 +106,19 @@ def open_port(url: str, baudrate: int) -> Any:
     return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT, exclusive=True)
 
 
+NOT_A_PORT = "not a serial port"  # (a typo in ``input.port``: /dev/zero, a file)
+NO_PERMISSION = "no permission"  # (the user is not in the dialout group)
+
+
 def why_not_open(e: BaseException) -> str:
-    if "exclusively lock" in str(e):
+    text = str(e)
+    if "exclusively lock" in text:
         return "in use by another program (the kiosk's service, or a board-monitor)"
-    return str(e)
+    if "Inappropriate ioctl" in text or "Is a directory" in text:
+        return f"{NOT_A_PORT} ({text})"
+    if "Permission denied" in text:
+        return f"{NO_PERMISSION} ({text})"
+    return text
 
 
 class LineSplitter:
