@@ -35,10 +35,12 @@ from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice
 log = logging.getLogger("kiosk.ui")
 
 BUTTON_ACTIONS = {"NEXT": "next", "UNDO": "undo", "MENU": "menu"}
-# A line from the board that is not the protocol shows on the game screen at most this
-# often: a firmware that speaks a dialect would otherwise cover the game with it. The
-# reader logs them all (rate-limited) and counts them.
+# Lines from the board that are not the protocol show on the game screen, each, but at
+# most UNKNOWN_NOTICES in UNKNOWN_NOTICE_S: a firmware that speaks a dialect would
+# otherwise cover the game's messages with them. The reader logs them all
+# (rate-limited) and counts them.
 UNKNOWN_NOTICE_S = 60.0
+UNKNOWN_NOTICES = 3
 # Screens are laid out for landscape: a taller screen gets a band this wide to high.
 MIN_ASPECT = 1.6
 LATENCIES_KEPT = 2000  # the darts whose dart-to-screen time is kept (bench/latency.py)
@@ -50,11 +52,11 @@ CONTACT_NOTICE_S = 5.0  # at most this often: a turn's first lost dart, not ever
 
 
 class UnknownLines:
-    """When the last line the board sent that is not the protocol was shown."""
+    """When the last lines the board sent that are not the protocol were shown."""
 
-    def __init__(self, every_s: float = UNKNOWN_NOTICE_S) -> None:
-        self.every_s = every_s
-        self.shown_at: float | None = None
+    def __init__(self, every_s: float = UNKNOWN_NOTICE_S, burst: int = UNKNOWN_NOTICES) -> None:
+        self.every_s, self.burst = every_s, burst
+        self.shown: list[float] = []  # when each shown in the last ``every_s`` was
         self.contact_shown_at: float | None = None
         # Whether the top screen shows notices (``Screen.shows_notices``): a line that
         # comes while it does not (the attract screen, a menu) is only logged, and the
@@ -64,9 +66,10 @@ class UnknownLines:
     def notice(self, text: str, now: float) -> Notice | None:
         if not self.showing:
             return None
-        if self.shown_at is not None and now - self.shown_at < self.every_s:
+        self.shown = [t for t in self.shown if now - t < self.every_s]
+        if len(self.shown) >= self.burst:
             return None
-        self.shown_at = now
+        self.shown.append(now)
         shown = text if len(text) <= UNKNOWN_SHOWN else text[: UNKNOWN_SHOWN - 3] + "..."
         return Notice("The board sent a line the kiosk does not know: '{}'", (shown,))
 
@@ -127,8 +130,7 @@ def translate_device(
     if kind == "CameraDoubt":
         # The dart has counted already (its Hit came first); the player checks it.
         return DartDoubt(ev.dart, ev.other)
-    if kind == "Hello":
-        log.info("board says hello: %s %s", ev.name, ev.version)
+    if kind == "Hello":  # (the reader logged it)
         return None
     if kind == "Unknown" and unknown is not None:
         return unknown.notice(str(ev.text), item.t)

@@ -120,6 +120,36 @@ def test_a_garbage_line_is_unknown_and_the_reader_goes_on(board: VirtualBoard) -
     assert reader.stats.unknown == 2
 
 
+@pytest.mark.parametrize(
+    "cut, unknown",
+    [
+        (b"\x8a\xf3\x1c", "\\x8a\\xf3\\x1c (no line end, then nothing)"),  # noise
+        (b"T2", "T2 (no line end, then nothing)"),  # the board reset mid-line
+    ],
+)
+def test_a_line_cut_short_by_silence_does_not_take_the_next_line_with_it(
+    board: VirtualBoard, cut: bytes, unknown: str
+) -> None:
+    """Bytes with no line end, then nothing for a while: the line was cut short. It is
+    an unknown line of its own; the next line is read as sent (it used to be glued to
+    the fragment and lost with it: one T20 in five scored after bursts of noise)."""
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.pause_pings()
+    for _ in range(3):
+        board.write(cut)
+        time.sleep(0.3)
+        board.send("T20")
+    board.write(b"T2")
+    time.sleep(0.3)
+    board.send("HELLO darts-kiosk-board 1.0")
+    board.send("D5")
+    events.next(lambda e: e == Hit(Dart(5, 2)))
+    reader.stop()
+    assert hits(events) == ["T20", "T20", "T20", "D5"]
+    texts = [u.text for u in events.of_type(Unknown)]  # type: ignore[attr-defined]
+    assert texts == [unknown] * 3 + ["T2 (no line end, then nothing)"]
+
+
 def test_a_megabyte_of_random_bytes_lets_every_valid_line_through(board: VirtualBoard) -> None:
     rng = random.Random(1234)
     reader, events = open_reader(board.link)  # type: ignore[arg-type]

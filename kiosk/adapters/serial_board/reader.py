@@ -63,6 +63,7 @@ CHUNK = 1024  # bytes per read at most: keeps the pending buffer near 1 KB
 # reads, not five), for at most GATHER_S.
 GATHER_STEP_S = 0.004
 GATHER_S = 0.02
+CUT_GAP_S = 0.1  # s at least: see ``cut_gap``
 LOG_BURST = 10  # unknown lines / double reads logged per LOG_WINDOW, then summarised
 LOG_WINDOW = 10.0  # s
 # The detail of a ``lost`` status for a board whose bytes make no line the protocol
@@ -141,6 +142,14 @@ class LineSplitter:
         """Part of a line is held (or an over-long one is being skipped)."""
         return bool(self._buf) or self._dropping
 
+    def cut(self) -> Unknown | None:
+        """The line held so far ends here, unended (the board went quiet mid-line: it
+        was reset, or noise came): it is an ``Unknown``, and what comes next starts a
+        line of its own instead of being glued to it and lost with it. None if nothing
+        was held (an over-long line being skipped was said already)."""
+        held, self._buf, self._dropping = bytes(self._buf), bytearray(), False
+        return Unknown(describe_cut(held)) if held.strip(b" \t\x00") else None
+
     def feed(self, chunk: bytes) -> list[bytes | Unknown]:
         out: list[bytes | Unknown] = []
         start = 0
@@ -171,6 +180,20 @@ class LineSplitter:
             start = end + 1
         self.high_water = max(self.high_water, len(self._buf))
         return out
+
+
+def describe_cut(held: bytes) -> str:
+    """How the log shows a line cut short by silence: as sent, and that it had no end."""
+    event = parse_line(held)
+    text = event.text if isinstance(event, Unknown) else held.decode("ascii", "replace")
+    return f"{text} (no line end, then nothing)"
+
+
+def cut_gap(baudrate: int) -> float:
+    """Silence in the middle of a line longer than this and the line was cut short: far
+    more than a whole line takes to arrive at this speed (a USB board sends it in one
+    packet; a legacy board at 9600 baud sends a byte a millisecond)."""
+    return max(CUT_GAP_S, 2 * MAX_LINE * 10 / baudrate)
 
 
 def _next_terminator(chunk: bytes, start: int) -> int:
@@ -335,6 +358,7 @@ class BoardReader:
     def _pump(self, port: Any, probation: bool) -> tuple[str, bool] | None:
         """Read until loss (returns the reason and whether it was silence) or stop (None)."""
         splitter = LineSplitter()
+        gap = cut_gap(self.baudrate)
         last_heard = time.monotonic()  # bytes, not lines: noise is unreadable, not silence
         # Bytes since the last line the protocol knows: how many, in how many reads, from
         # when to when.
@@ -347,6 +371,10 @@ class BoardReader:
             except (serial.SerialException, OSError) as e:
                 return f"read failed: {e}", False
             now = time.monotonic()
+            if chunk and splitter.pending and now - last_heard > gap:
+                cut = splitter.cut()  # (before the new bytes: they start a line)
+                if cut is not None:
+                    self._deliver(cut, now)
             if chunk:
                 last_heard = now
                 self.stats.reads += 1
