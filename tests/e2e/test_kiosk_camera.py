@@ -142,6 +142,35 @@ def test_a_recorded_video_that_ends_says_so_not_reconnecting(tmp_path: Path) -> 
         assert not any(t.startswith("Cameras lost") for t in d.texts), d.texts
 
 
+def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
+    """Settings, beside each camera's "Calibrate camera N": scoring, no pictures, not
+    calibrated: the bar owner sees which camera to look at (the banner names only those
+    down, and only while the cameras are the input)."""
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    camera = dataclasses.replace(
+        config.camera,
+        devices=(*config.camera.devices, str(tmp_path / "unplugged.avi"), str(tmp_path / "c.avi")),
+        calibrations=(*config.camera.calibrations, str(tmp_path / "camera.json"),
+                      str(tmp_path / "new.json")),
+    )  # fmt: skip
+    config = dataclasses.replace(config, camera=camera)
+    with _kiosk(tmp_path, config) as (running, d):
+        d.press("\n")  # attract -> main menu
+        d.press("4")
+        assert d.screen.name == "settings"
+        d.settle()
+        assert ["calibrated", "calibrated", "not calibrated"] == [
+            t for t in d.texts if t in ("calibrated", "not calibrated")
+        ], d.texts  # (on the virtual board: the cameras are not the input)
+        running.devices.switch("camera")
+        d.wait_for(lambda: (2, "no pictures") in d.kiosk.cameras_down, timeout=30,
+                   what="camera 2 named")  # fmt: skip
+        d.screen.dirty = True
+        d.settle()
+        states = [t for t in d.texts if t in ("scoring", "no pictures", "not calibrated")]
+        assert states == ["scoring", "no pictures", "not calibrated"], d.texts
+
+
 def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(

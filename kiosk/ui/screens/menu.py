@@ -64,6 +64,9 @@ class Item:
     enabled: bool = True
     note: str = ""
     raw_label: bool = False  # a name, not a msgid: shown as it is
+    # A word on the thing the line is about, shown at its right end (a camera's state:
+    # "scoring", "no pictures"): (English msgid, colour), or "" for none.
+    state: Callable[[], tuple[str, tuple[int, int, int]]] | None = None
 
     def choice_label(self) -> str:
         if not self.choices or self.get is None:
@@ -216,14 +219,19 @@ class MenuScreen(Screen):
             if not item.enabled and item.note:
                 label = f"{label}  ({self.t(item.note)})"
             value = item.choice_label()
+            state, state_colour = item.state() if item.state is not None else ("", colour)
             drawn = p.text(
                 label,
                 size,
                 (rect.x + 8 * u, rect.centery),
                 colour,
                 anchor="midleft",
-                max_width=rect.w * (0.55 if value else 0.85),
+                max_width=rect.w * (0.55 if value or state else 0.85),
             )
+            if state and not value:
+                room = max(rect.w * 0.3, rect.right - 2.5 * u - drawn.right - 4 * u)
+                p.text(self.t(state), size * 0.85, (rect.right - 2.5 * u, rect.centery),
+                       state_colour, anchor="midright", max_width=room)  # fmt: skip
             if value:
                 # The room the label leaves (a long value, "віртуальна мішень (миша)",
                 # beside a short label), and never less than 40% of the row.

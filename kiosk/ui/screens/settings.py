@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from kiosk.ui import theme
 from kiosk.ui.i18n import LANGUAGES, percent
 from kiosk.ui.screen import Screen
 from kiosk.ui.screens.menu import Item, MenuScreen
@@ -30,6 +31,8 @@ SOURCES = [
     ("virtual", "virtual board (mouse)"),
     ("camera", "cameras"),
 ]
+# Why a camera is not scoring (``Kiosk.cameras_down``) -> the word on its settings line.
+CAMERA_DOWN = {"calibrate": "calibrate again", "video ended": "video ended"}
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
 
@@ -56,7 +59,8 @@ class SettingsScreen(MenuScreen):
         ]
         for i, _camera in enumerate(self.cameras()):
             label = f"{self.t('Calibrate camera')} {i + 1}"
-            items.append(Item(label, partial(self.calibrate, i), raw_label=True))
+            state = partial(self.camera_state, i)
+            items.append(Item(label, partial(self.calibrate, i), raw_label=True, state=state))
         if self.kiosk.set_clock is not None:
             items.append(Item("Date and time", self.date_time))
         items.append(Item("Back", self.back))
@@ -109,6 +113,21 @@ class SettingsScreen(MenuScreen):
         devices = [str(d) for d in getattr(camera, "devices", ())]
         files = [str(f) for f in getattr(camera, "calibrations", ())]
         return [(d, files[i] if i < len(files) else "") for i, d in enumerate(devices)]
+
+    def camera_state(self, index: int) -> tuple[str, tuple[int, int, int]]:
+        """How camera ``index`` is doing, in a word, for its line (the banner says it
+        only while it is down, and only while the cameras are the input)."""
+        _device, out = self.cameras()[index]
+        if not out:
+            return "no calibration file", theme.BAD
+        if not Path(out).is_file():
+            return "not calibrated", theme.BAD
+        if self.kiosk.devices.active != "camera":
+            return "calibrated", theme.DIM
+        why = dict(self.kiosk.cameras_down).get(index + 1)
+        if why is None:
+            return "scoring", theme.GOOD
+        return CAMERA_DOWN.get(why, "no pictures"), theme.BAD
 
     def calibrate(self, index: int) -> None:
         """A still picture from camera ``index`` on the calibration screen."""
