@@ -159,9 +159,9 @@ def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
         d.press("4")
         assert d.screen.name == "settings"
         d.settle()
-        assert ["calibrated", "calibrated", "not calibrated"] == [
-            t for t in d.texts if t in ("calibrated", "not calibrated")
-        ], d.texts  # (on the virtual board: the cameras are not the input)
+        # (on the virtual board: the cameras are not the input)
+        states = [t for t in d.texts if t in ("calibrated", "not calibrated")]
+        assert states == ["calibrated", "calibrated", "not calibrated"], d.texts
         running.devices.switch("camera")
         d.wait_for(lambda: (2, "no pictures") in d.kiosk.cameras_down, timeout=30,
                    what="camera 2 named")  # fmt: skip
