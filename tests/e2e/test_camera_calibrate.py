@@ -87,6 +87,33 @@ def test_clicking_the_five_points_shows_the_board_and_enter_saves_a_calibration_
     assert _error_mm(cal, cam) < 1.5
 
 
+def test_start_again_and_quit_ask_once_before_throwing_marks_away(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    """- and / sit beside the keys that move the crosshair: one slip used to throw away
+    the points marked so far (or a calibration shown, not saved). The first press asks."""
+    cam, _ = camera
+    screen = session.screen
+    for t in TARGETS[:3]:
+        _click(session, _truth(cam, t.board))
+    _put(session, KeyAction("undo", "-"))
+    assert len(screen.marks) == 3
+    assert "- again to start again: the points marked go" in session.app.texts
+    _put(session, KeyAction("cancel", "/"))  # another key: the question goes, / asks its own
+    assert not screen.finished and len(screen.marks) == 3
+    assert "/ again to quit: nothing is saved" in session.app.texts
+    _click(session, _truth(cam, TARGETS[3].board))  # marking on: the questions go
+    _put(session, KeyAction("undo", "-"), KeyAction("undo", "-"))
+    assert screen.marks == []
+    for t in TARGETS:
+        _click(session, _truth(cam, t.board))
+    assert screen.reviewing
+    _put(session, KeyAction("cancel", "/"))
+    assert not screen.finished
+    _put(session, KeyAction("cancel", "/"))
+    assert screen.finished and not (tmp_path / "cal.json").exists()
+
+
 def test_the_keypad_alone_marks_the_points_with_the_crosshair(
     session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:

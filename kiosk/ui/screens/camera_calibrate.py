@@ -143,6 +143,7 @@ class CameraCalibrateScreen(Screen):
         self.from_auto: AutoResult | None = None
         self.message = ""
         self.error = False
+        self.asked: str | None = None  # "undo" or "quit": asked once, done on the next
         self.saved = False
         self.finished = False  # the command stops when this is set
         self._rect = pygame.Rect(0, 0, 1, 1)  # where the picture is drawn
@@ -192,7 +193,7 @@ class CameraCalibrateScreen(Screen):
             return
         self.marks.append((float(pt[0]), float(pt[1])))
         self.cursor = pt
-        self.message, self.error = "", False
+        self.message, self.error, self.asked = "", False, None
         if len(self.marks) == 4 and (bull := _diagonals_cross(self.marks)) is not None:
             self.cursor = bull
         if self.target is None:
@@ -300,8 +301,30 @@ class CameraCalibrateScreen(Screen):
             self.message = self.t("The game took a dart: {}").format(event.dart)
             self.error = False
 
+    def _asked_first(self, name: str) -> bool:
+        """``-`` (start again) and ``/`` (quit) throw away marks that were going well
+        (or a calibration shown and not saved): the first press asks, the second does
+        it. Marks refused go at once (starting again is what they ask for)."""
+        asked, self.asked = self.asked, None
+        refused = self.error and asked is None  # (else the error shown is the question)
+        if asked == name or not (self.reviewing or (self.marks and not refused)):
+            return False
+        self.asked = name
+        if name == "undo":
+            self.message = self.t("- again to start again: the points marked go")
+        else:
+            self.message = self.t("/ again to quit: nothing is saved")
+        self.error = True
+        return True
+
     def key(self, ev: KeyAction) -> None:
         name = ev.char if ev.name == "digit" else ev.name
+        if name in ("menu", "cancel", "undo") and self._asked_first(
+            "undo" if name == "undo" else "quit"
+        ):
+            return
+        if self.asked is not None:  # another key: the question goes
+            self.asked, self.message, self.error = None, "", False
         if name in ("menu", "cancel"):
             self.finished = True
         elif name == "back":
