@@ -18,15 +18,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.adapters.store.db import Db
+from kiosk.domain.names import fold_apostrophes
 from kiosk.domain.rating import START
 
 MAX_NAME = 24
-# A roster's first row is a header when one of its cells is one of these (any case):
-# what a league secretary's spreadsheet calls the column of names.
+# A roster's first row is a header when one of its cells is one of these (any case,
+# any apostrophe: ``fold_apostrophes``): what a league secretary's spreadsheet calls the
+# column of names.
 NAME_HEADERS = frozenset({
     "name", "names", "player", "players", "player name", "full name",
-    "ім'я", "імʼя", "гравець", "прізвище та ім'я", "имя", "игрок", "фио",
+    "ім'я", "гравець", "гравці", "прізвище та ім'я", "ім'я та прізвище",
+    "прізвище, ім'я", "піб",
+    "имя", "игрок", "игроки", "фио", "фамилия и имя", "имя и фамилия",
+    "фамилия, имя",
 })  # fmt: skip
+
+
+# Why a cell with no letter is refused, and where the names are looked for instead.
+NO_NAME = (
+    "has no letters: not a name (a row number? the names are read from the column"
+    " headed name, ім'я or ПІБ, else from the first)"
+)
 
 
 class PlayerError(ValueError):
@@ -218,14 +230,15 @@ class Players:
         header that has one (``NAME_HEADERS``), else the first column. Fields are
         separated by commas, or by what the first line uses instead (``;`` from a
         spreadsheet in a locale with decimal commas, a tab). Existing names are left
-        alone; bad lines are reported."""
+        alone; bad lines are reported, among them a "name" with no letter in it (a row
+        number, the "№" over them: the names are in a column not recognised)."""
         report = ImportReport()
         text = text.lstrip("\ufeff")
         rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
         column = 0
         start = 0
         if rows:
-            header = [" ".join(h.split()).casefold() for h in rows[0]]
+            header = [fold_apostrophes(" ".join(h.split()).casefold()) for h in rows[0]]
             named = [i for i, h in enumerate(header) if h in NAME_HEADERS]
             if named:
                 column, start = named[0], 1
@@ -239,6 +252,11 @@ class Players:
                 name = clean_name(row[column])
             except PlayerError as e:
                 report.refused.append((number, str(e)))
+                continue
+            if not any(c.isalpha() for c in name):
+                # A row number ("1"), a "№" header: the names are in another column
+                # whose header was not recognised. Never a player.
+                report.refused.append((number, f"{name!r} {NO_NAME}"))
                 continue
             if self.find(name) is not None:
                 report.existing.append(name)
