@@ -76,6 +76,15 @@ def _run(store: Store, args: argparse.Namespace) -> int:
         for p in players.roster(include_retired=args.all):
             flag = "  (retired)" if p.retired else ""
             print(f"{p.name:<24} {players.rating(p.id):7.1f}{flag}")
+        for later, first in players.same_names():
+            # Two players of one name from before apostrophes were folded: said, not
+            # joined (they may have played each other: then they are two people).
+            print(
+                f"{later.name} and {first.name} are one name written two ways: "
+                f'\'players merge "{later.name}" "{first.name}"\' joins them, '
+                "or rename one",
+                file=sys.stderr,
+            )
     elif args.action == "rename":
         print(f"renamed {args.old} -> {players.rename(args.old, args.new).name}")
     elif args.action == "merge":

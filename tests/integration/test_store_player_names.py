@@ -1,8 +1,10 @@
 """Player names as a bar writes them: rosters from a spreadsheet, apostrophes of every
 kind, on a real database file and through the real ``darts-kiosk players`` command."""
 
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 
 import pytest
 
@@ -68,3 +70,69 @@ def test_row_numbers_under_a_header_not_known_are_refused_and_said_not_added(db,
     assert "line 1: '№' has no letters: not a name" in r.stderr
     assert "line 2: '1' has no letters" in r.stderr and "line 3: '2'" in r.stderr
     assert roster_names(db) == []
+
+
+# The same name with each kind of apostrophe (the kiosk's name entry types only ').
+CURLY, STRAIGHT, MODIFIER = "Лук\u2019ян", "Лук'ян", "Лук\u02bcян"
+
+
+def test_one_name_with_another_apostrophe_is_the_same_player(db, tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"Ім\u2019я\n{CURLY}\n", encoding="utf-8")
+    assert players_command(db, "import", str(roster)).returncode == 0
+    for spelling in (STRAIGHT, MODIFIER, "ЛУК`ЯН"):
+        r = players_command(db, "add", spelling)
+        assert r.returncode == 1
+        assert f"there is already a player called {spelling!r} (written {CURLY!r})" in r.stderr
+    shouted = CURLY.upper().replace("\u2019", "\u00b4")
+    roster.write_text(f"Name\n{STRAIGHT}\n{shouted}\n", encoding="utf-8")
+    r = players_command(db, "import", str(roster))
+    assert "added 0, already there 2, refused 0" in r.stdout
+    assert roster_names(db) == [CURLY]
+    with Store.open(db) as store:
+        assert store.players.find(STRAIGHT).name == CURLY
+        assert store.players.rename(STRAIGHT, MODIFIER).name == MODIFIER  # one's own name
+
+
+def two_lukyans_from_before(path):
+    """A schema-3 file (apostrophes not folded yet) where the name with a curly
+    apostrophe (from a roster) and with a straight one (typed at the kiosk) are two
+    players, each with a game won against Ann."""
+    from test_store_support import win_cricket
+
+    from kiosk.adapters.store.schema import connect
+
+    connect(path, migrate_to=3).close()
+    with closing(sqlite3.connect(path)) as raw:
+        raw.executemany(
+            "INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, 'x')",
+            [(1, CURLY, CURLY.casefold()), (2, "Ann", "ann"), (3, STRAIGHT, STRAIGHT.casefold())],
+        )
+        raw.commit()
+    with Store.open(path) as store:
+        for name in (CURLY, STRAIGHT):
+            win_cricket(store.start_game("cricket", [name, "Ann"], rated=True), 0)
+
+
+def test_two_players_of_one_name_in_an_old_database_stay_two_until_merged(db):
+    two_lukyans_from_before(db)
+    with Store.open(db) as store:
+        # Opened without a fault; each is found by the name as it is written, with
+        # their own game; another spelling finds the first made.
+        assert sorted(p.name for p in store.players.roster()) == sorted(["Ann", CURLY, STRAIGHT])
+        curly, straight = store.players.find(CURLY), store.players.find(STRAIGHT)
+        assert (curly.id, straight.id) == (1, 3)
+        assert store.players.find(MODIFIER).id == 1
+        assert [g.game_id for g in store.league.player_games(3)] == [2]
+    listed = players_command(db, "list")
+    assert listed.returncode == 0
+    assert f"{STRAIGHT} and {CURLY} are one name written two ways" in listed.stderr
+    assert "players merge" in listed.stderr
+    merged = players_command(db, "merge", STRAIGHT, CURLY)
+    assert merged.returncode == 0, merged.stderr
+    with Store.open(db) as store:
+        assert [p.name for p in store.players.roster()] == ["Ann", CURLY]
+        kept = store.players.find(STRAIGHT)
+        assert kept.id == 1 and len(store.league.player_games(1)) == 2
+    assert "one name written two ways" not in players_command(db, "list").stderr
+    assert players_command(db, "add", MODIFIER).returncode == 1

@@ -1,11 +1,23 @@
 """Players: add, find, rename, merge, retire, import a roster.
 
 Names are unique whatever their case, in any script (``casefold``, so "Олег" and "ОЛЕГ"
-are the same name; SQLite's NOCASE folds ASCII only). Spaces are trimmed and runs of
-spaces collapsed. A merged player's row stays (``merged_into`` points at the kept one)
-so the old name still finds the kept player; their games, results and rating history
-move to the kept player, and ratings are then recomputed from the games (they are
-derived; see ``results.py``).
+are the same name; SQLite's NOCASE folds ASCII only), and whatever their apostrophe
+(``kiosk.domain.names``: a name typed at the kiosk, which has only the straight
+apostrophe, is the one a roster from Word or Excel wrote with a curly one). Spaces are
+trimmed and runs of spaces collapsed. A name is stored as it was written; its folded
+form, ``name_key``, is unique.
+
+A merged player's row stays (``merged_into`` points at the kept one) so the old name
+still finds the kept player; their games, results and rating history move to the kept
+player, and ratings are then recomputed from the games (they are derived; see
+``results.py``).
+
+A database from before apostrophes were folded may hold two players whose names now
+fold alike. They are left as they are, two players (joining them could join two
+people, and nothing is lost either way): the first made keeps the name's key, the
+others a key of their own (``ASIDE``) that no name folds to. Each is still found by
+its name as written, so ``merge`` joins them (if they are one person) or ``rename``
+tells them apart; ``players list`` says which they are (``same_names``).
 """
 
 from __future__ import annotations
@@ -18,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.adapters.store.db import Db
-from kiosk.domain.names import fold_apostrophes
+from kiosk.domain.names import fold, fold_apostrophes
 from kiosk.domain.rating import START
 
 MAX_NAME = 24
@@ -75,7 +87,20 @@ def clean_name(name: object) -> str:
 
 
 def name_key(name: str) -> str:
-    return clean_name(name).casefold()
+    """The form under which names are unique: see the module docstring."""
+    return fold(clean_name(name))
+
+
+# A key kept aside for a player whose name folds like an older player's (see the
+# module docstring and ``schema._v4_apostrophes``): the folded name, a unit separator
+# (``clean_name`` never lets one into a name, so no name's key is ever one of these)
+# and the player's id.
+ASIDE = "\x1f"
+
+
+def _taken(name: str, other: Player) -> str:
+    written = "" if other.name == name else f" (written {other.name!r})"
+    return f"there is already a player called {name!r}{written}"
 
 
 def _player(row: tuple[Any, ...]) -> Player:
@@ -92,12 +117,14 @@ class Players:
 
     def add(self, name: str) -> Player:
         text = clean_name(name)
+        key = fold(text)
         with self._db.transaction() as c:
-            if c.execute("SELECT 1 FROM players WHERE name_key = ?", (text.casefold(),)).fetchone():
-                raise PlayerError(f"there is already a player called {text!r}")
+            found = self._keyed(key)
+            if found is not None:
+                raise PlayerError(_taken(text, found))
             cur = c.execute(
                 "INSERT INTO players (name, name_key, created_at) VALUES (?, ?, ?)",
-                (text, text.casefold(), self._db.now()),
+                (text, key, self._db.now()),
             )
             return Player(int(cur.lastrowid or 0), text)
 
@@ -109,16 +136,26 @@ class Players:
             raise PlayerError(f"no player with id {player_id}")
         return _player(row)
 
+    def _keyed(self, key: str, exact: str = "") -> Player | None:
+        """The player whose name folds to ``key``. Of two kept from before apostrophes
+        were folded, the one written exactly ``exact``, else the first made."""
+        rows = self._db.conn.execute(
+            f"""SELECT {_COLS} FROM players WHERE name_key = ?
+                OR (name_key > ? AND name_key < ?) ORDER BY name_key = ? DESC, id""",
+            (key, key + ASIDE, key + chr(ord(ASIDE) + 1), key),
+        ).fetchall()
+        found = [_player(r) for r in rows]
+        written = [p for p in found if p.name == exact]
+        return (written or found)[0] if found else None
+
     def find(self, name: str) -> Player | None:
-        """The player called ``name`` (any case); a merged name gives the kept player."""
+        """The player called ``name`` (any case, any apostrophe); a merged name gives
+        the kept player."""
         try:
-            key = name_key(name)
+            text = clean_name(name)
         except PlayerError:
             return None
-        row = self._db.conn.execute(
-            f"SELECT {_COLS} FROM players WHERE name_key = ?", (key,)
-        ).fetchone()
-        player = None if row is None else _player(row)
+        player = self._keyed(fold(text), text)
         seen = set()
         while player is not None and player.merged_into is not None and player.id not in seen:
             seen.add(player.id)
@@ -138,6 +175,20 @@ class Players:
         rows = self._db.conn.execute(sql).fetchall()
         return sorted((_player(r) for r in rows), key=lambda p: p.name.casefold())
 
+    def same_names(self) -> list[tuple[Player, Player]]:
+        """Players (not merged) whose names fold alike, kept apart from a database made
+        before apostrophes were folded: (a later one, the first made)."""
+        rows = self._db.conn.execute(
+            f"SELECT {_COLS} FROM players WHERE merged_into IS NULL ORDER BY id"
+        ).fetchall()
+        first: dict[str, Player] = {}
+        out = []
+        for player in map(_player, rows):
+            seen = first.setdefault(fold(player.name), player)
+            if seen is not player:
+                out.append((player, seen))
+        return out
+
     def _own(self, name: str, verb: str) -> Player:
         """The player called ``name``. A name merged into another player (it stays an
         alias that finds them) is refused: ``verb`` would act on that other player."""
@@ -151,15 +202,14 @@ class Players:
     def rename(self, old: str, new: str) -> Player:
         player = self._own(old, "rename")
         text = clean_name(new)
+        key = fold(text)
         with self._db.transaction() as c:
-            clash = c.execute(
-                "SELECT id FROM players WHERE name_key = ?", (text.casefold(),)
-            ).fetchone()
-            if clash is not None and int(clash[0]) != player.id:
-                raise PlayerError(f"there is already a player called {text!r}")
+            clash = self._keyed(key)
+            if clash is not None and clash.id != player.id:
+                raise PlayerError(_taken(text, clash))
             c.execute(
                 "UPDATE players SET name = ?, name_key = ? WHERE id = ?",
-                (text, text.casefold(), player.id),
+                (text, key, player.id),
             )
         return self.get(player.id)
 

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction, typed_text
+from kiosk.domain.names import fold
 from kiosk.ui.i18n import fill, in_every_language
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
 from kiosk.ui.screens.menu import Item
@@ -111,11 +112,11 @@ class PlayerPick(StoreMenu):
         self.kiosk.stack.push(SeatChooser(self.kiosk, self, seat))
 
     def taken(self, seat: int) -> set[str]:
-        return {n.casefold() for i, n in enumerate(self.seats) if n and i != seat}
+        return {fold(n) for i, n in enumerate(self.seats) if n and i != seat}
 
     def place(self, seat: int, name: str) -> str | None:
         """Puts ``name`` in ``seat``; a message if it cannot go there."""
-        if name.casefold() in self.taken(seat):
+        if fold(name) in self.taken(seat):
             return self.t("Already playing in this game")
         self.seats[seat] = name
         empty = [i for i, n in enumerate(self.seats) if not n]
@@ -136,7 +137,7 @@ class PlayerPick(StoreMenu):
         if store is not None:
             try:
                 found = store.players.find(name)
-                if found is None and name.casefold() not in self.taken(seat):
+                if found is None and fold(name) not in self.taken(seat):
                     if self._new_asked != name:
                         # A typo or another spelling ("Natalia" for "Наталія") would
                         # split a player's league record in two: a new one is asked once.
@@ -232,7 +233,7 @@ class SeatChooser(PagedMenu):
         return [
             Item(p.name, partial(self.take, p.name), raw_label=True)
             for p in roster(self)
-            if p.name.casefold() not in taken
+            if fold(p.name) not in taken
         ]
 
     def take(self, name: str) -> None:
