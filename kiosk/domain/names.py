@@ -26,3 +26,25 @@ def fold(name: str) -> str:
     case or with another apostrophe fold alike. (Casefolded first: casefolding can
     itself give U+02BC.)"""
     return fold_apostrophes(name.casefold())
+
+
+# Cyrillic letters in alphabet order: the Ukrainian alphabet with the Russian letters
+# (Ё Ъ Ы Э) and Belarusian Ў in their places, one order for names in either language.
+# (Code points put the Ukrainian letters after the last, Я.) Fixed here, not taken from
+# the system's locale: the Pi and CI may not have uk_UA.
+CYRILLIC_ORDER = "абвгґдеёєжзиіїйклмнопрстуўфхцчшщъыьэюя"
+# Each letter of it as a private-use character, in order: after every Latin letter (as
+# by code point before) and before nothing a name is likely to hold.
+_IN_ORDER = str.maketrans(
+    {letter: chr(0xE000 + i) for i, letter in enumerate(CYRILLIC_ORDER)}
+    | {mark: None for mark in APOSTROPHES}
+)
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Where ``name`` goes in a list of names: alphabet order, case ignored (Latin as
+    by code point; Cyrillic in ``CYRILLIC_ORDER``); an apostrophe is passed over, as
+    in a dictionary. Two names equal by that are ordered by their folded forms, so the
+    order is the same every time."""
+    folded = name.casefold()
+    return folded.translate(_IN_ORDER), fold_apostrophes(folded)

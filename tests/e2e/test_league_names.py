@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_league_screens import kiosk, saved, to_league
+from tests.e2e.test_league_screens import kiosk, rows, saved, to_league
 
 CURLY, STRAIGHT = "Лук\u2019ян", "Лук'ян"
 
@@ -27,3 +27,36 @@ def test_a_name_typed_with_a_straight_apostrophe_finds_the_player_of_the_roster(
         (game,) = store.games.unfinished()
         assert game.players == (CURLY, "Ann") and game.rated
         assert [p.name for p in store.players.roster()] == ["Ann", CURLY]
+
+
+# In the Ukrainian alphabet's order (kiosk.domain.names.CYRILLIC_ORDER); code points put
+# its own letters after the last, Я. Latin first, as before.
+IN_ORDER = ["Anna", "Гена", "Ґалина", "Євген", "Ірина", "Олег", "Ярослав"]
+ADDED = ["Ярослав", "Ірина", "Anna", "Олег", "Ґалина", "Євген", "Гена"]
+
+
+def test_ukrainian_names_are_listed_in_alphabet_order_everywhere(tmp_path: Path) -> None:
+    from tests.integration.test_store_support import draw_cricket
+
+    with kiosk(tmp_path) as d:
+        store = saved(d, *ADDED)
+        for pair in (["Ярослав", "Гена"], ["Ірина", "Ґалина"], ["Олег", "Євген"]):
+            draw_cricket(store, pair)  # all six level: listed by name
+        to_league(d)
+        d.press("4")  # Players
+        listed = [t.split("   ·   ")[0] for t in d.texts if "   ·   " in t]
+        assert listed == IN_ORDER
+        d.press("/")
+        d.press("2")  # Tonight's standings
+        assert rows(d, IN_ORDER) == IN_ORDER[1:]
+        d.press("\n")  # the top row: Гена's page
+        assert d.screen.name == "player-page" and "Гена" in d.texts
+        d.press("+")  # the next player on the roster
+        assert "Ґалина" in d.texts
+        d.press("/")
+        d.press("/")
+        d.press("1")  # a rated Cricket game
+        d.press("5")  # Choose players
+        d.press("1")  # place 1: the saved players to choose from
+        assert d.screen.name == "seat-chooser"
+        assert rows(d, IN_ORDER) == IN_ORDER

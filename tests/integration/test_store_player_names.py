@@ -136,3 +136,30 @@ def test_two_players_of_one_name_in_an_old_database_stay_two_until_merged(db):
         assert kept.id == 1 and len(store.league.player_games(1)) == 2
     assert "one name written two ways" not in players_command(db, "list").stderr
     assert players_command(db, "add", MODIFIER).returncode == 1
+
+
+# Ukrainian and Russian names in the order of their alphabets, merged as
+# kiosk.domain.names.CYRILLIC_ORDER: code points put the Ukrainian letters and the
+# Russian Ё after the last letter, Я. Latin first, as before; case ignored.
+IN_ORDER = ["Anna", "boris", "Гена", "Ґалина", "Ефим", "Ёлкин", "Євген", "Ірина", "Эдуард"]
+IN_ORDER += ["Юрий", "Ярослав"]
+
+
+def test_players_and_the_league_table_are_listed_in_alphabet_order(db):
+    from test_store_support import draw_cricket
+
+    drawn = IN_ORDER[1:]  # five draws: ten players level, the table lists them by name
+    with Store.open(db) as store:
+        for name in reversed(IN_ORDER):
+            store.players.add(name)
+        for pair in zip(drawn[0::2], drawn[1::2], strict=True):
+            draw_cricket(store, list(reversed(pair)))
+    listed = players_command(db, "list")
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == IN_ORDER
+    table = subprocess.run(
+        [sys.executable, "-m", "kiosk", "league", "standings", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert [line.split()[1] for line in table.splitlines()[2:]] == drawn

@@ -15,9 +15,10 @@ Standings per player (night or season):
 
 Order (``standing_key``): most wins, then most draws, then fewest games played. Players
 level on all three share a position (``positions``: 1, 2, 2, 4); among them the table
-lists them by name (casefolded, as the unique player names are), then by player id, so
-the same games always give the same table, whatever order they were played or the
-players were added in. The name is only a listing order, not a tie-break on merit.
+lists them by name (in alphabet order, Ukrainian and Russian names too, case ignored:
+``kiosk.domain.names.sort_key``), then by player id, so the same games always give the
+same table, whatever order they were played or the players were added in. The name is
+only a listing order, not a tie-break on merit.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 
 from kiosk.adapters.store.db import Db
 from kiosk.adapters.store.players import Players
+from kiosk.domain.names import sort_key
 
 NIGHT_STARTS_AT = timedelta(hours=6)  # hours after midnight that still belong to the night before
 
@@ -161,9 +163,9 @@ class PlayerGame:
         return self.marks * 3 / self.darts
 
 
-def standing_key(s: Standing) -> tuple[int, int, int, str, int]:
+def standing_key(s: Standing) -> tuple[int, int, int, tuple[str, str], int]:
     """The table's order: see the module docstring."""
-    return (-s.won, -s.drawn, s.played, s.name.casefold(), s.player_id)
+    return (-s.won, -s.drawn, s.played, sort_key(s.name), s.player_id)
 
 
 def positions(table: Sequence[Standing]) -> list[int]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.adapters.store.db import Db
-from kiosk.domain.names import fold, fold_apostrophes
+from kiosk.domain.names import fold, fold_apostrophes, sort_key
 from kiosk.domain.rating import START
 
 MAX_NAME = 24
@@ -173,7 +173,8 @@ class Players:
         if not include_retired:
             sql += " AND retired = 0"
         rows = self._db.conn.execute(sql).fetchall()
-        return sorted((_player(r) for r in rows), key=lambda p: p.name.casefold())
+        # In alphabet order (Ukrainian and Russian too: ``sort_key``), then by id.
+        return sorted((_player(r) for r in rows), key=lambda p: (sort_key(p.name), p.id))
 
     def same_names(self) -> list[tuple[Player, Player]]:
         """Players (not merged) whose names fold alike, kept apart from a database made
