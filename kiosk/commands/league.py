@@ -30,6 +30,7 @@ from datetime import date, datetime
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.league import MAX_MOVE, NightGame, Standing, night_date, positions
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.domain.figures import fixed
 
 NAME = "league"
 HELP = "league seasons and standings: start a season, list seasons, print a table, mend a night"
@@ -249,12 +250,12 @@ def table_lines(rows: Sequence[Standing]) -> list[str]:
                 str(s.won),
                 str(s.lost),
                 str(s.drawn),
-                f"{s.cricket_mpr:.2f}" if s.cricket_darts else "-",
-                f"{s.best_cricket_mpr:.2f}" if s.best_cricket_mpr is not None else "-",
-                f"{s.formula_avg_points:.1f}" if s.formula_rounds else "-",
-                f"{s.formula_avg_rounds:.1f}" if s.formula_finished else "-",
+                fixed(s.cricket_mpr, 2) if s.cricket_darts else "-",
+                fixed(s.best_cricket_mpr, 2) if s.best_cricket_mpr is not None else "-",
+                fixed(s.formula_avg_points, 1) if s.formula_rounds else "-",
+                fixed(s.formula_avg_rounds, 1) if s.formula_finished else "-",
                 str(s.best_formula_rounds) if s.best_formula_rounds is not None else "-",
-                f"{s.rating:.0f}",
+                fixed(s.rating, 0),
             )
         )
     widths = [max(len(r[c]) for r in (HEADER, *body)) for c in range(len(HEADER))]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from kiosk.adapters.store import PlayerError, Store, StoreError
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.domain.figures import fixed
 
 NAME = "players"
 HELP = "manage players: add, list, rename, merge, retire, import a roster CSV"
@@ -75,7 +76,7 @@ def _run(store: Store, args: argparse.Namespace) -> int:
     elif args.action == "list":
         for p in players.roster(include_retired=args.all):
             flag = "  (retired)" if p.retired else ""
-            print(f"{p.name:<24} {players.rating(p.id):7.1f}{flag}")
+            print(f"{p.name:<24} {fixed(players.rating(p.id), 1):>7}{flag}")
         for later, first in players.same_names():
             # Two players of one name from before apostrophes were folded: said, not
             # joined (they may have played each other: then they are two people).
@@ -89,7 +90,8 @@ def _run(store: Store, args: argparse.Namespace) -> int:
         print(f"renamed {args.old} -> {players.rename(args.old, args.new).name}")
     elif args.action == "merge":
         kept = players.merge(args.source, args.into)
-        print(f"merged {args.source} into {kept.name}; rating now {players.rating(kept.id):.1f}")
+        rating = fixed(players.rating(kept.id), 1)
+        print(f"merged {args.source} into {kept.name}; rating now {rating}")
     elif args.action == "retire":
         p = players.retire(args.name, retired=not args.undo)
         print(f"{p.name} {'retired' if p.retired else 'back in the lists'}")

@@ -17,6 +17,8 @@ import logging
 import re
 from pathlib import Path
 
+from kiosk.domain.figures import fixed
+
 log = logging.getLogger("kiosk.ui")
 
 LANGUAGES = {"en": "English", "uk": "Українська", "ru": "Русский"}
@@ -124,8 +126,9 @@ DECIMAL_MARKS = {"uk": ",", "ru": ","}
 
 
 def number(value: float, places: int, language: str) -> str:
-    """``value`` with ``places`` decimals, written as ``language`` writes numbers."""
-    text = f"{value:.{places}f}"
+    """``value`` with ``places`` decimals, written as ``language`` writes numbers (an
+    exact half rounded up, as a spreadsheet: 1.625 -> 1.63, ``kiosk.domain.figures``)."""
+    text = fixed(value, places)
     return text.replace(".", DECIMAL_MARKS.get(language, "."))
 
 

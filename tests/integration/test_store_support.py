@@ -53,6 +53,31 @@ def draw_cricket(store, players, night_id=None):
     return live.finish()
 
 
+def ann_marks_13_in_24_darts(store):
+    """Ann: 13 marks in 24 darts (MPR 1.625) while Bob waits, then Bob closes all."""
+    live = store.start_game("cricket", ["Ann", "Bob"], rated=True)
+    ann = ["T20", "T19", "T18", "T17", "S16"] + ["MISS"] * 19
+    bob = iter(WINNING)
+    while not live.is_over():
+        if live.engine.current_player == "Ann":
+            live.dart(ann.pop(0)) if ann else live.end_turn()
+        else:
+            live.end_turn() if ann else live.dart(next(bob))
+    live.finish()
+
+
+def cy_scores_501_in_4_rounds(store):
+    """Cy's qualification: 501 points in round 1, none in the other three (125.25 a
+    round); not at 0 after the 4 rounds."""
+    settings = {"mode": "qualification", "digits": [5001] * 4, "max_rounds": 4}
+    settings |= {"start": 1000, "goal": 1000, "bonus": 0}
+    live = store.start_game("formula", ["Cy"], settings, rated=True)
+    for formula in ("500+1", "5*0*0*1", "5*0*0*1", "5*0*0*1"):
+        live.submit(0, formula)
+    assert live.is_over()
+    live.finish()
+
+
 def damage_an_index(path):
     """Garbage over one page of an index (the roster's names): the file still opens and
     its tables read, as after a bad SD card write, but quick_check finds the page."""

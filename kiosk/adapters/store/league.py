@@ -31,6 +31,7 @@ from typing import Any
 
 from kiosk.adapters.store.db import Db
 from kiosk.adapters.store.players import Players
+from kiosk.domain.figures import rounded
 from kiosk.domain.names import sort_key
 
 NIGHT_STARTS_AT = timedelta(hours=6)  # hours after midnight that still belong to the night before
@@ -79,13 +80,14 @@ class Standing:
     rating: float = 0.0
 
     def as_row(self) -> dict[str, Any]:
-        """The fields, rounded to 2 places; an average over no games is None (an empty
-        cell), not 0, which would read as a real result."""
+        """The fields, rounded to 2 places (an exact half up, as a spreadsheet: see
+        ``kiosk.domain.figures``); an average over no games is None (an empty cell),
+        not 0, which would read as a real result."""
         out = asdict(self)
         for key in ("cricket_mpr", "formula_avg_points", "formula_avg_rounds", "rating"):
-            out[key] = round(out[key], 2)
+            out[key] = rounded(out[key], 2)
         if out["best_cricket_mpr"] is not None:
-            out["best_cricket_mpr"] = round(out["best_cricket_mpr"], 2)
+            out["best_cricket_mpr"] = rounded(out["best_cricket_mpr"], 2)
         if not self.cricket_darts:
             out["cricket_mpr"] = None
         if not self.formula_rounds:

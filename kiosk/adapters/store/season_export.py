@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kiosk.adapters.store.db import Db
+from kiosk.domain.figures import rounded
 
 if TYPE_CHECKING:
     from kiosk.adapters.store.league import League, Season, Standing
@@ -82,7 +83,7 @@ def export_season(db: Db, league: League, season: Season) -> dict[str, Any]:
             row["position"] = position
             row["best_cricket_night"] = night_of.get(s.best_cricket_game)
             row["best_formula_night"] = night_of.get(s.best_formula_game)
-            row["rating_change"] = round(change.get(s.player_id, 0.0), 2)
+            row["rating_change"] = rounded(change.get(s.player_id, 0.0), 2)
             out.append({k: row[k] for k in STANDING_COLUMNS})
         return out
 

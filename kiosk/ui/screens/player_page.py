@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.figures import fixed
 from kiosk.ui import theme
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.league import StorePage, guarded, roster, store_of, store_or_say
@@ -122,11 +123,11 @@ class PlayerPage(StorePage):
         centred(p, d.name, 9, 3, theme.ACCENT, bold=True)
         left = w * 0.05
         p.text(self.t("Rating"), 3.6 * u, (left, 17 * u), theme.DIM)
-        rect = p.text(f"{d.rating:.0f}", 16 * u, (left, 21 * u), theme.TEXT, style="bold")
+        rect = p.text(self.number(d.rating, 0), 16 * u, (left, 21 * u), theme.TEXT, style="bold")
         if d.change is not None:
             colour = theme.GOOD if d.change > 0 else theme.BAD if d.change < 0 else theme.DIM
             p.text(
-                f"{d.change:+.0f}",
+                fixed(d.change, 0, plus=True),
                 6 * u,
                 (rect.right + 2 * u, rect.centery),
                 colour,

@@ -97,7 +97,7 @@ class PlayersScreen(PagedMenu):
         out = []
         for player in roster(self, self.show_retired):
             rating = guarded(self, partial(store.players.rating, player.id), 0.0)
-            label = f"{player.name}   ·   {rating:.0f}"
+            label = f"{player.name}   ·   {self.number(rating, 0)}"
             if player.retired:
                 label += f"   ({self.t('retired')})"
             out.append(Item(label, partial(self.open, player.id), raw_label=True))
