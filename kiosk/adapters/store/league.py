@@ -4,6 +4,12 @@ A night is dated by the evening it started: a game after midnight, before 06:00 
 time, belongs to the night before (bars close late). Standings count finished rated
 games only: training and abandoned games never count.
 
+A night is made when its first rated game starts (the game needs it from its first
+dart), but it is a league night only once a rated game of it has a result: until then
+it is not counted, paged through or exported (``nights``, ``overview``; the export).
+A night whose only game was abandoned keeps it (nothing is lost; ``league night DATE``
+lists it, ``night_games``), and a result later that evening makes it a league night.
+
 Standings per player (night or season):
 - played / won / lost / drawn;
 - Cricket MPR over all their Cricket games (scoring marks / darts * 3, as rules.md);
@@ -35,6 +41,9 @@ from kiosk.domain.figures import rounded
 from kiosk.domain.names import sort_key
 
 NIGHT_STARTS_AT = timedelta(hours=6)  # hours after midnight that still belong to the night before
+# A night (``n``) with a result: a finished rated game (see the module docstring).
+PLAYED = """EXISTS (SELECT 1 FROM games g WHERE g.night_id = n.id
+            AND g.status = 'finished' AND g.mode = 'rated')"""
 
 
 class LeagueError(ValueError):
@@ -272,8 +281,11 @@ class League:
             return Night(int(row[0]), season.id, day)
 
     def nights(self, season_id: int) -> list[Night]:
+        """The season's league nights, oldest first: those with a result (``PLAYED``)."""
         rows = self._db.conn.execute(
-            "SELECT id, season_id, date FROM nights WHERE season_id = ? ORDER BY date", (season_id,)
+            f"""SELECT n.id, n.season_id, n.date FROM nights n
+                WHERE n.season_id = ? AND {PLAYED} ORDER BY n.date""",
+            (season_id,),
         ).fetchall()
         return [Night(int(i), int(s), str(d)) for i, s, d in rows]
 
@@ -377,13 +389,14 @@ class League:
         return Moved(night, moving, len(league) - len(moving), skipped, emptied)
 
     def overview(self) -> list[SeasonInfo]:
-        """Every season, oldest first, with its nights and rated finished games."""
+        """Every season, oldest first, with its league nights (``PLAYED``) and rated
+        finished games."""
         rows = self._db.conn.execute(
-            """SELECT s.id, s.name, COUNT(DISTINCT n.id), MIN(n.date), MAX(n.date),
+            f"""SELECT s.id, s.name, COUNT(DISTINCT n.id), MIN(n.date), MAX(n.date),
                       (SELECT COUNT(*) FROM games g JOIN nights n2 ON n2.id = g.night_id
                        WHERE n2.season_id = s.id AND g.status = 'finished'
                        AND g.mode = 'rated')
-               FROM seasons s LEFT JOIN nights n ON n.season_id = s.id
+               FROM seasons s LEFT JOIN nights n ON n.season_id = s.id AND {PLAYED}
                GROUP BY s.id ORDER BY s.id"""
         ).fetchall()
         return [

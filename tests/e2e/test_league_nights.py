@@ -1,0 +1,64 @@
+"""League nights on the real kiosk, headless, with its SQLite file in the test's
+directory, and the commands that list and export them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from kiosk.adapters.store import Store
+from tests.e2e.test_league_screens import kiosk, saved, to_league
+
+WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
+
+
+def command(db: Path, *argv: str) -> str:
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", *argv, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_a_night_whose_only_league_game_was_ended_is_no_league_night(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "kiosk.sqlite3"
+    with kiosk(tmp_path) as d:
+        saved(d, "Ann", "Bob")  # a fresh database: no season, no night
+        to_league(d)
+        d.press("1")  # a rated Cricket game
+        d.press("5")  # Choose players
+        d.keyboard("ann\n")
+        d.keyboard("bob\n")
+        d.press("3")  # Start game
+        assert d.screen.name == "cricket"
+        d.throw("T20")
+        d.pad("/")  # the game menu
+        d.press("5")  # End game
+        d.press("5")  # Really end the game
+        assert d.screen.name == "main-menu"
+    listed = command(db, "league", "season", "list").splitlines()
+    assert listed[1].split()[1:3] == ["0", "0"], listed  # nights 0, games 0
+    season = listed[1].split()[0]
+    data = json.loads(command(db, "export", "--season", season, "--format", "json"))
+    assert data["nights"] == [] and data["games"] == [] and data["standings"] == []
+    # Nothing lost: the game is kept, abandoned, with its dart, in its evening's list.
+    with Store.open(db) as store:
+        assert store.games.get(1).status == "abandoned"
+        assert [e.kind for e in store.games.events(1)] == ["dart"]
+    assert "abandoned" in command(db, "league", "night", "tonight")
+    # A result that evening makes it a league night after all.
+    with Store.open(db) as store:
+        live = store.start_game("cricket", ["Ann", "Bob"], rated=True)
+        darts = iter(WINNING)
+        while not live.is_over():
+            live.dart(next(darts)) if live.engine.current_player == "Ann" else live.end_turn()
+        live.finish()
+    listed = command(db, "league", "season", "list").splitlines()
+    assert listed[1].split()[1:3] == ["1", "1"], listed
+    data = json.loads(command(db, "export", "--season", season, "--format", "json"))
+    assert [len(n["standings"]) for n in data["nights"]] == [2]
