@@ -267,10 +267,15 @@ class _OneClock:
         self.frames, self.period = frames, 1.0 / fps
         self.readers = scorer.readers
         self._barrier = threading.Barrier(len(frames))
+        self.origin = 0.0
+        self._start = threading.Barrier(len(frames), action=self._set_origin)
         self._stopped = threading.Event()
         self._threads = [threading.Thread(target=self._play, args=(i,), daemon=True)
                          for i in range(len(frames))]  # fmt: skip
         scorer.readers = [self] + [_Quiet()] * (len(frames) - 1)
+
+    def _set_origin(self):
+        self.origin = time.monotonic()
 
     def start(self):
         for t in self._threads:
@@ -279,6 +284,7 @@ class _OneClock:
     def stop(self):
         self._stopped.set()
         self._barrier.abort()
+        self._start.abort()
         for t in self._threads:
             t.join(timeout=5.0)
 
@@ -289,7 +295,12 @@ class _OneClock:
             for k, frame in enumerate(self.frames[i]):
                 if self._stopped.is_set():
                     return
-                reader.on_frame(frame, k + 1, time.monotonic())
+                if k == 0:
+                    self._start.wait()  # every camera's first frame at one time
+                # Each frame's time is its place in the video, as a recorded video's
+                # (``PlayClock``): a loaded machine slows the playing, not the clock the
+                # views of one dart are grouped by.
+                reader.on_frame(frame, k + 1, self.origin + k * self.period)
                 self._barrier.wait()  # (a frame late is not made up for: a camera's clock)
                 self._stopped.wait(self.period)
         except threading.BrokenBarrierError:

@@ -138,7 +138,7 @@ def test_a_check_that_could_not_tell_is_tried_again_once_the_picture_is_still(
     tip = centre_of(Dart.parse("T20"))
     # (3 s of still board: the check again has time to run before the dart on a loaded
     # machine; with 1.5 s it sometimes had not, and the dart was read turned)
-    steps = [Step("still", 90), Step("throw", tip=tip), Step("still", 6)]
+    steps = [Step("still", 90), Step("throw", tip=tip), Step("still", 30)]
     video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.8))
     frames = [np.zeros_like(video.frames[0])] * 5 + video.frames
     h, w = frames[0].shape[:2]
