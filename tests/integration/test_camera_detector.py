@@ -1,10 +1,13 @@
 """The per-camera state machine on rendered turns (30 fps, the board shaking after
 each impact)."""
 
+import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from kiosk.adapters.camera.detector import Bounce, DartSeen, Detector, Takeout
+from kiosk.adapters.camera.detector import Bounce, DartSeen, Detector, Takeout, _grown
 from kiosk.adapters.camera.fusion import fuse
 from kiosk.adapters.camera.synthetic import SHAKE_FRAMES, Step, render_turn, sample_tip
 from kiosk.domain.board import centre_of
@@ -244,3 +247,30 @@ def test_darts_grouped_at_one_target_are_seen_and_placed_by_one_camera():  # 9 o
                 fused = fuse([seen.estimate])
                 exact += fused is not None and fused.dart == thrown.dart
     assert exact >= 8, f"{exact}/16 exact"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(-30, 670),
+            st.integers(-30, 390),
+            st.integers(-150, 150),
+            st.integers(-150, 150),
+            st.integers(1, 5),
+        ),
+        max_size=3,
+    )
+)
+def test_darts_known_are_grown_as_the_whole_frame_would_be(
+    strokes: list[tuple[int, int, int, int, int]],
+) -> None:
+    """Where the darts already in the board are, grown by what a nudge moves them, is
+    worked around the dart only (18 ms saved per dart at 1280x720): it must be what
+    growing the whole frame gives, at the frame's edges too."""
+    mask = np.zeros((360, 640), np.uint8)
+    for x, y, dx, dy, width in strokes:
+        cv2.line(mask, (x, y), (x + dx, y + dy), 1, width)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (31, 31))
+    whole = cv2.dilate(mask, kernel).astype(bool)
+    assert (_grown(mask.astype(bool), kernel) == whole).all()
