@@ -11,6 +11,8 @@ Events (``GameEvent.kind`` / ``payload``, JSON-able):
 - ``turn_end``  ``{}``                            Cricket ``end_turn``
 - ``formula``   ``{"seat": 0, "formula": "34+89"}`` formula ``submit`` (accepted ones only)
 - ``timeout``   ``{"seat": 0}``                   formula ``timeout``
+- ``concede``   ``{"seat": 0}``                   formula ``concede`` (a player alone
+  ends the game: lost)
 - ``undo``      ``{}``                            ``pop`` of the last input
 
 Players are named by *seat* (index in turn order), never by name, so a renamed player's
@@ -34,7 +36,7 @@ from kiosk.domain.formula.rules import rules_by_name
 
 Engine = CricketGame | FormulaGame
 KINDS = ("cricket", "formula")
-EVENT_KINDS = ("dart", "turn_end", "formula", "timeout", "undo")
+EVENT_KINDS = ("dart", "turn_end", "formula", "timeout", "concede", "undo")
 
 
 class ReplayError(ValueError):
@@ -67,6 +69,10 @@ class GameEvent:
     @classmethod
     def timeout(cls, seat: int) -> GameEvent:
         return cls("timeout", {"seat": seat})
+
+    @classmethod
+    def concede(cls, seat: int) -> GameEvent:
+        return cls("concede", {"seat": seat})
 
     @classmethod
     def undo(cls) -> GameEvent:
@@ -130,6 +136,8 @@ def apply(engine: Engine, event: GameEvent, players: Sequence[str]) -> Any:
             return engine.submit(players[int(p["seat"])], str(p["formula"]))
         if event.kind == "timeout":
             return engine.timeout(players[int(p["seat"])])
+        if event.kind == "concede":
+            return engine.concede(players[int(p["seat"])])
     raise ValueError(f"a {event.kind!r} event does not apply to a {type(engine).__name__}")
 
 

@@ -299,14 +299,26 @@ class FormulaSession:
         """Back to a game set aside: the clock runs on from the time it had left."""
         self.turn_clock.resume(now)
 
+    @property
+    def digits_seen(self) -> bool:
+        """Has the player been shown any digits in this game: a round answered, the
+        clock running, or a resumed game whose clock was saved in a turn?"""
+        if self.phase == PLAYING or any(r.moves for r in self.game.history):
+            return True
+        budget = self.turn_clock.budget
+        return budget is not None and budget[0] >= 0
+
     def concede(self, now: float) -> bool:
         """The player alone ends a game that is not over (from the game menu): it is
-        lost as the clock would lose it (rules.md: no formula within the time limit),
-        so a qualification about to be lost cannot be kept off the standings by
-        ending it. True once stored."""
-        if self.over or len(self.players) != 1:
+        lost, so a qualification about to be lost cannot be kept off the standings by
+        ending it. Recorded as a ``concede``, not as a timeout: the round whose digits
+        were never shown (the next one, from a round's result) gets no move. Refused
+        (False) before any digits were shown: that game was never played, and the
+        caller abandons it (no result). rules.md says nothing of ending a game: this
+        is the choice made. True once stored."""
+        if self.over or len(self.players) != 1 or not self.digits_seen:
             return False
-        ok, _ = self._commit(lambda: self.log.timeout(0), GameEvent.timeout(0))
+        ok, _ = self._commit(lambda: self.log.concede(0), GameEvent.concede(0))
         if not ok:
             return False
         log.info("%s ended the game: lost", self.players[0])

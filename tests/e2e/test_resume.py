@@ -322,7 +322,7 @@ def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
         d.pad("2")
         assert "Really end the game? It counts as lost: choose again" in d.texts
         d.pad("2")
-        d.wait_screen("formula-end")  # lost, and shown so, as on time
+        d.wait_screen("formula-end")  # lost, and shown so ("Game ended")
         assert len(d.kiosk.results) == 1  # on the attract screen's list too
         d.pad("/")
         assert d.screen.name == "main-menu"

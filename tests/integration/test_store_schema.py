@@ -207,3 +207,36 @@ def test_a_version_2_file_migrates_and_finds_ratings_without_sorting_each_player
     # time made a 200-player night take 130 ms on a 50,000-game file (bench/league.py).
     assert not any("TEMP B-TREE" in str(step) for step in plan), plan
     assert (tmp_path / "kiosk.sqlite3.schema-v2.bak").exists()
+
+
+def test_a_version_3_file_migrates_keeping_its_events_append_only_and_takes_concedes(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=3).close()
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute(
+            "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
+        )
+        raw.execute(
+            "INSERT INTO games (id, kind, variant, settings, mode, started_at) VALUES"
+            """ (1, 'formula', 'classic', '{"mode": "training", "digits": [3001, 9839]}',"""
+            " 'training', 'x')"
+        )
+        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
+        payload = '{"seat": 0, "formula": "300*1"}'
+        raw.execute("INSERT INTO game_events VALUES (1, 1, 'formula', ?, 'x')", (payload,))
+        with pytest.raises(sqlite3.IntegrityError):  # (what version 3 refuses)
+            raw.execute("INSERT INTO game_events VALUES (1, 2, 'concede', '{\"seat\": 0}', 'x')")
+        raw.commit()
+    with Store.open(path) as store:
+        assert version(path) == SCHEMA_VERSION
+        live = store.resume(1)
+        assert live.engine.score("Ann") == 351
+        live.concede(0)
+        assert [e.kind for e in store.games.events(1)] == ["formula", "concede"]
+        assert store.games.replay(1).outcome().termination.value == "conceded"
+        for sql in ("UPDATE game_events SET kind = 'undo'", "DELETE FROM game_events"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                store.db.conn.execute(sql)
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # still only known kinds
+            store.db.conn.execute("INSERT INTO game_events VALUES (1, 3, 'bogus', '{}', 'x')")
+    assert (tmp_path / "kiosk.sqlite3.schema-v3.bak").exists()

@@ -10,6 +10,7 @@ from kiosk.domain.formula import FormulaError
 from kiosk.domain.formula.game import (
     AlreadyAnswered,
     FormulaGame,
+    GameError,
     GameOver,
     NothingToUndo,
     Termination,
@@ -93,6 +94,26 @@ def test_solo_timeout_is_a_loss() -> None:
     assert out is not None and out.winner is None and out.termination is Termination.TIMEOUT
     with pytest.raises(GameOver):
         g.submit("Ann", "34+89")
+
+
+def test_a_player_alone_who_ends_the_game_loses_it_and_no_round_is_made_up() -> None:
+    g = FormulaGame(["Ann"], digits=[3001, 9839])
+    g.submit("Ann", "300*1")  # round 2 (9839) is next, not yet answered
+    out = g.concede("Ann")
+    assert g.outcome() == out and out.winner is None and not out.perfect
+    assert out.termination is Termination.CONCEDED
+    assert [len(r.moves) for r in g.history] == [1, 0] and g.score("Ann") == 351
+    with pytest.raises(GameOver):
+        g.submit("Ann", "9+8+3+9")
+    assert g.pop() is None  # the concede made no move
+    assert g.outcome() is None and g.submit("Ann", "98+3-9") == 92
+
+
+def test_a_duel_is_not_conceded() -> None:
+    g = FormulaGame(["Ann", "Bob"], mode="duel", digits=[3001])
+    with pytest.raises(GameError):
+        g.concede("Ann")
+    assert g.outcome() is None
 
 
 def test_solo_loses_after_max_rounds_without_zero() -> None:

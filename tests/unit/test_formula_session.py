@@ -74,6 +74,24 @@ def test_the_recorded_events_replay_to_the_same_game() -> None:
     assert session.phase == OVER
 
 
+def test_a_game_is_conceded_only_once_its_player_has_seen_digits() -> None:
+    session, events = solo(3001, 9839, mode="qualification")
+    assert not session.digits_seen and not session.concede(0.0)  # never played: no loss
+    assert events == [] and not session.over
+    session.begin(1.0)
+    session.submit("300*1", 2.0)
+    assert session.phase == ROUND_DONE and session.digits_seen
+    assert session.concede(3.0) and session.phase == OVER
+    assert events[-1] == GameEvent.concede(0)
+    assert session.finished_rounds() == session.game.history[:1]  # no round 2 row
+
+
+def test_a_resumed_game_whose_clock_ran_in_round_1_was_seen() -> None:
+    setup = FormulaSetup(names=("Ann",), mode="qualification", digits=(3001,))
+    assert FormulaSession(setup, budget=(0, 80.0)).digits_seen
+    assert not FormulaSession(setup, budget=(-1, 0.0)).digits_seen
+
+
 def test_the_clock_warns_once_at_ten_seconds_and_starts_only_on_enter() -> None:
     session, _ = solo(3489)
     assert session.phase == READY

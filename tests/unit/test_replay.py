@@ -68,7 +68,7 @@ def formula_for(digits: int, shape: int) -> str:
 @given(
     duel=st.booleans(),
     seed=st.integers(0, 10**6),
-    steps=st.lists(st.tuples(st.sampled_from(["f", "t", "u"]), st.integers(0, 4)), max_size=40),
+    steps=st.lists(st.tuples(st.sampled_from("fftuc"), st.integers(0, 4)), max_size=40),
 )
 def test_a_replayed_formula_game_equals_the_live_one(duel, seed, steps):
     players = ["Ann", "Bob"] if duel else ["Ann"]
@@ -81,6 +81,8 @@ def test_a_replayed_formula_game_equals_the_live_one(duel, seed, steps):
             event = GameEvent.formula(seat, formula_for(live.digits, k))
         elif kind == "t":
             event = GameEvent.timeout(seat)
+        elif kind == "c":
+            event = GameEvent.concede(seat)  # (a duel refuses it: not logged)
         else:
             event = GameEvent.undo()
         log += play(live, [event], players)
@@ -166,3 +168,12 @@ def test_formula_solo_timeout_is_a_loss_and_a_win_is_finished():
     won.submit("Ann", "50+0*1")
     (r,) = seat_results(won, ["Ann"])
     assert r.outcome == "won" and r.stats["finished"] and r.stats["rounds"] == 1
+
+
+def test_a_formula_game_ended_by_its_player_is_a_loss_in_the_rounds_played():
+    players = ["Ann"]
+    log = [GameEvent.formula(0, "300*1"), GameEvent.concede(0)]
+    game = replay("formula", {"mode": "qualification", "digits": [3001, 9839]}, players, log)
+    (r,) = seat_results(game, players)
+    assert r.outcome == "lost" and r.stats["rounds"] == 1 and r.stats["timeouts"] == 0
+    assert r.points == 351

@@ -108,6 +108,10 @@ class LiveGame:
         """Formula: the player at ``seat`` ran out of time."""
         return self._do(GameEvent.timeout(seat))
 
+    def concede(self, seat: int) -> Any:
+        """Formula: the player alone at ``seat`` ends the game, lost."""
+        return self._do(GameEvent.concede(seat))
+
     def undo(self) -> Any:
         """Undoes the last input (recorded as an ``undo`` event); returns what was undone."""
         return self._do(GameEvent.undo())

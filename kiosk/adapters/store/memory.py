@@ -93,6 +93,9 @@ class MemoryGame:
     def timeout(self, seat: int) -> Any:
         return self._do(GameEvent.timeout(seat))
 
+    def concede(self, seat: int) -> Any:
+        return self._do(GameEvent.concede(seat))
+
     def undo(self) -> Any:
         return self._do(GameEvent.undo())
 

@@ -177,8 +177,43 @@ def _v4_apostrophes(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE players SET name_key = ? WHERE id = ?", (key, pid))
 
 
+def _v5_concede_events(conn: sqlite3.Connection) -> None:
+    # A player alone who ends a formula game concedes it (``concede`` events): the
+    # events table's CHECK names the kinds, and SQLite changes a CHECK only by building
+    # the table again. Its rows are copied as they are; the append-only triggers go
+    # with the old table and are made again on the new one.
+    for statement in (
+        "DROP TRIGGER game_events_no_update",
+        "DROP TRIGGER game_events_no_delete",
+        "ALTER TABLE game_events RENAME TO game_events_v4",
+        """CREATE TABLE game_events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,               -- 1, 2, 3... per game
+            kind TEXT NOT NULL CHECK (kind IN
+                ('dart', 'turn_end', 'formula', 'timeout', 'concede', 'undo')),
+            payload TEXT NOT NULL,              -- JSON
+            at TEXT NOT NULL,                   -- UTC ISO timestamp of the commit
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+        "INSERT INTO game_events (game_id, seq, kind, payload, at)"
+        " SELECT game_id, seq, kind, payload, at FROM game_events_v4",
+        "DROP TABLE game_events_v4",
+        """CREATE TRIGGER game_events_no_update BEFORE UPDATE ON game_events
+           BEGIN SELECT RAISE(ABORT, 'game events are append-only'); END""",
+        """CREATE TRIGGER game_events_no_delete BEFORE DELETE ON game_events
+           BEGIN SELECT RAISE(ABORT, 'game events are append-only'); END""",
+    ):
+        conn.execute(statement)
+
+
 Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_clocks, _v3_rating_lookup, _v4_apostrophes]
+MIGRATIONS: list[Migration] = [
+    _v1_initial,
+    _v2_clocks,
+    _v3_rating_lookup,
+    _v4_apostrophes,
+    _v5_concede_events,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

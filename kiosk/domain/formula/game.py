@@ -13,6 +13,11 @@ Chosen where the rules are silent:
   reach 0 is a draw and not perfect.
 - The round numbers are drawn once, in order, and kept: undoing back across a round
   and playing again gives the same digits (a game is the replay of its events).
+- A player alone may end the game (``concede``): it is lost, as a game not finished
+  in ``max_rounds`` is. Nothing is added to the rounds: the round being answered, or
+  one whose digits were never shown, has no move to show. (Ending a game whose digits
+  were never shown is no game at all: the caller abandons it instead, and a duel ended
+  early is abandoned too: neither reaches the engine.)
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ class Termination(Enum):
     BOTH_ZERO = "both_zero"  # duel: scoring draw
     DRAW = "draw"  # duel, classic: max_rounds played, neither at 0
     BOTH_LOSE = "both_lose"  # duel, distance: max_rounds played, neither at 0
+    CONCEDED = "conceded"  # solo: the player ended the game (a loss)
 
 
 @dataclass(frozen=True)
@@ -220,11 +226,28 @@ class FormulaGame:
         auto = auto_move(self.digits)
         return self._push(index, Move(player, auto.formula, auto.result, 0, 0, timed_out=True))
 
+    def concede(self, player: str) -> Outcome:
+        """The player alone ends the game before it is over: lost (see the module's
+        docstring). A duel is never conceded here."""
+        index = self._index(player)
+        if self._state.outcome is not None:
+            raise GameOver("the game is over")
+        if self.mode not in SOLO_MODES:
+            raise GameError("only a player alone can end the game as lost")
+        reason = f"{self.players[index]} ended the game"
+        outcome = Outcome(None, reason, False, Termination.CONCEDED)
+        self._stack.append(self._state)
+        self._state = replace(self._state, outcome=outcome)
+        return outcome
+
     def pop(self) -> Move | None:
-        """Undo the last submit or timeout; returns the move undone."""
+        """Undo the last submit, timeout or concede; returns the move undone (None for a
+        concede, which made no move)."""
         if not self._stack:
             raise NothingToUndo("nothing to undo: the game has just started")
-        undone = self._last_move()
+        outcome = self._state.outcome
+        conceded = outcome is not None and outcome.termination is Termination.CONCEDED
+        undone = None if conceded else self._last_move()
         self._state = self._stack.pop()
         return undone
 

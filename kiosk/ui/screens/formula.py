@@ -138,8 +138,10 @@ class FormulaPause(GameMenu):
     """``4`` on the keypad (Esc, the board's MENU) during a game. The clock runs on,
     shown here; when it runs out the menu goes and the game takes the timeout (the
     loss, or a duel's automatic move), as it would have without the menu. A player
-    alone who ends a game loses it (``FormulaSession.concede``): a qualification
-    cannot be kept off the standings by ending it."""
+    alone who ends a game once they have seen digits loses it
+    (``FormulaSession.concede``): a qualification cannot be kept off the standings by
+    ending it. Before any digits were shown (a rematch started by mistake) the game
+    is just ended: abandoned, no result, and the item does not say "counts as lost"."""
 
     name = "formula-pause"
 
@@ -168,15 +170,19 @@ class FormulaPause(GameMenu):
     def items(self) -> list[Item]:
         return [Item("Back to the game", self.back), self.end_item()]
 
+    def _concedes(self) -> bool:
+        s = self.session
+        return len(s.players) == 1 and not s.over and s.digits_seen
+
     def end_item(self) -> Item:
-        if len(self.session.players) != 1 or self.session.over:
+        if not self._concedes():
             return super().end_item()
         end = ("Really end the game? It counts as lost: choose again" if self.confirm_end
                else "End game (counts as lost)")  # fmt: skip
         return Item(end, self.end_game)
 
     def end_game(self) -> None:
-        if self.confirm_end and self.session.concede(self.game_screen.now()):
+        if self.confirm_end and self._concedes() and self.session.concede(self.game_screen.now()):
             # Lost, and shown so, as a game lost on time: its end screen (and the
             # attract screen's list) say it, and Enter plays again or / goes to the menu.
             self.game_screen.end_at = self.game_screen.now()

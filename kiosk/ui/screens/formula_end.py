@@ -1,5 +1,6 @@
 """The end of a formula game: win (PERFECT in ``min_rounds``), loss (time ran out,
-rounds used up), a duel's result; every round with the solver's best formula.
+rounds used up, ended from the game menu), a duel's result; every round with the
+solver's best formula.
 
 Keys: Enter plays again (new digits), ``/`` ``4`` ``.`` or Esc to the menu. After a
 side game, any key or dart goes back (a dart, the board's buttons and the match's
@@ -42,6 +43,8 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
             reason = f"{outcome.winner}: {reason}"
         return head, reason
     term = outcome.termination
+    if term == Termination.CONCEDED:
+        return t("Game ended"), t("You ended the game: it counts as lost")
     if term == Termination.TIMEOUT:
         return t("Time ran out"), t("No formula in time: the game is lost")
     used_up = fill(t("Rounds played: {n}, 0 not reached"), n=session.rules.max_rounds)

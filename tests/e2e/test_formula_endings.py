@@ -1,0 +1,96 @@
+"""How a formula game ends, as the player sees it and as the league counts it: ended
+from the game menu, lost on time, a duel's headline."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from kiosk_support import add_players, db_file, kiosk_on_board, stored_events
+
+from kiosk.adapters.store import Store
+from kiosk.ui.formula_session import FormulaSetup
+from kiosk.ui.screens.formula import start_formula
+
+
+def results_and_ratings(tmp_path: Path) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
+    """(game, outcome) of every result; (game, rating went down) of every rating."""
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        results = conn.execute("SELECT game_id, outcome FROM results ORDER BY game_id")
+        ratings = conn.execute("SELECT game_id, after < before FROM ratings ORDER BY id")
+        return [tuple(r) for r in results], [tuple(r) for r in ratings]  # type: ignore[misc]
+
+
+def test_a_rematch_ended_before_its_digits_were_shown_is_no_game_and_costs_no_rating(
+    tmp_path: Path,
+) -> None:
+    # Enter on a won qualification's end screen starts another at once. Ended from the
+    # menu before its digits were ever shown, it was recorded as lost (rating down) with
+    # a "time ran out" round of digits she never saw.
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna",), mode="qualification",
+                             digits=(3001, 3001, 3001, 5100))  # fmt: skip
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n")
+        for _ in range(3):
+            d.pad("000*0\n\n")  # 300*1: +150, then the next round
+        d.pad("00+0+0\n")  # 51+0+0: 0 in round 4
+        d.wait_screen("formula-end")
+        assert "PERFECT!" in d.texts
+        d.pad("\n")  # Enter: play again
+        assert d.screen.name == "formula" and "Press Enter to see the digits" in d.texts
+        d.pad("4")
+        assert "End game" in d.texts and "End game (counts as lost)" not in d.texts
+        d.pad("2")
+        assert not any("counts as lost" in t for t in d.texts), d.texts
+        d.pad("2")
+        assert d.screen.name == "main-menu"
+        assert len(d.kiosk.results) == 1  # the attract screen lists the won game only
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.get(1).status == "finished"
+        assert store.games.get(2).status == "abandoned"
+    results, ratings = results_and_ratings(tmp_path)
+    assert results == [(1, "won")]
+    assert ratings == [(1, 0)]  # only the won game moved her rating (up)
+
+
+def test_a_qualification_ended_between_rounds_is_lost_with_no_round_she_never_saw(
+    tmp_path: Path,
+) -> None:
+    # Ended on round 1's result, the loss was put in round 2 ("time ran out", digits
+    # 9839 never shown) and the end screen said "Time ran out".
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna",), mode="qualification", digits=(3001, 9839))
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n000*0\n")  # round 1: 300*1, its result on screen
+        d.pad("4")
+        assert "End game (counts as lost)" in d.texts  # as rules go: it is a loss
+        d.pad("22")
+        d.wait_screen("formula-end")
+        assert "Game ended" in d.texts
+        assert "You ended the game: it counts as lost" in d.texts
+        assert not any("time ran out" in t.lower() for t in d.texts), d.texts
+        assert "3001" in d.texts and "9839" not in d.texts  # round 1's row only
+        d.pad("/")
+    results, ratings = results_and_ratings(tmp_path)
+    assert results == [(1, "lost")]
+    assert ratings == [(1, 1)]  # her rating went down for it
+    assert [kind for _game, kind, _payload in stored_events(tmp_path)] == ["formula", "concede"]
+
+
+def test_a_game_ended_in_a_round_says_it_was_ended_in_ukrainian(tmp_path: Path) -> None:
+    from kiosk.config import Config
+
+    with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        d.pad("\n00+4")  # the digits, a formula begun, the game menu
+        assert "Завершити гру (рахується програною)" in d.texts  # noqa: RUF001
+        d.pad("22")
+        d.wait_screen("formula-end")
+        assert "Гру завершено" in d.texts and "Час вийшов" not in d.texts
