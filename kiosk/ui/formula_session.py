@@ -131,6 +131,9 @@ class FormulaSession:
         self._goal_pending = False
         self._best: dict[tuple[int, int], solver.Solution] = {}
         self.shown_round: Round | None = None
+        # The time left when the last turn ended (0 on a timeout): the clock a round's
+        # result and the game's end show, not a full clock nobody has.
+        self.left_at_answer: float | None = None
         self.revision = 0
         self._next_player(0.0)
 
@@ -214,13 +217,17 @@ class FormulaSession:
 
     def remaining(self, now: float) -> float:
         """The time left on the running clock; before it runs, what the player named
-        will get (a resumed game: what they had left, not the full limit)."""
+        will get (a resumed game: what they had left, not the full limit); after a
+        turn (a round's result, the game over), what was left when it ended: 0 when
+        the time ran out."""
         deadline = self.turn_clock.deadline
-        if self.phase != PLAYING or deadline is None:
-            if self.phase == READY and self.player in self.players:
-                return self.time_for(self.player)
-            return self.time_limit
-        return max(0.0, deadline - now)
+        if self.phase == PLAYING and deadline is not None:
+            return max(0.0, deadline - now)
+        if self.phase == READY and self.player in self.players:
+            return self.time_for(self.player)
+        if self.phase in (ROUND_DONE, OVER):
+            return 0.0 if self.left_at_answer is None else self.left_at_answer
+        return self.time_limit
 
     def order(self, number: int | None = None) -> tuple[str, ...]:
         """The players in the order they answer round ``number`` (default: this one)."""
@@ -434,6 +441,9 @@ class FormulaSession:
     # -- inside ----------------------------------------------------------------------
 
     def _after_move(self, now: float) -> list[str]:
+        deadline = self.turn_clock.deadline
+        if deadline is not None:  # (none: the computer's move, a concede between turns)
+            self.left_at_answer = max(0.0, deadline - now)
         if self.player != self.computer:
             self.turn_clock.save_stopped(self.log)
         self.turn_clock.stop()

@@ -10,6 +10,8 @@ from pathlib import Path
 from kiosk_support import add_players, db_file, kiosk_on_board, stored_events
 
 from kiosk.adapters.store import Store
+from kiosk.ui import theme
+from kiosk.ui.driver import Driver
 from kiosk.ui.formula_session import FormulaSetup
 from kiosk.ui.screens.formula import start_formula
 
@@ -94,3 +96,52 @@ def test_a_game_ended_in_a_round_says_it_was_ended_in_ukrainian(tmp_path: Path) 
         d.pad("22")
         d.wait_screen("formula-end")
         assert "Гру завершено" in d.texts and "Час вийшов" not in d.texts
+
+
+def accent_in_clock_bar(d: Driver) -> int:
+    """How many pixels of the clock's bar (under its figures) are lit."""
+    canvas = d.app.canvas
+    w, h = canvas.get_size()
+    u = h / 100
+    return sum(
+        1
+        for x in range(int(w * 0.63) + int(u) + 2, int(w - 3 * u))
+        for y in range(int(24 * u), int(25.5 * u))
+        if tuple(canvas.get_at((x, y)))[:3] in (theme.ACCENT, theme.BAD)
+    )
+
+
+def test_the_clock_shows_the_time_left_on_a_result_and_0_00_when_it_ran_out(
+    tmp_path: Path,
+) -> None:
+    # It jumped back to a full "2:00" on every round's result and when the time ran out.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        d.pad("\n")
+        screen = d.screen
+        screen.update(screen.clock + 36)  # type: ignore[attr-defined]
+        d.pad("00+00\n")  # answered with 1:24 left (less a moment)
+        assert session.phase == "round_done"
+        assert "1:24" in d.texts and "2:00" not in d.texts, d.texts
+        d.pad("\n")  # round 2: its clock runs from 2:00
+        assert "2:00" in d.texts and accent_in_clock_bar(d) > 0
+        screen.update(screen.clock + 121)  # type: ignore[attr-defined]
+        d.settle()
+        assert session.over and d.screen is screen  # the last second before the end screen
+        assert "0:00" in d.texts and "2:00" not in d.texts, d.texts
+        assert accent_in_clock_bar(d) == 0  # the bar empty, not full
+
+
+def test_a_duels_round_result_shows_no_clock_that_is_nobodys(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(3489, 3001))
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n00+00\n")
+        d.pad("\n0+0+0+0\n")
+        assert session.phase == "round_done"
+        assert not any(t.endswith(":00") for t in d.texts), d.texts
+        assert accent_in_clock_bar(d) == 0
+        d.pad("\n")  # the next player named: the time they will get
+        assert "2:00" in d.texts

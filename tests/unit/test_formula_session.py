@@ -86,6 +86,17 @@ def test_a_game_is_conceded_only_once_its_player_has_seen_digits() -> None:
     assert session.finished_rounds() == session.game.history[:1]  # no round 2 row
 
 
+def test_after_a_turn_the_clock_is_the_time_that_was_left_not_a_full_one() -> None:
+    session, _ = solo(3489, 3001)
+    session.begin(10.0)
+    session.submit("34+89", 40.0)
+    assert session.phase == ROUND_DONE and session.remaining(99.0) == 90.0
+    session.next_round(100.0)
+    assert session.remaining(100.0) == 120.0
+    session.update(300.0)  # out of time
+    assert session.phase == OVER and session.remaining(300.0) == 0.0
+
+
 def test_a_resumed_game_whose_clock_ran_in_round_1_was_seen() -> None:
     setup = FormulaSetup(names=("Ann",), mode="qualification", digits=(3001,))
     assert FormulaSession(setup, budget=(0, 80.0)).digits_seen

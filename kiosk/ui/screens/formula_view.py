@@ -102,6 +102,9 @@ def shown_formula(text: str) -> str:
     return text.replace("*", "\u00d7")
 
 
+NO_CLOCK = "\u2013:\u2013\u2013"  # no time to show
+
+
 def clock_text(seconds: float) -> str:
     whole = int(seconds + 0.999)
     return f"{whole // 60}:{whole % 60:02d}"
@@ -337,14 +340,20 @@ def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
 
 
 def _clock(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    """The running clock; before a turn, the time the player named will get; after
+    one, the time that was left (0:00 when it ran out). A duel's round result is two
+    players' turns: no one time to show, so none is."""
     s = screen.session
     playing = s.phase == PLAYING
     left = s.remaining(screen.clock)
+    text = clock_text(left)
+    if len(s.players) > 1 and s.phase not in (PLAYING, READY):
+        text, left = NO_CLOCK, 0.0
     red = playing and left <= WARN_AT
     box = pygame.Rect(int(x0), int(L.y(8)), int(x1 - x0), int(L.s(18)))
     p.rect(box, theme.PANEL, radius=p.u)
     colour = theme.BAD if red else (theme.TEXT if playing else theme.GREY)
-    p.text(clock_text(left), L.s(15), (box.centerx, box.centery - L.s(1)), colour,
+    p.text(text, L.s(15), (box.centerx, box.centery - L.s(1)), colour,
            anchor="center", style="condensed")  # fmt: skip
     frac = left / s.time_limit if s.time_limit else 0.0
     bar = pygame.Rect(box.x + p.u, box.bottom - int(L.s(2)), int((box.w - 2 * p.u) * frac),
