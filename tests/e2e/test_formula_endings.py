@@ -145,3 +145,54 @@ def test_a_duels_round_result_shows_no_clock_that_is_nobodys(tmp_path: Path) -> 
         assert accent_in_clock_bar(d) == 0
         d.pad("\n")  # the next player named: the time they will get
         assert "2:00" in d.texts
+
+
+def play_duel(d: Driver, anna: list[str], boris: list[str]) -> None:
+    """A duel of Anna and Boris on the same digits each round (3001 x3, 5100), each
+    answering in turn: Anna first in odd rounds, Boris in even ones."""
+    setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(3001, 3001, 3001, 5100))
+    start_formula(d.kiosk, setup)
+    d.settle()
+    for n, (a, b) in enumerate(zip(anna, boris, strict=True)):
+        first, second = (a, b) if n % 2 == 0 else (b, a)
+        d.pad(f"\n{first}\n")
+        d.pad(f"\n{second}\n")
+        if n < len(anna) - 1:
+            d.pad("\n")  # the next round
+    d.wait_screen("formula-end")
+
+
+def ink(d: Driver, text: str, colour: tuple[int, ...]) -> int:
+    """Pixels of ``colour`` where ``text`` was drawn."""
+    canvas, rect = d.app.canvas, d.rect_of(text)
+    return sum(
+        1
+        for x in range(rect.left, rect.right)
+        for y in range(rect.top, rect.bottom)
+        if tuple(canvas.get_at((x, y)))[:3] == colour
+    )
+
+
+def test_a_perfect_duel_names_its_winner_in_the_headline(tmp_path: Path) -> None:
+    # A huge "PERFECT!" with no name: who won was only in the small line under it.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        play_duel(d, ["000*0", "000*0", "000*0", "00+0+0"], ["0+0+0+0"] * 4)
+        assert "Anna: PERFECT!" in d.texts and "PERFECT!" not in d.texts, d.texts
+        assert d.rect_of("Anna: PERFECT!").height >= 0.09 * d.app.canvas.get_height()
+        assert ink(d, "Anna: PERFECT!", theme.ACCENT) > 0
+
+
+def test_a_draw_is_not_drawn_in_the_red_of_a_loss(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        play_duel(d, ["000*0", "000*0", "000*0", "00+0+0"], ["000*0", "000*0", "000*0", "00+0+0"])
+        assert "Draw!" in d.texts and "Both reached 0" in d.texts
+        assert ink(d, "Draw!", theme.BAD) == 0
+        assert ink(d, "Draw!", theme.TEXT) > 0  # (drawn, in white)
+
+
+def test_a_perfect_duel_headline_is_translated(tmp_path: Path) -> None:
+    from kiosk.config import Config
+
+    with kiosk_on_board(tmp_path, config=Config(language="ru")) as (d, _board):
+        play_duel(d, ["000*0", "000*0", "000*0", "00+0+0"], ["0+0+0+0"] * 4)
+        assert "Anna: ИДЕАЛЬНО!" in d.texts, d.texts

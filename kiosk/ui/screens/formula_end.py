@@ -23,6 +23,8 @@ from kiosk.ui.screen import DartInput, Screen
 from kiosk.ui.screens.formula_view import shown_formula
 from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
 
+DRAWN = (Termination.BOTH_ZERO, Termination.DRAW)
+
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
     """(headline, reason) for the end screen."""
@@ -31,17 +33,14 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
         return "", ""
     solo = len(session.players) == 1
     if outcome.winner is not None:
-        if outcome.perfect:
-            head = t("PERFECT!")
+        if outcome.perfect:  # a duel's winner named in the headline, not under it
+            head = t("PERFECT!") if solo else fill(t("{name}: PERFECT!"), name=outcome.winner)
         elif solo:
             head = t("You win!")
         else:
             head = fill(t("{name} wins!"), name=outcome.winner)
         rounds = session.finished_rounds()[-1].number
-        reason = fill(t("Score 0 in round {n}"), n=rounds)
-        if outcome.perfect and not solo:
-            reason = f"{outcome.winner}: {reason}"
-        return head, reason
+        return head, fill(t("Score 0 in round {n}"), n=rounds)
     term = outcome.termination
     if term == Termination.CONCEDED:
         return t("Game ended"), t("You ended the game: it counts as lost")
@@ -69,9 +68,9 @@ class FormulaEndScreen(Screen):
         if side is None and outcome is not None:  # for the attract screen, as said here
 
             def detail(t: Callable[[str], str]) -> str:
-                return title_of(session, t)[0 if outcome.perfect else 1]
+                return t("PERFECT!") if outcome.perfect else title_of(session, t)[1]
 
-            drawn = outcome.termination in (Termination.BOTH_ZERO, Termination.DRAW)
+            drawn = outcome.termination in DRAWN
             kiosk.add_result(
                 ResultLine(
                     "Formula darts",
@@ -138,9 +137,13 @@ class FormulaEndScreen(Screen):
         s = self.session
         head, reason = title_of(s, t)
         outcome = s.game.outcome()
-        won = outcome is not None and outcome.winner is not None
-        p.text(head, 13 * u, (w / 2, 10 * u), theme.ACCENT if won else theme.BAD, anchor="center",
-               style="bold", max_width=w * 0.94)  # fmt: skip
+        colour = theme.BAD  # lost: time ran out, rounds used up, ended, both lost
+        if outcome is not None and outcome.winner is not None:
+            colour = theme.ACCENT
+        elif outcome is not None and outcome.termination in DRAWN:
+            colour = theme.TEXT  # a draw is no loss: not in the loss's red
+        p.text(head, 13 * u, (w / 2, 10 * u), colour, anchor="center", style="bold",
+               max_width=w * 0.94)  # fmt: skip
         p.text(reason, 3.6 * u, (w / 2, 20 * u), theme.TEXT, anchor="center", max_width=w * 0.94)
         if len(s.players) > 1:
             scores = "   ".join(f"{q}: {s.game.score(q)}" for q in s.players)
