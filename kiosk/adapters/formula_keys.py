@@ -150,6 +150,11 @@ class FormulaEditor:
         used = self.used
         return self.digits[used] if used < len(self.digits) else None
 
+    @property
+    def full(self) -> bool:
+        """No more tokens fit (``MAX_TOKENS``): only delete and submit do anything."""
+        return len(self.tokens) >= MAX_TOKENS
+
     def clear(self) -> None:
         self.tokens = []
 
@@ -167,7 +172,7 @@ class FormulaEditor:
                 return False
             self.tokens.pop()
             return True
-        if len(self.tokens) >= MAX_TOKENS:
+        if self.full:
             return False
         if token.kind == NEXT_DIGIT:
             digit = self.next_digit

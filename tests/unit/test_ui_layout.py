@@ -102,3 +102,26 @@ def test_the_text_pictures_kept_for_reuse_stay_within_their_memory(
     assert 0 < p.cached_bytes <= 2 * 2**20
     assert p.cached_bytes == sum(img.get_pitch() * img.get_height() for img in kept)
     assert p.render("395", big, style="condensed") is p.render("395", big, style="condensed")
+
+
+@pytest.mark.parametrize(
+    ("text", "refused", "shown"),
+    [
+        ("34+89", None, "34+89"),  # fits: all of it
+        ("(((((3+4)+8)+9)))", None, "\u2026)+9)))"),  # too long: its end, where typing goes
+        ("(((((3+4)+8)+9)))", 16, "\u2026)+9)))"),  # refused at the end: the end
+        ("(((((3+4)+8)+9)))", 6, "\u2026((3+4)\u2026"),  # refused further back: around it
+    ],
+)
+def test_a_long_formula_shows_the_part_that_matters_with_ellipses(
+    text: str, refused: int | None, shown: str
+) -> None:
+    from kiosk.ui.screens.formula_view import ELLIPSIS, formula_window
+
+    def width(part: str) -> int:  # one unit a character
+        return len(part)
+
+    start, end = formula_window(text, refused, width, 8)
+    drawn = (ELLIPSIS if start else "") + text[start:end] + (ELLIPSIS if end < len(text) else "")
+    assert drawn == shown
+    assert width(drawn) <= 8

@@ -151,6 +151,10 @@ class FormulaScreen(Screen):
             self.error_position = None
             if self.message_bad or self.message_is_tip:
                 self.message, self.message_until = "", None  # (a tip typed past is stale)
+        elif self.editor.full and token.kind in (fk.TEXT, fk.NEXT_DIGIT):
+            # Said, not a key that does nothing: the formula holds fk.MAX_TOKENS keys.
+            self.say(self.t("Formula full: delete with . or press Enter"), bad=True)
+            self.play([fs.SOUND_REFUSED])
 
     def take_back(self) -> None:
         """Training: ``.`` (delete) on the round's result takes the formula back (an undo

@@ -186,24 +186,33 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     box = pygame.Rect(int(x0), int(L.y(32)), int(x1 - x0), int(L.s(13)))
     p.rect(box, theme.PANEL, radius=p.u)
     p.rect(box, theme.LINE, radius=p.u, width=max(2, int(0.25 * p.u)))
-    shown = shown_formula(text)
+    whole = shown_formula(text)
     position = screen.error_position
     if preview.error is not None and not preview.still_typing:
         position = preview.error.position
-    size = p.fit(shown + "  ", L.s(8.5), box.w - 4 * p.u, "bold")
+    room = box.w - 4 * p.u
+    # Shrunk to fit, but never below a size read from the oche: a longer formula shows
+    # the part being typed (or the refused place) with an ellipsis for the rest.
+    size = max(p.fit(whole + "  ", L.s(8.5), room, "bold"), L.s(FORMULA_MIN))
     font = p.fonts.get(int(size), "bold")
+    # The end where typing goes, unless a refused submit points further back.
+    start, end = formula_window(whole, screen.error_position, lambda part: font.size(part)[0], room)
+    before = ELLIPSIS if start > 0 else ""
+    shown = before + whole[start:end] + (ELLIPSIS if end < len(whole) else "")
     tx = box.x + 2 * p.u
-    if position is not None and 0 <= position <= len(shown):
-        px = font.size(shown[:position])[0]
-        cw = font.size(shown[position])[0] if position < len(shown) else int(size * 0.5)
+    if position is not None and start <= position <= end and position <= len(whole):
+        px = font.size(before + whole[start:position])[0]
+        cw = font.size(whole[position])[0] if position < len(whole) else int(size * 0.5)
         mark = pygame.Rect(int(tx + px - 2), int(box.y + p.u), int(cw + 4), int(box.h - 2 * p.u))
         p.rect(mark, theme.BAD, radius=0.5 * p.u)
     if shown:
-        p.text(shown, size, (tx, box.centery), theme.TEXT, anchor="midleft", style="bold")
+        p.text(shown, size, (tx, box.centery), theme.TEXT, anchor="midleft", style="bold",
+               max_width=room)  # fmt: skip
     cursor_x = tx + font.size(shown)[0] + 2
-    pygame.draw.rect(p.surface, theme.ACCENT,
-                     (int(cursor_x), int(box.y + 2 * p.u), max(3, int(0.5 * p.u)),
-                      int(box.h - 4 * p.u)))  # fmt: skip
+    if end == len(whole):  # (the end, where typing goes, is in sight)
+        pygame.draw.rect(p.surface, theme.ACCENT,
+                         (int(cursor_x), int(box.y + 2 * p.u), max(3, int(0.5 * p.u)),
+                          int(box.h - 4 * p.u)))  # fmt: skip
     if not shown:
         nxt = screen.editor.next_digit
         p.text(t("Press 0 for the first digit ({digit})").replace("{digit}", nxt or ""),
@@ -235,6 +244,40 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     if line:
         p.text(line, L.s(3.8), (x0, L.y(58)), colour, anchor="midleft", style="bold",
                max_width=x1 - x0)  # fmt: skip
+
+
+FORMULA_MIN = 5.0  # the formula's smallest size, in % of the height
+ELLIPSIS = "\u2026"
+
+
+def formula_window(
+    text: str, position: int | None, width_of: Callable[[str], float], room: float
+) -> tuple[int, int]:
+    """The part ``text[start:end]`` of a formula that fits ``room`` with an ellipsis
+    for each part left out: all of it if it fits, else its end (where typing goes),
+    or, when a refused ``position`` is further back, the part from just before it."""
+    if width_of(text + "  ") <= room:
+        return 0, len(text)
+    # (bisected: a keyboard's letters can make a long text, and this runs each frame)
+    low, high = 1, len(text)  # the first start whose tail fits
+    while low < high:
+        mid = (low + high) // 2
+        if width_of(ELLIPSIS + text[mid:] + " ") <= room:
+            high = mid
+        else:
+            low = mid + 1
+    if position is None or position >= low:
+        return low, len(text)
+    start = max(0, position - 3)
+    before = ELLIPSIS if start else ""
+    low, high = position + 1, len(text)  # the last end that fits
+    while low < high:
+        mid = (low + high + 1) // 2
+        if width_of(before + text[start:mid] + ELLIPSIS) <= room:
+            low = mid
+        else:
+            high = mid - 1
+    return start, low
 
 
 def _ready(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:

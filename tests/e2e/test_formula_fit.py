@@ -1,0 +1,54 @@
+"""The formula screens fit what they show, readable from the oche, down to 800x480:
+a long formula, the rounds tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from kiosk_support import kiosk_on_board
+
+from kiosk.adapters.formula_keys import MAX_TOKENS
+from kiosk.config import Config
+from kiosk.ui.formula_session import FormulaSetup
+from kiosk.ui.screens.formula import start_formula
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_a_formula_too_long_for_its_box_shows_its_end_readable_inside_it(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # 60 presses of 8 (pow() drew the formula at 8 px, past the box's right edge.
+    with kiosk_on_board(tmp_path, size=size) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9999,)))
+        d.settle()
+        d.pad("\n" + "8" * MAX_TOKENS)
+        assert session.phase == "playing"
+        shown = next(t for t in d.texts if "pow(" in t)
+        assert shown.startswith("\u2026") and shown.endswith("pow(pow("), shown
+        rect = d.rect_of(shown)
+        w, h = size
+        assert rect.right <= w * 0.60 - 0.02 * h  # inside the formula's box (the left pane)
+        assert rect.height >= 0.05 * h  # not shrunk to a smudge
+
+
+def test_a_key_refused_because_the_formula_is_full_is_said(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9999,)))
+        d.settle()
+        d.pad("\n" + "8" * MAX_TOKENS)
+        assert not any(t.startswith("Formula full") for t in d.texts)
+        sounds = len(d.kiosk.sound.played)
+        d.pad("0")  # one more key: nothing is added, and that is said
+        assert "Formula full: delete with . or press Enter" in d.texts, d.texts
+        assert list(d.kiosk.sound.played)[sounds:] == ["undo"]  # the refusal's sound
+        d.pad(".")  # a key deleted: room again, the note gone
+        assert not any(t.startswith("Formula full") for t in d.texts)
+
+
+def test_the_formula_full_note_is_translated(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9999,)))
+        d.settle()
+        d.pad("\n" + "8" * (MAX_TOKENS + 1))
+        assert "Формула заповнена: стирайте клавішею . або натисніть Enter" in d.texts  # noqa: RUF001
