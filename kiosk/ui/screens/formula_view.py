@@ -111,6 +111,8 @@ def clock_text(seconds: float) -> str:
 
 
 def draw_formula(p: theme.Painter, screen: FormulaScreen) -> None:
+    from kiosk.ui.screens.formula_rounds import draw_rounds
+
     L = Layout(p, screen.top_margin)
     w = p.w
     x0, x1 = 2 * p.u, w * 0.60
@@ -127,7 +129,7 @@ def draw_formula(p: theme.Painter, screen: FormulaScreen) -> None:
     _legend(p, screen, L, x0, x1)
     _clock(p, screen, L, xr, w - 2 * p.u)
     _scores(p, screen, L, xr, w - 2 * p.u)
-    _rounds(p, screen, L, xr, w - 2 * p.u)
+    draw_rounds(p, screen, L, xr, w - 2 * p.u)
     if screen.top_margin:
         _cricket_strip(p, screen, L)
 
@@ -456,46 +458,6 @@ def perfect_with_digits(rules: Rules, digits: int, score: int, left: int) -> boo
     later rounds' digits are unknown: only their points limit them.)"""
     points = {rules.points(v) for v in solver.reachable(digits)}
     return any(rules.can_finish(rules.next_score(score, q), left - 1) for q in points)
-
-
-def _rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
-    t = screen.t
-    s = screen.session
-    duel = len(s.players) > 1
-    rows: list[tuple[str, str, str, str, str]] = []
-    colours: list[tuple[int, ...]] = []
-    firsts: list[bool] = []  # a round's first row: its number and digits written once
-    for rnd in s.finished_rounds():
-        for n, move in enumerate(rnd.moves):
-            formula = shown_formula(move_text(move)) if move.formula else t(move_text(move))
-            if duel and move.formula and not move.auto:
-                # The formula alone (the points and score are beside it), in the player's
-                # colour, as their score box: a name cut to 8 letters read like a typo.
-                formula = shown_formula(move.formula)
-            pts = "" if move.result is None else f"{move.points:+d}"
-            rows.append((str(rnd.number), str(rnd.digits), formula, pts, str(move.score)))
-            firsts.append(n == 0)
-            seat = s.players.index(move.player) if move.player in s.players else 0
-            colours.append(theme.PLAYER_COLOURS[seat % 4] if duel else theme.TEXT)
-    top = L.y(53)
-    row_h = L.s(4.4)
-    cols = (0.0, 0.045, 0.19, 0.68, 0.82)
-    width = x1 - x0
-    for k, head in enumerate(("#", t("Digits"), t("Formula"), t("Pts"), t("Score"))):
-        right = cols[k + 1] * width if k + 1 < len(cols) else width
-        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
-               max_width=right - cols[k] * width - 6)  # fmt: skip
-    fit = int((L.y(99) - top - row_h) // row_h)
-    shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
-    for r, (row, colour, first) in enumerate(shown):
-        if not first and r > 0:  # (the top row says its round, its first row scrolled off)
-            row = ("", "", *row[2:])
-        y = top + (r + 1) * row_h
-        p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
-        for k, cell in enumerate(row):
-            right = cols[k + 1] * width if k + 1 < len(cols) else width
-            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y), colour if k == 2 else theme.TEXT,
-                   max_width=right - cols[k] * width - 6)  # fmt: skip
 
 
 def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:

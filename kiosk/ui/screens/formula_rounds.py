@@ -1,0 +1,83 @@
+"""The formula screen's table of the rounds played, under the scores (drawn by
+``formula_view.draw_formula``; reads the session, changes nothing).
+
+One row a move: the round's number and digits (once a round), in a duel whose move
+it is, the formula (in the player's colour, as their score box), its points and the
+score it left. A duel's rows keep the players' order (seat 1 first) whoever answered
+first, and each says whose it is by the player's initials: a colour alone does not
+tell the two apart for a colour-blind player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from kiosk.ui import theme
+from kiosk.ui.formula_session import move_text
+from kiosk.ui.screens.formula_view import Layout, shown_formula
+
+if TYPE_CHECKING:
+    from kiosk.ui.screens.formula_play import FormulaScreen
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Initials that tell the players apart: "A" "B" (Anna, Boris); "BK" (Bohdan
+    Kostiantynovych); "P1" "P2" (Player 1, Player 2); "An" "Ar" (Anna, Artem)."""
+    words = [name.split() or [name] for name in names]
+    longest = max((len(w[0]) for w in words), default=0)
+    for k in range(1, longest + 1):
+        labels = [w[0][:k] + "".join(x[0] for x in w[1:]) for w in words]
+        if len(set(labels)) == len(labels):
+            return labels
+    return list(names)
+
+
+def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
+    t = screen.t
+    s = screen.session
+    duel = len(s.players) > 1
+    initials = dict(zip(s.players, short_names(s.players), strict=True))
+    rows: list[tuple[str, ...]] = []
+    colours: list[tuple[int, ...]] = []
+    firsts: list[bool] = []  # a round's first row: its number and digits written once
+    for rnd in s.finished_rounds():
+        moves = sorted(rnd.moves, key=lambda m: s.players.index(m.player))
+        for n, move in enumerate(moves):
+            formula = shown_formula(move_text(move)) if move.formula else t(move_text(move))
+            if duel and move.formula and not move.auto:
+                # The formula alone (the points and score are beside it): a name cut to
+                # 8 letters read like a typo. Whose it is: the initials before it.
+                formula = shown_formula(move.formula)
+            pts = "" if move.result is None else f"{move.points:+d}"
+            who = (initials.get(move.player, move.player),) if duel else ()
+            rows.append((str(rnd.number), str(rnd.digits), *who, formula, pts, str(move.score)))
+            firsts.append(n == 0)
+            seat = s.players.index(move.player) if move.player in s.players else 0
+            colours.append(theme.PLAYER_COLOURS[seat % 4] if duel else theme.TEXT)
+    top = L.y(53)
+    row_h = L.s(4.4)
+    heads: tuple[str, ...] = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"))
+    cols: tuple[float, ...] = (0.0, 0.045, 0.19, 0.68, 0.82)
+    if duel:  # whose row: a narrow column before the formula
+        heads = ("#", t("Digits"), "", t("Formula"), t("Pts"), t("Score"))
+        cols = (0.0, 0.045, 0.19, 0.27, 0.68, 0.82)
+    coloured = (2, 3) if duel else (2,)  # the initials and the formula
+    width = x1 - x0
+    for k, head in enumerate(heads):
+        right = cols[k + 1] * width if k + 1 < len(cols) else width
+        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
+               max_width=right - cols[k] * width - 6)  # fmt: skip
+    fit = int((L.y(99) - top - row_h) // row_h)
+    shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
+    for r, (row, colour, first) in enumerate(shown):
+        if not first and r > 0:  # (the top row says its round, its first row scrolled off)
+            row = ("", "", *row[2:])
+        y = top + (r + 1) * row_h
+        p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
+        for k, cell in enumerate(row):
+            right = cols[k + 1] * width if k + 1 < len(cols) else width
+            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y),
+                   colour if k in coloured else theme.TEXT,
+                   style="bold" if duel and k == 2 else "regular",
+                   max_width=right - cols[k] * width - 6)  # fmt: skip
