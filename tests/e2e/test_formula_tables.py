@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk_support import kiosk_on_board
+import pytest
+from kiosk_support import kiosk_on_board, text_sizes
 
 from kiosk.ui.formula_session import FormulaSetup
 from kiosk.ui.screens.formula import start_formula
@@ -42,3 +43,44 @@ def test_initials_tell_the_players_apart() -> None:
     assert short_names(["Player 1", "Player 2"]) == ["P1", "P2"]
     assert short_names(["Bohdan Kostiantynovych", "Anna"]) == ["BK", "A"]
     assert short_names(["Anna'", "Anna"]) == ["Anna'", "Anna"]  # (the computer's twin)
+
+
+def test_the_rounds_tables_round_numbers_are_readable_at_800x480(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The "#" column, a fixed 4.5% of the table's width, shrank "10" to 8 px.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_board(tmp_path, size=(800, 480)) as (d, _board):
+        setup = FormulaSetup(names=("Anna",), digits=(1111,) * 11,
+                             overrides=(("max_rounds", 12),))  # fmt: skip
+        session = start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n")
+        for _ in range(10):
+            d.pad("0+0+0+0\n\n")  # 4 points a round; Enter: the next round
+        assert session.game.round == 11
+        assert "10" in d.texts  # round 10's row, the table's last
+        assert sizes["10"] >= 3.0 and sizes["1111"] >= 3.0, sizes
+
+
+def test_a_long_duels_end_table_is_readable_at_800x480(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seven rounds, fourteen rows: they were 13 px high, their text 2.8% of the height.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_board(tmp_path, size=(800, 480)) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(1111,) * 7)
+        start_formula(d.kiosk, setup)
+        d.settle()
+        for r in range(7):
+            d.pad("\n0+0+0+0\n")
+            d.pad("\n00+00\n")  # 11+11
+            if r < 6:
+                d.pad("\n")
+        d.wait_screen("formula-end")
+        assert "Draw!" in d.texts  # (seven rounds, nobody at 0: classic rules)
+        rows = ["Anna: 1+1+1+1 = 4", "Boris: 11+11 = 22", "Boris: 1+1+1+1 = 4", "1111", "7"]
+        assert all(row in d.texts for row in rows), d.texts
+        assert min(sizes[row] for row in rows) >= 3.3, sizes
+        last = d.rect_of("7")  # round 7's number, above the keys' line
+        assert last.bottom <= d.rect_of("Enter: play again · / or 4: menu").top

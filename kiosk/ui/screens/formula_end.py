@@ -24,6 +24,10 @@ from kiosk.ui.screens.formula_view import shown_formula
 from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
 
 DRAWN = (Termination.BOTH_ZERO, Termination.DRAW)
+# The rounds table: its rows end above the keys' line (in % of the height), and each
+# is at least ROW_MIN high when the heading can make room for it.
+TABLE_BOTTOM = 91.0
+ROW_MIN = 4.6
 
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
@@ -142,32 +146,31 @@ class FormulaEndScreen(Screen):
             colour = theme.ACCENT
         elif outcome is not None and outcome.termination in DRAWN:
             colour = theme.TEXT  # a draw is no loss: not in the loss's red
-        p.text(head, 13 * u, (w / 2, 10 * u), colour, anchor="center", style="bold",
+        lines = self._lines()
+        # A long duel (14 rows) under the full-size heading had rows of 13 px at
+        # 800x480: the heading then makes room, so each row stays readable.
+        compact = len(lines) * ROW_MIN > TABLE_BOTTOM - 31 - 3.6
+        y_head, y_reason, y_scores, top = (6.5, 13.5, 18.5, 22.5) if compact else (10, 20, 26.5, 31)
+        p.text(head, (9 if compact else 13) * u, (w / 2, y_head * u), colour, anchor="center",
+               style="bold", max_width=w * 0.94)  # fmt: skip
+        p.text(reason, 3.6 * u, (w / 2, y_reason * u), theme.TEXT, anchor="center",
                max_width=w * 0.94)  # fmt: skip
-        p.text(reason, 3.6 * u, (w / 2, 20 * u), theme.TEXT, anchor="center", max_width=w * 0.94)
         if len(s.players) > 1:
             scores = "   ".join(f"{q}: {s.game.score(q)}" for q in s.players)
-            p.text(scores, 4.4 * u, (w / 2, 26.5 * u), theme.TEXT, anchor="center",
+            p.text(scores, 4.4 * u, (w / 2, y_scores * u), theme.TEXT, anchor="center",
                    style="bold", max_width=w * 0.94)  # fmt: skip
-        self._table(p, 31 * u)
+        self._table(p, top * u, lines)
         if self.side is not None:
             foot = t("Enter: another side game · any other key: back to Cricket")
         else:
             foot = t("Enter: play again · / or 4: menu")
         p.text(foot, 3.4 * u, (w / 2, 95 * u), theme.DIM, anchor="center", max_width=w * 0.94)
 
-    def _table(self, p: theme.Painter, top: float) -> None:
-        u, w = p.u, p.w
+    def _lines(self) -> list[tuple[str, ...]]:
+        """The table's rows: one a move, its round's number and digits on its first."""
         t = self.t
         s = self.session
-        x0, width = w * 0.03, w * 0.94
-        cols = (0.0, 0.05, 0.13, 0.47, 0.55, 0.62)
-        heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
-        for k, head in enumerate(heads):
-            right = cols[k + 1] if k + 1 < len(cols) else 1.0
-            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
-                   max_width=(right - cols[k]) * width - 8)  # fmt: skip
-        lines = []
+        lines: list[tuple[str, ...]] = []
         for rnd in s.finished_rounds():
             for i, move in enumerate(rnd.moves):
                 text = shown_formula(move_text(move)) if move.formula else t(move_text(move))
@@ -179,12 +182,24 @@ class FormulaEndScreen(Screen):
                 first = str(rnd.number) if i == 0 else ""
                 digits = str(rnd.digits) if i == 0 else ""
                 lines.append((first, digits, text, pts, str(move.score), best_text))
-        row_h = min(6 * u, (88 * u - top) / max(1, len(lines)))
+        return lines
+
+    def _table(self, p: theme.Painter, top: float, lines: list[tuple[str, ...]]) -> None:
+        u, w = p.u, p.w
+        t = self.t
+        x0, width = w * 0.03, w * 0.94
+        cols = (0.0, 0.05, 0.13, 0.46, 0.55, 0.62)
+        heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
+        for k, head in enumerate(heads):
+            right = cols[k + 1] if k + 1 < len(cols) else 1.0
+            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
+                   max_width=(right - cols[k]) * width - 8)  # fmt: skip
+        row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
         for r, row in enumerate(lines):
             y = top + 3.6 * u + r * row_h
             p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
             for k, cell in enumerate(row):
                 right = cols[k + 1] if k + 1 < len(cols) else 1.0
                 colour = theme.ACCENT if k == 5 else theme.TEXT
-                p.text(cell, row_h * 0.68, (x0 + cols[k] * width + 4, y), colour,
+                p.text(cell, min(row_h * 0.75, 4.2 * u), (x0 + cols[k] * width + 4, y), colour,
                        max_width=(right - cols[k]) * width - 8)  # fmt: skip

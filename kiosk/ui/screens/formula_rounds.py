@@ -58,16 +58,35 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
     top = L.y(53)
     row_h = L.s(4.4)
     heads: tuple[str, ...] = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"))
-    cols: tuple[float, ...] = (0.0, 0.045, 0.19, 0.68, 0.82)
-    if duel:  # whose row: a narrow column before the formula
+    if duel:  # whose row: a column of initials before the formula
         heads = ("#", t("Digits"), "", t("Formula"), t("Pts"), t("Score"))
-        cols = (0.0, 0.045, 0.19, 0.27, 0.68, 0.82)
+    formula_col = heads.index(t("Formula"))
     coloured = (2, 3) if duel else (2,)  # the initials and the formula
-    width = x1 - x0
+    styles = ["bold" if duel and k == 2 else "regular" for k in range(len(heads))]
+    # Each column as wide as its widest cell (the round number, 4 digits, initials...)
+    # or its head; the formula takes the rest. Fixed shares of the width shrank the
+    # round's number to a speck at 800x480.
+    widths = [0.0] * len(heads)
+    widest = [
+        "8" * len(str(s.rules.max_rounds)),
+        "8888",
+        *([""] if duel else []),
+        "",
+        "+150",
+        "888",
+    ]
     for k, head in enumerate(heads):
-        right = cols[k + 1] * width if k + 1 < len(cols) else width
-        p.text(head, L.s(2.6), (x0 + cols[k] * width, top), theme.DIM,
-               max_width=right - cols[k] * width - 6)  # fmt: skip
+        if k == formula_col:
+            continue
+        font = p.fonts.get(int(L.s(3.2)), styles[k])
+        cells = [row[k] for row in rows] + widest[k : k + 1]
+        value = max((font.size(cell)[0] for cell in cells), default=0)
+        widths[k] = max(value, p.fonts.get(int(L.s(2.6))).size(head)[0]) + 1.2 * p.u
+    width = x1 - x0
+    widths[formula_col] = max(0.0, width - sum(widths))
+    lefts = [x0 + sum(widths[:k]) for k in range(len(heads))]
+    for k, head in enumerate(heads):
+        p.text(head, L.s(2.6), (lefts[k], top), theme.DIM, max_width=widths[k] - 0.6 * p.u)
     fit = int((L.y(99) - top - row_h) // row_h)
     shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
     for r, (row, colour, first) in enumerate(shown):
@@ -76,8 +95,5 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
         y = top + (r + 1) * row_h
         p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
         for k, cell in enumerate(row):
-            right = cols[k + 1] * width if k + 1 < len(cols) else width
-            p.text(cell, L.s(3.2), (x0 + cols[k] * width + 2, y),
-                   colour if k in coloured else theme.TEXT,
-                   style="bold" if duel and k == 2 else "regular",
-                   max_width=right - cols[k] * width - 6)  # fmt: skip
+            p.text(cell, L.s(3.2), (lefts[k] + 2, y), colour if k in coloured else theme.TEXT,
+                   style=styles[k], max_width=widths[k] - 0.6 * p.u)  # fmt: skip
