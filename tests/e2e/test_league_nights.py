@@ -4,25 +4,11 @@ directory, and the commands that list and export them."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from kiosk.adapters.store import Store
 from tests.e2e.test_league_screens import kiosk, saved, to_league
-
-WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
-
-
-def command(db: Path, *argv: str) -> str:
-    r = subprocess.run(
-        [sys.executable, "-m", "kiosk", *argv, "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert r.returncode == 0, r.stderr
-    return r.stdout
+from tests.integration.test_store_support import WINNING, command
 
 
 def test_a_night_whose_only_league_game_was_ended_is_no_league_night(tmp_path: Path) -> None:

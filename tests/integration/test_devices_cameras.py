@@ -164,17 +164,17 @@ def test_the_log_names_a_camera_by_its_number_on_screen(
     assert "first.avi has no calibration file" in caplog.text  # (an empty entry: none)
 
 
-@pytest.mark.parametrize("calibrated", [True, False], ids=["cameras scoring", "none calibrated"])
-def test_on_the_cameras_a_board_plugged_in_takes_over(tmp_path: Path, calibrated: bool) -> None:
-    """``input = "auto"`` found no board at the start and went to the cameras (or, none
-    calibrated yet, to typed darts): the board, mended or plugged back in, scores
-    again as soon as it is plugged in, and no camera is named as not scoring after."""
+def _auto(
+    tmp_path: Path, calibrated: bool, port: str | None = None
+) -> tuple[Devices, list[object], Callable[[Callable[[], bool], str], None]]:
+    """``input = "auto"`` devices on one camera (a still video), no board plugged in
+    (an empty by-id folder, no fixed link), not started; the events they sent, and
+    ``until(done, what)``, which gathers them until ``done()`` (15 s at most)."""
     good = _video(tmp_path / "good.avi", [Step("still", 30)])
     cals = (str(good.with_suffix(".json")),) if calibrated else ()
-    dev, inbox = _devices((str(good),), cals, source="auto")
-    by_id = tmp_path / "by-id"
-    by_id.mkdir()
-    dev.fixed, dev.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+    dev, inbox = _devices((str(good),), cals, "auto", port)
+    (tmp_path / "by-id").mkdir()
+    dev.fixed, dev.by_id = str(tmp_path / "no-dartboard"), str(tmp_path / "by-id")
     events: list[object] = []
 
     def until(done: Callable[[], bool], what: str) -> None:
@@ -183,6 +183,16 @@ def test_on_the_cameras_a_board_plugged_in_takes_over(tmp_path: Path, calibrated
             assert time.monotonic() < end, f"timed out waiting for {what}: {events}"
             events.extend(i.event for i in inbox.wait(0.1))
 
+    return dev, events, until
+
+
+@pytest.mark.parametrize("calibrated", [True, False], ids=["cameras scoring", "none calibrated"])
+def test_on_the_cameras_a_board_plugged_in_takes_over(tmp_path: Path, calibrated: bool) -> None:
+    """``input = "auto"`` found no board at the start and went to the cameras (or, none
+    calibrated yet, to typed darts): the board, mended or plugged back in, scores
+    again as soon as it is plugged in, and no camera is named as not scoring after."""
+    dev, events, until = _auto(tmp_path, calibrated)
+    by_id = Path(dev.by_id)
     dev.start()
     try:
         if calibrated:
@@ -208,20 +218,8 @@ def test_auto_with_a_port_set_that_is_not_there_scores_with_the_cameras(tmp_path
     """``input = "auto"`` with ``port`` set to a board that is unplugged at the start:
     the cameras score (they used to wait for the port for ever, "reconnecting"), and the
     board takes over when its port appears."""
-    good = _video(tmp_path / "good.avi", [Step("still", 30)])
     port = tmp_path / "ttyDARTS"
-    dev, inbox = _devices((str(good),), (str(good.with_suffix(".json")),), "auto", str(port))
-    by_id = tmp_path / "by-id"
-    by_id.mkdir()
-    dev.fixed, dev.by_id = str(tmp_path / "no-dartboard"), str(by_id)
-    events: list[object] = []
-
-    def until(done: Callable[[], bool], what: str) -> None:
-        end = time.monotonic() + 15
-        while not done():
-            assert time.monotonic() < end, f"timed out waiting for {what}: {events}"
-            events.extend(i.event for i in inbox.wait(0.1))
-
+    dev, events, until = _auto(tmp_path, True, str(port))
     dev.start()
     try:
         until(lambda: dev.active == "camera", "the cameras")

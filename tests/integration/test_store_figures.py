@@ -4,11 +4,9 @@ in the league table, the player list and the export, through the real commands."
 import csv
 import io
 import json
-import subprocess
-import sys
 
 import pytest
-from test_store_support import ann_marks_13_in_24_darts, cy_scores_501_in_4_rounds
+from test_store_support import ann_marks_13_in_24_darts, command, cy_scores_501_in_4_rounds
 
 from kiosk.adapters.store import Store
 from kiosk.commands.league import HEADER
@@ -17,17 +15,6 @@ from kiosk.commands.league import HEADER
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "kiosk.sqlite3"
-
-
-def command(db, *argv):
-    r = subprocess.run(
-        [sys.executable, "-m", "kiosk", *argv, "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 def a_night_of_halves(db):

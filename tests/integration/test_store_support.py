@@ -1,6 +1,8 @@
 """Helpers for the store tests: play whole games through a LiveGame."""
 
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 
 WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
@@ -90,3 +92,15 @@ def damage_an_index(path):
     with path.open("r+b") as f:
         f.seek((root - 1) * page_size + 8)
         f.write(b"\xa5" * (page_size - 8))
+
+
+def command(db, *argv):
+    """What ``darts-kiosk ARGV --db DB`` prints, run as a user runs it (it must succeed)."""
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", *argv, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout
