@@ -233,6 +233,7 @@ def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> Non
     owed (it went after 6 s, and a player back from the board saw nothing asked of
     him); a typing mistake said over it gives way to it again; the typed dart ends it."""
     from kiosk.adapters.camera.scorer import CameraUnreadable
+    from kiosk.adapters.serial_board.protocol import Hit
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
@@ -265,6 +266,13 @@ def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> Non
         d.press("+")  # the turn passes without it: not asked of Boris
         later()
         assert asked not in d.texts, d.texts
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
+        for dart in ("S1", "S2", "S3", "S4"):  # Boris's three, then Anna's first
+            running.inbox.put(DeviceEvent(Hit(Dart.parse(dart)), source="camera"))
+        d.settle()
+        assert d.game().game.current_player == "Anna"
+        later()
+        assert asked not in d.texts, d.texts  # not asked of Anna
 
 
 def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: Path) -> None:

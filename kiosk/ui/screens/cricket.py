@@ -159,6 +159,8 @@ class CricketScreen(Screen):
     def dart(self, dart: Dart, source: str) -> None:
         fb = self.session.throw(dart, source)
         if fb.accepted:
+            if self.owed is not None and str(self.session.shown_player) != self.owed:
+                self._owed_paid()  # (the turn passed with this dart: not asked of the next)
             self.award = self.award_until = None  # the board changed: the next turn's
             if self.pending_clicks and source in ("mouse", "board"):
                 self.click_at[len(self.session.game.history) - 1] = self.pending_clicks.pop(0)
