@@ -275,6 +275,37 @@ def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> Non
         assert asked not in d.texts, d.texts  # not asked of Anna
 
 
+@pytest.mark.parametrize("over_it", ["a wire question", "a typing mistake"])
+def test_the_dart_not_read_is_asked_for_again_after_a_message_over_it(
+    tmp_path: Path, over_it: str
+) -> None:
+    """The cameras' question on a dart at a wire, or a typing mistake, said while a dart
+    is owed: when it goes (the next dart), the question for the dart owed comes back."""
+    from kiosk.adapters.camera.scorer import CameraDoubt, CameraUnreadable
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    asked = "A dart was not read: type it on the keypad"
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
+        d.settle()
+        if over_it == "a wire question":
+            t20, s20 = Dart.parse("T20"), Dart.parse("S20")
+            running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
+            running.inbox.put(DeviceEvent(CameraDoubt(t20, s20), source="camera"))
+        else:
+            d.press("99\n")
+        d.settle()
+        assert asked not in d.texts
+        running.inbox.put(DeviceEvent(Hit(Dart.parse("S19")), source="camera"))
+        d.settle()
+        assert d.screen.owed == "Anna"  # type: ignore[attr-defined]
+        assert asked in d.texts, d.texts
+
+
 def test_a_dart_at_a_wire_counts_and_the_player_is_asked_to_check_it(tmp_path: Path) -> None:
     from kiosk.adapters.camera.scorer import CameraDoubt
     from kiosk.adapters.serial_board.protocol import Hit

@@ -138,6 +138,11 @@ class CricketScreen(Screen):
             self.owed, self.owed_said = str(self.session.shown_player), text
             self.message_until = None  # said until it is typed or the turn passes
 
+    def _message_gone(self) -> None:
+        """The message on show has had its time: the question for a dart still owed
+        comes back in its place (it stays until the dart is typed or the turn passes)."""
+        self.message, self.message_until = self.owed_said if self.owed else "", None
+
     def _owed_paid(self) -> None:
         """The dart asked for was typed, or the turn it was owed in passed."""
         if self.owed is not None and self.message == self.owed_said:
@@ -171,7 +176,8 @@ class CricketScreen(Screen):
     def _refusal_gone(self) -> None:
         """An input was taken: a refusal on show ("Not saved", a typing mistake) goes."""
         if self.refusal:
-            self.message, self.message_until, self.refusal = "", None, False
+            self._message_gone()
+            self.refusal = False
 
     def feedback(self, fb: Feedback) -> None:
         for sound in fb.sounds:
@@ -335,12 +341,13 @@ class CricketScreen(Screen):
     def update(self, now: float) -> None:
         if self.message_until is not None and now >= self.message_until:
             # (a message said over the question for a dart owed: the question again)
-            self.message, self.message_until = self.owed_said if self.owed else "", None
+            self._message_gone()
             self.dirty = True
         if self.message and self.message == self.doubt_said and not self.doubt_is_current():
             # The next player threw, or the dart was undone: "Press * for S19" would
             # now start a typed dart for someone else.
-            self.message, self.message_until, self.doubt_said = "", None, ""
+            self._message_gone()
+            self.doubt_said = ""
             self.dirty = True
         if self.award_until is not None and now >= self.award_until:
             self.award = self.award_until = None
