@@ -150,6 +150,33 @@ def test_a_line_cut_short_by_silence_does_not_take_the_next_line_with_it(
     assert texts == [unknown] * 3 + ["T2 (no line end, then nothing)"]
 
 
+def test_a_line_whose_end_waited_while_the_reader_was_busy_is_read_whole(
+    board: VirtualBoard,
+) -> None:
+    """The reader held up handing a dart over (a loaded Pi): the rest of the next line
+    came 30 ms after its start and waited. That is no silence mid-line: the line is
+    read whole (a gap between reads is not a gap between the bytes)."""
+    events = Events()
+
+    def slow_sink(event: object) -> None:
+        events(event)
+        if event == Hit(Dart(20, 3)):
+            time.sleep(0.3)
+
+    reader = BoardReader(str(board.link), slow_sink, baudrate=9600)
+    reader.start()
+    events.status("connected")
+    board.pause_pings()
+    time.sleep(0.3)
+    board.write(b"T20\nT1")  # the next line starts in the same packet...
+    time.sleep(0.03)
+    board.write(b"9\n")  # ... and ends 30 ms later
+    events.next(lambda e: isinstance(e, Hit) and e.dart == Dart(19, 3))
+    reader.stop()
+    assert hits(events) == ["T20", "T19"]
+    assert not events.of_type(Unknown)
+
+
 def test_a_megabyte_of_random_bytes_lets_every_valid_line_through(board: VirtualBoard) -> None:
     rng = random.Random(1234)
     reader, events = open_reader(board.link)  # type: ignore[arg-type]

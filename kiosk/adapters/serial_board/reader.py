@@ -268,6 +268,7 @@ class BoardReader:
         self._double_log = _RateLimitedLog("double reads")
         self._unmapped_log = _RateLimitedLog("contacts not in the board map")
         self._rate_limited = (self._unknown_log, self._double_log, self._unmapped_log)
+        self._came_at: float | None = None  # see ``_read``
 
     # -- public -----------------------------------------------------------------------
 
@@ -371,7 +372,11 @@ class BoardReader:
             except (serial.SerialException, OSError) as e:
                 return f"read failed: {e}", False
             now = time.monotonic()
-            if chunk and splitter.pending and now - last_heard > gap:
+            came = self._came_at
+            # Silence seen mid-line: the bytes after it start a line of their own. (Only
+            # seen: bytes that were waiting when the reader came back, from a sink that
+            # took its time, may have come right after the rest of their line.)
+            if chunk and splitter.pending and came is not None and came - last_heard > gap:
                 cut = splitter.cut()  # (before the new bytes: they start a line)
                 if cut is not None:
                     self._deliver(cut, now)
@@ -424,11 +429,15 @@ class BoardReader:
         return None
 
     def _read(self, port: Any) -> bytes:
-        """The bytes waiting, or (none waiting) the next line's, in chunks: see GATHER_S."""
+        """The bytes waiting, or (none waiting) the next line's, in chunks: see GATHER_S.
+        ``_came_at``: when the first of them came, if it was seen coming (None: they
+        were waiting already, since some time the reader cannot tell)."""
+        self._came_at = None
         waiting = port.in_waiting
         if waiting:
             return bytes(port.read(min(waiting, CHUNK)))
         chunk = bytes(port.read(1))  # blocks up to READ_TIMEOUT
+        self._came_at = time.monotonic()
         deadline = time.monotonic() + GATHER_S
         while chunk and chunk[-1:] not in (b"\n", b"\r") and len(chunk) < CHUNK:
             waiting = port.in_waiting
