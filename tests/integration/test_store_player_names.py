@@ -138,6 +138,29 @@ def test_two_players_of_one_name_in_an_old_database_stay_two_until_merged(db):
     assert players_command(db, "add", MODIFIER).returncode == 1
 
 
+def test_a_name_merged_away_does_not_take_the_name_from_a_player_in_the_lists(db):
+    """An old file: the name with a straight apostrophe was merged into Lucian long
+    ago; the one with a curly apostrophe is a player of his own. After the apostrophes
+    are folded, he keeps his name: any spelling of it finds him, not Lucian, and he can
+    be renamed in its case."""
+    from kiosk.adapters.store.schema import connect
+
+    connect(db, migrate_to=3).close()
+    with closing(sqlite3.connect(db)) as raw:
+        raw.executemany(
+            "INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, 'x')",
+            [(1, STRAIGHT, STRAIGHT.casefold()), (2, CURLY, CURLY.casefold()),
+             (3, "Lucian", "lucian")],
+        )  # fmt: skip
+        raw.execute("UPDATE players SET merged_into = 3, retired = 1 WHERE id = 1")
+        raw.commit()
+    with Store.open(db) as store:
+        assert store.players.find(CURLY).id == 2
+        assert store.players.find(MODIFIER).id == 2
+        assert store.players.find(STRAIGHT).id == 3  # the merged name: whom it went to
+        assert store.players.rename(CURLY, CURLY.upper()).id == 2
+
+
 # Ukrainian and Russian names in the order of their alphabets, merged as
 # kiosk.domain.names.CYRILLIC_ORDER: code points put the Ukrainian letters and the
 # Russian Ё after the last letter, Я. Latin first, as before; case ignored.

@@ -160,10 +160,15 @@ def _v4_apostrophes(conn: sqlite3.Connection) -> None:
     # Names became one whatever their apostrophe (the kiosk types a straight one, a
     # roster from Word a curly one: ``kiosk.domain.names``): every key is folded again. Two
     # players whose names now fold alike stay two players, nothing joined behind the
-    # league's back: the first made keeps the key, the others get one aside (see
+    # league's back: the first made keeps the key (see below), the others get one aside (see
     # ``players.py``), found by their names as written, for ``players merge``. Those
     # aside first: the keys left to change then clash with nobody's.
-    rows = conn.execute("SELECT id, name, name_key FROM players ORDER BY id").fetchall()
+    # A player in the lists holds the key before a name merged into another (that name
+    # still finds whom it was merged into, written as it was; the live player must not
+    # be left with a key aside, found by no other spelling and unable to get it back).
+    rows = conn.execute(
+        "SELECT id, name, name_key FROM players ORDER BY merged_into IS NOT NULL, id"
+    ).fetchall()
     holder: dict[str, int] = {}
     for pid, name, _old in rows:
         holder.setdefault(fold(str(name)), int(pid))
