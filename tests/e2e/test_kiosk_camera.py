@@ -45,6 +45,25 @@ def _kiosk(tmp_path: Path, config: Config) -> Iterator[tuple[Running, Driver]]:
         running.close()
 
 
+ASKED = "A dart was not read: type it on the keypad"
+
+
+@contextmanager
+def _a_dart_not_read(tmp_path: Path) -> Iterator[tuple[Running, Driver]]:
+    """A Cricket game on the cameras whose first dart they saw land and could not place:
+    Anna owes it, typed."""
+    from kiosk.adapters.camera.scorer import CameraUnreadable
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
+        d.settle()
+        yield running, d
+
+
 def _video_config(tmp_path: Path, video: Video) -> Config:
     """The config of a kiosk whose one camera is ``video`` (camera.avi, camera.json)."""
     _write_video(tmp_path / "camera.avi", video.frames)
@@ -193,16 +212,8 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
 
 
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:
-    from kiosk.adapters.camera.scorer import CameraUnreadable
-    from kiosk.adapters.serial_board.reader import Status
-    from kiosk.ui.inbox import DeviceEvent
-
-    with _kiosk(tmp_path, Config()) as (running, d):
-        start_game(d, ("Anna", "Boris"))
-        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
-        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
-        d.settle()
-        assert "A dart was not read: type it on the keypad" in d.texts
+    with _a_dart_not_read(tmp_path) as (_running, d):
+        assert ASKED in d.texts
         assert d.game().game.stats("Anna").darts == 0  # nothing guessed into the game
         d.press("3*20\n")
         assert d.game().game.marks("Anna", 20) == 3
@@ -234,15 +245,10 @@ def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> Non
     him); a typing mistake said over it gives way to it again; the typed dart ends it."""
     from kiosk.adapters.camera.scorer import CameraUnreadable
     from kiosk.adapters.serial_board.protocol import Hit
-    from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    asked = "A dart was not read: type it on the keypad"
-    with _kiosk(tmp_path, Config()) as (running, d):
-        start_game(d, ("Anna", "Boris"))
-        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
-        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
-        d.settle()
+    asked = ASKED
+    with _a_dart_not_read(tmp_path) as (running, d):
         screen = d.screen
 
         def later() -> None:  # the time a message is shown has passed
@@ -281,17 +287,12 @@ def test_the_dart_not_read_is_asked_for_again_after_a_message_over_it(
 ) -> None:
     """The cameras' question on a dart at a wire, or a typing mistake, said while a dart
     is owed: when it goes (the next dart), the question for the dart owed comes back."""
-    from kiosk.adapters.camera.scorer import CameraDoubt, CameraUnreadable
+    from kiosk.adapters.camera.scorer import CameraDoubt
     from kiosk.adapters.serial_board.protocol import Hit
-    from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    asked = "A dart was not read: type it on the keypad"
-    with _kiosk(tmp_path, Config()) as (running, d):
-        start_game(d, ("Anna", "Boris"))
-        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
-        running.inbox.put(DeviceEvent(CameraUnreadable((0, 1)), source="camera"))
-        d.settle()
+    asked = ASKED
+    with _a_dart_not_read(tmp_path) as (running, d):
         if over_it == "a wire question":
             t20, s20 = Dart.parse("T20"), Dart.parse("S20")
             running.inbox.put(DeviceEvent(Hit(t20), source="camera"))
