@@ -185,12 +185,12 @@ class Running:
     watch: Any = None  # StoreWatch: the database looked after from the loop
 
     def adopt(self, store: Any) -> None:
-        """A database opened after the start (another program held it then): saved
-        from the next game on, and an unfinished game offered if nothing is played."""
+        """A database opened after the start (another program held it then, or what
+        kept it from being written was put right): saved from the next game on, and an
+        unfinished game offered if nothing is played."""
         from kiosk.adapters.store.check import DamageCheck
 
-        log.info("games are saved in %s from now on (the other program let it go)",
-                 self.data_file)  # fmt: skip
+        log.info("games are saved in %s from now on", self.data_file)
         self.store = store
         self.kiosk.store = store
         self.kiosk.store_down = ""
@@ -283,7 +283,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         source=devices.source,
         config_files=config_files,
     )
-    store, data_file, lock, busy = None, None, None, False
+    store, data_file, lock = None, None, None
     down = "the store is off (--no-store)"
     if options.store:
         from kiosk.adapters.store.lock import DataLock
@@ -291,7 +291,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         data_file = data_dir / DB_NAME
         lock, down = DataLock.take(data_dir)
         if not down:
-            store, down, busy = open_waiting(data_file)
+            store, down, _busy = open_waiting(data_file)
         if store is None:
             log.error("results are not being saved: %s", down)
         else:
@@ -339,8 +339,8 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         check = DamageCheck(data_file, lambda found: inbox.put(found, source="store")).start()
     running = Running(app, kiosk, inbox, devices, data_file, store, lock, check, watch)
     watch.running = running
-    if store is None and busy and data_file is not None:
-        watch.retry = True
+    if store is None and data_file is not None:
+        watch.retry = True  # (whatever the reason: it may be put right while the kiosk runs)
     return running
 
 

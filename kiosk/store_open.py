@@ -54,8 +54,9 @@ def open_waiting(path: Path, wait: float | None = None) -> tuple[Any, str, bool]
         time.sleep(0.2)
 
 
-def _open_store(path: Path, busy_timeout: float) -> tuple[Any, str, bool]:
-    """(Store, "", False) or (None, why not, whether another program held the file)."""
+def _open_store(path: Path, busy_timeout: float, tell_kept: bool = True) -> tuple[Any, str, bool]:
+    """(Store, "", False) or (None, why not, whether another program held the file).
+    ``tell_kept``: an unfinished game in a file that cannot be written is logged."""
     from kiosk.adapters.store import Store
 
     try:
@@ -66,7 +67,7 @@ def _open_store(path: Path, busy_timeout: float) -> tuple[Any, str, bool]:
         write_check(store.db.conn)
     except Exception as e:
         why = why_not_saved(path, e)
-        if not _busy(e):
+        if tell_kept and not _busy(e):
             _unfinished_kept(store)
         store.close()
         return None, why, _busy(e)
@@ -188,9 +189,13 @@ class StoreWatch:
     """The database, looked after from the display loop (``tick``, every pass: cheap)
     and at each game's start (``GameKeeper.before_start``):
 
-    - a database another program held at the start is tried again, every
-      ``STORE_RETRY_S`` while no game is in play (a game played in memory stays so:
-      it is not split between memory and the file);
+    - a database that could not be opened or written at the start is tried again,
+      every ``STORE_RETRY_S`` while no game is in play (a game played in memory stays
+      so: it is not split between memory and the file): another program let it go, its
+      owner or mode put right, space freed on the disk, another kiosk stopped, a backup
+      put in place of a damaged file; saving then comes back with no restart, and the
+      unfinished game kept in it is offered. A new reason is said again, the same one
+      not;
     - the open database's files are looked at every ``STORE_LOOK_S`` and at the end:
       deleted or replaced while open (``Store.file_moved``), the kiosk had gone on
       committing into a file the next start does not see. Now it lets that file go
@@ -282,17 +287,29 @@ class StoreWatch:
 
     def _try_again(self, running: Running) -> None:
         from kiosk.adapters.store import schema
+        from kiosk.adapters.store.lock import DataLock
 
         assert running.data_file is not None
-        # No wait: the loop is not held while the other program holds the file.
-        store, why, busy = _open_store(running.data_file, 0.0)
+        if running.lock is None:  # (the lock first: another kiosk, or a full disk)
+            lock, why = DataLock.take(running.data_file.parent)
+            if why:
+                self._still_down(running, why)
+                return
+            running.lock = lock
+        # No wait: the loop is not held while another program holds the file.
+        store, why, _busy = _open_store(running.data_file, 0.0, tell_kept=False)
         if store is None:
-            if not busy:  # something else now (read-only...): said, and left to a restart
-                self.retry = False
-                log.error("results are not being saved: %s", why)
-                running.kiosk.store_down = why
-                running.kiosk.banner_revision += 1
+            self._still_down(running, why)
             return
         self.retry = False
         store.db.conn.execute(f"PRAGMA busy_timeout = {int(schema.KIOSK_BUSY_TIMEOUT_S * 1000)}")
         running.adopt(store)
+
+    @staticmethod
+    def _still_down(running: Running, why: str) -> None:
+        """Tried again and still not saving: a new reason said, on screen and in the log."""
+        if why == running.kiosk.store_down:
+            return
+        log.error("results are not being saved: %s", why)
+        running.kiosk.store_down = why
+        running.kiosk.banner_revision += 1

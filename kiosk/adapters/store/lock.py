@@ -41,7 +41,8 @@ class DataLock:
             os.close(fd)
             return None, (
                 f"another kiosk (process {holder}) is using {folder}; two would mix their"
-                " games: stop it (sudo systemctl stop darts-kiosk) and start this one again"
+                " games: stop it (sudo systemctl stop darts-kiosk), and this one saves"
+                " once it has stopped"
             )
         try:
             os.ftruncate(fd, 0)
