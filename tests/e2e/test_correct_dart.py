@@ -292,3 +292,57 @@ def test_the_bull_and_a_missed_dart_are_named_in_the_kiosk_s_language(
             {"uk": "Камери не впевнені: ", "ru": "Камеры не уверены: "}[language]
         )
         assert not any("MISS" in x for x in d.texts), d.texts
+
+
+def test_a_dart_that_lands_while_the_right_dart_is_typed_is_scored_and_the_typing_kept(
+    tmp_path: Path,
+) -> None:
+    # The dart brought the scoreboard back: the "2" typed was lost, and "0 Enter" then
+    # typed a MISS for Anna, which ended her turn; the S5 stayed wrong.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S5"])  # the dart is in the 20
+        d.press("/6")
+        d.press("1")
+        d.press("2")
+        send(d, board, ["T20"])  # Anna throws her next dart meanwhile
+        assert d.screen.name == "correct-dart" and "Meanwhile, Anna: T20" in d.texts, d.texts
+        assert "2" in d.texts  # what was typed is still there
+        d.press("0\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert d.screen.name == "cricket" and "Anna: dart 1 corrected, S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S20", "T20"]
+        assert [str(x) for x in game.darts_this_turn] == ["S20", "T20"]  # her turn goes on
+
+
+def test_the_last_player_corrects_while_the_next_one_throws_and_passes(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S19", "S5", "T20", "S18"])
+        d.press("/6")
+        d.press("4")  # Anna's turn
+        d.press("2")
+        d.press("2")
+        send(d, board, ["S17", "BTN NEXT"])  # Boris throws and passes meanwhile
+        assert d.screen.name == "correct-dart"
+        assert "Meanwhile: the turn passed" in d.texts and "Anna's turn · Round 1" in d.texts
+        d.press("0\n")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert "Anna: dart 2 corrected, S20 instead of S5" in d.texts
+        assert [str(x) for x in game.history] == ["S19", "S20", "T20", "S18", "S17", "END"]
+        assert (game.points("Anna"), str(game.current_player)) == (20, "Anna")
+
+
+def test_a_game_won_while_a_dart_is_corrected_goes_to_its_results(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, [*WON_ON_A_MISREAD[:-2], "SB"])  # Anna owns all but the bull
+        d.press("/6")
+        d.press("1")
+        d.press("2")
+        send(d, board, ["DB"])  # her bull closes: she wins under the correction
+        assert d.screen.name == "cricket"
+        said = "The game is over: the correction was not made. * on the results corrects a dart"
+        assert said in d.texts, d.texts
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts

@@ -8,8 +8,12 @@ seen only once the next player has thrown. The turn's darts are numbered 1-3: th
 keypad's digit (or a click) picks one, then the right dart is typed as on the
 scoreboard (``3*20`` Enter) and the game is corrected in one commit
 (``CricketSession.correct``): the later darts stay and are scored again. ``-``, ``/`` or
-``.`` go back a step. What happens at the board meanwhile goes to the game, as under any
-menu.
+``.`` go back a step. What happens at the board meanwhile goes to the game: before a
+dart is chosen, the scoreboard comes back to take it, as under any menu; once one is
+chosen (the right dart being typed), the game takes it under this screen, which stays
+and says what was scored ("Meanwhile"). The next player throws while the last one
+corrects: bringing the scoreboard back there lost what was typed, and the rest of the
+typing became a dart for the thrower.
 
 From the results screen (``*``) a game that is over is corrected the same way: the
 results go, and the scoreboard shows the corrected game, with new results when it still
@@ -52,6 +56,7 @@ class CorrectDartScreen(Screen):
         self.typed = ""
         self.message = ""
         self.confirm: tuple[int, Dart] | None = None  # a correction that wins, asked once
+        self.meanwhile = ""  # what the board did while the right dart was typed
         self.slots: list[pygame.Rect] = []
         self.back_button = Button("back", "Back")
         # Earlier and later turns for the mouse (a touch screen has no 4 and 6).
@@ -80,6 +85,9 @@ class CorrectDartScreen(Screen):
             if self.results is not None:
                 self.dirty = True  # (drawn again as it was: seen to be left alone)
                 return
+            if self.chosen is not None:
+                self.under(event)
+                return
             if isinstance(event, KeyAction):
                 self.kiosk.stack.pop()
                 self.game_screen.process_event(event)
@@ -99,6 +107,36 @@ class CorrectDartScreen(Screen):
         elif isinstance(event, KeyAction):
             self.key(event)
         self.dirty = True
+
+    def under(self, event: Any) -> None:
+        """What the board did while the right dart is typed: to the game under this
+        screen, which stays with what was typed and says what happened. A game it ends
+        goes to its results (``*`` there corrects a dart)."""
+        index = self.darts[self.chosen][0] if self.chosen is not None else -1
+        history = len(self.session.game.history)
+        self.game_screen.process_event(event)
+        self.dirty = True
+        if self.kiosk.stack.top is not self:
+            return
+        if self.session.over:
+            self.kiosk.stack.pop()
+            self.game_screen.say(self.t("The game is over: the correction was not made."
+                                        " * on the results corrects a dart"))  # fmt: skip
+            return
+        self.turns = self.session.correctable()
+        self.confirm = None  # (what a correction drops may have changed: asked again)
+        for at, turn in enumerate(self.turns):
+            for n, (i, _dart) in enumerate(turn.darts):
+                if i == index:
+                    self.at, self.chosen = at, n
+        game = self.session.game
+        if len(game.history) > history and isinstance(game.history[-1], Dart):
+            thrower = self.turns[-1].player if self.turns else ""
+            self.meanwhile = self.t("Meanwhile, {}: {}").format(
+                thrower, dart_name(game.history[-1], self.t)
+            )
+        elif len(game.history) > history:
+            self.meanwhile = self.t("Meanwhile: the turn passed")
 
     def key(self, event: KeyAction) -> None:
         name, char = event.name, event.char.upper()
@@ -245,6 +283,8 @@ class CorrectDartScreen(Screen):
             shown = self.typed.replace("*", TIMES) or "_"
             centred(p, shown, 10, 60, theme.ACCENT, bold=True)
             footer(p, t("keypad 3*20 Enter = T20   - back"))
+        if self.meanwhile:
+            centred(p, self.meanwhile, 3.6, 77, theme.TEXT)
         if self.message:
             centred(p, self.message, 3.6, 84, theme.BAD)
         self._back(p)
