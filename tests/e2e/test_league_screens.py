@@ -552,3 +552,20 @@ def test_the_player_page_s_last_game_and_average_are_drawn_alike_on_a_small_scre
         last = next(x for x in d.texts if x.startswith(f"{t('Last game')}: "))
         mean = next(x for x in d.texts if x.startswith(f"{t('Average')}: "))
         assert abs(sizes[last] - sizes[mean]) < 0.3, (sizes[last], sizes[mean])
+
+
+def test_the_tenth_line_of_a_menu_is_numbered_0_the_key_that_picks_it(tmp_path: Path) -> None:
+    # It was numbered 10: a bar owner pressing 1 then 0 got "Add a player" on the 1.
+    def listed() -> set[str]:
+        return {t.split(" ")[1] for t in d.texts if t.startswith("Player ")}
+
+    with kiosk(tmp_path) as d:
+        saved(d, *(f"Player {n:02d}" for n in range(15)))
+        to_league(d)
+        d.press("4")
+        assert d.screen.name == "players-list"
+        first = listed()
+        assert len(first) == 7 and "0" in d.texts and "10" not in d.texts, d.texts
+        d.press("0")  # More: the next page
+        assert d.screen.name == "players-list"
+        assert len(listed()) == 7 and not listed() & first, d.texts

@@ -208,7 +208,7 @@ class MenuScreen(Screen):
             colour = theme.TEXT if item.enabled else theme.GREY
             size = row * 0.42
             p.text(
-                f"{i + 1}",
+                key_of(i),
                 size,
                 (rect.x + 2.5 * u, rect.centery),
                 theme.ACCENT,
@@ -249,3 +249,12 @@ class MenuScreen(Screen):
             "Keypad: number = choose, + / - = move, Enter = select, / = back"
         )
         footer(p, foot, theme.BAD if self.message else theme.DIM)
+
+
+def key_of(index: int) -> str:
+    """The keypad digit that picks item ``index`` (0-based): 1-9, then 0 for the tenth;
+    none for the items after it (reached with + / - and Enter). The tenth used to be
+    numbered 10, and its 1 picked the first item."""
+    if index < 9:
+        return str(index + 1)
+    return "0" if index == 9 else ""
