@@ -124,7 +124,7 @@ def translate_device(
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad", act=True)
     if kind == "CameraBounce":  # (after its MISS)
-        return Notice("Bounce-out: counted as a miss. - (undo) if no dart was thrown")
+        return Notice("Bounce-out: counted as a miss. - (undo) if no dart was thrown", last=True)
     if kind == "CameraTakeout":
         return DartsPulled()
     if kind == "CameraDoubt":

@@ -44,6 +44,9 @@ class Notice:
     # The player must act on the game screen (type a dart that was not read): a screen
     # laid over the game (the side game) makes way for it.
     act: bool = False
+    # About the game's last input (a bounce-out's miss, "- to undo"): said only while
+    # it is the last; the next dart, or an undo, makes it wrong, and it goes.
+    last: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,6 +239,30 @@ def test_a_bounce_out_counts_as_a_miss_and_says_so(tmp_path: Path) -> None:
         assert d.game().game.stats("Anna").darts == 0
 
 
+def test_the_bounce_out_note_goes_once_its_miss_is_no_longer_the_last_dart(
+    tmp_path: Path,
+) -> None:
+    """It stayed up its 6 s over the next darts: Anna, reading "- (undo)", took back
+    her T19 instead of the miss."""
+    from kiosk.adapters.camera.scorer import CameraBounce
+    from kiosk.adapters.serial_board.protocol import Hit
+    from kiosk.adapters.serial_board.reader import Status
+    from kiosk.ui.inbox import DeviceEvent
+
+    said = "Bounce-out: counted as a miss. - (undo) if no dart was thrown"
+    with _kiosk(tmp_path, Config()) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
+        running.inbox.put(DeviceEvent(Hit(Dart.MISS), source="camera"))
+        running.inbox.put(DeviceEvent(CameraBounce(), source="camera"))
+        d.settle()
+        assert said in d.texts
+        running.inbox.put(DeviceEvent(Hit(Dart.parse("T19")), source="camera"))
+        d.settle()
+        assert said not in d.texts, d.texts
+        assert [str(x) for x in d.game().game.history] == ["MISS", "T19"]
+
+
 def test_the_dart_not_read_is_asked_for_until_it_is_typed(tmp_path: Path) -> None:
     """The question for a dart the cameras could not place stays up while the dart is
     owed (it went after 6 s, and a player back from the board saw nothing asked of

@@ -59,6 +59,9 @@ class CricketScreen(Screen):
         # turn passes.
         self.owed: str | None = None
         self.owed_said = ""  # the question asked for it: it stays until it is answered
+        # A notice about the last input (``Notice.last``) and the revision it is about:
+        # it goes once that input is no longer the last ("- (undo)" would take another).
+        self.last_said: tuple[str, int] | None = None
         self.board = VirtualBoard()
         # Board points (mm) of clicks: waiting for their dart to come back through the
         # virtual board's pty, and those of darts thrown by a click, by the dart's place
@@ -134,6 +137,7 @@ class CricketScreen(Screen):
         except (IndexError, KeyError, ValueError):  # a translation with other fields
             text = event.text.format(*event.args)
         self.say(text, NOTICE_TIME)
+        self.last_said = (text, self.session.revision) if event.last else None
         if event.act:  # a dart to type: the thrower's, while their turn lasts
             self.owed, self.owed_said = str(self.session.shown_player), text
             self.message_until = None  # said until it is typed or the turn passes
@@ -349,6 +353,11 @@ class CricketScreen(Screen):
             self._message_gone()
             self.doubt_said = ""
             self.dirty = True
+        if self.last_said is not None and self.last_said[1] != self.session.revision:
+            if self.message == self.last_said[0]:  # (the next dart came, or an undo)
+                self._message_gone()
+                self.dirty = True
+            self.last_said = None
         if self.award_until is not None and now >= self.award_until:
             self.award = self.award_until = None
             self.dirty = True
