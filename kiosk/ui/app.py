@@ -9,9 +9,9 @@ Each pass of :meth:`App.step`:
    instant, rarely enough to idle at well under 1% of a core. ``pygame.event.wait``
    is not used: in pygame-ce it polls every few ms inside;
 3. hand every input to the top screen, run ``update(now)``;
-4. if the top screen or the banner changed: draw it all, flip, and note for every dart
-   handled in this pass how long it took from the device thread to the flip
-   (``latencies``; ``bench/latency.py`` reads them).
+4. if the top screen or the banner changed (or the banners taking turns turned): draw
+   it all, flip, and note for every dart handled in this pass how long it took from
+   the device thread to the flip (``latencies``; ``bench/latency.py`` reads them).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import pygame
 
 from kiosk.adapters.keypad import KeyAction, action_for
 from kiosk.ui import theme
-from kiosk.ui.banner import draw_banner
+from kiosk.ui.banner import Shown, banner_turn, draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
 from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice
@@ -187,6 +187,8 @@ class App:
         self._pending_darts: list[float] = []
         self._unknown = UnknownLines()
         self._banner_seen = -1
+        self.banners = Shown()  # the banners of the last frame drawn
+        self._banner_turn = 0  # the turn they were drawn at, when they take turns
         self._force = True
 
     # -- display -----------------------------------------------------------------------
@@ -315,10 +317,14 @@ class App:
         top = self.kiosk.stack.top
         if top is not None:
             top.update(time.monotonic())
+        turn = banner_turn(time.monotonic())
         if top is not None and (
-            top.dirty or self._force or self._banner_seen != self.kiosk.banner_revision
+            top.dirty
+            or self._force
+            or self._banner_seen != self.kiosk.banner_revision
+            or (self.banners.turning and turn != self._banner_turn)
         ):
-            self._draw()
+            self._draw(turn)
         if self.notifier is not None:  # after the draw: the first frame's READY=1 comes first
             self.notifier.watchdog()
 
@@ -343,14 +349,16 @@ class App:
                 self._force = True
         return out
 
-    def _draw(self) -> None:
+    def _draw(self, turn: int) -> None:
         top = self.kiosk.stack.top
         assert top is not None and self._painter is not None and self._display is not None
         p = self._painter
         p.begin(self.canvas)
         self.canvas.fill(theme.BG)
         top.draw(p)
-        draw_banner(p, self.kiosk, at_foot=getattr(top, "banner_at_foot", False))
+        at_foot = getattr(top, "banner_at_foot", False)
+        self.banners = draw_banner(p, self.kiosk, at_foot=at_foot, turn=turn)
+        self._banner_turn = turn
         if self.rotation and self._full is not None:
             self._display.blit(pygame.transform.rotate(self._full, -self.rotation), (0, 0))
         pygame.display.flip()

@@ -7,14 +7,20 @@ not being saved (no database, or the last input could not be committed).
 The first banner lies at the top, over the title and the round, so the foot keeps
 what the screen answers there (a typed dart refused, while the banner says to type
 darts); a screen whose title is the task (the camera calibration's "mark the 20/1
-wire") has it at the foot instead. A second banner goes to the other end,
-further ones under the first: never over whose turn it is and the darts of the turn. A
-text too long for one line at a readable size takes two."""
+wire") has it at the foot instead. A second banner goes to the other end. There is no
+room for a third strip: one under the first covered the players' names on the
+scoreboard. So with three or more the first stays and the others take turns at the
+other end, each for ``TURN_S`` seconds at full size with its number ("3/4"), the way a
+bar's ticker does: never over the names and points, nor whose turn it is and the darts
+of the turn. A text too long for one line at a readable size takes two."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+
+import pygame
 
 from kiosk.adapters.serial_board.reader import NO_PERMISSION, NOT_A_PORT, UNREADABLE
 from kiosk.devices import NO_BOARD, NO_CALIBRATED_CAMERA, NO_CAMERA
@@ -22,23 +28,47 @@ from kiosk.ui import theme
 from kiosk.ui.context import Kiosk
 
 BANNER_H = 7.0  # a banner's height, in hundredths of the screen's height
+# With three banners or more, each of those past the first shows this long at its end of
+# the screen: long enough to read a sentence from the oche.
+TURN_S = 5.0
 
 
-def draw_banner(p: theme.Painter, kiosk: Kiosk, *, at_foot: bool = False) -> None:
-    """The banners up now; the first at the top (at the foot with ``at_foot``)."""
+@dataclass(frozen=True)
+class Shown:
+    """The banners of a frame: where their strips lie (canvas pixels), and whether they
+    take turns (the app then draws again when the turn passes)."""
+
+    rects: tuple[pygame.Rect, ...] = ()
+    turning: bool = False
+
+
+def banner_turn(now: float) -> int:
+    """Which turn the banners taking turns are at, ``now`` (seconds, monotonic)."""
+    return int(now // TURN_S)
+
+
+def draw_banner(p: theme.Painter, kiosk: Kiosk, *, at_foot: bool = False, turn: int = 0) -> Shown:
+    """The banners up now; the first at the top (at the foot with ``at_foot``), the
+    second at the other end, or those past the first there in turn (``turn``)."""
     strips = _strips(kiosk)
     h = BANNER_H * p.u
-    first, other, step = (p.h - h, 0.0, -h) if at_foot else (0.0, p.h - h, h)
-    tops = [first, other] + [first + n * step for n in range(1, len(strips) - 1)]
-    for top, (text, colour) in zip(tops, strips, strict=False):
-        _strip(p, top, h, text, colour)
+    first, other = (p.h - h, 0.0) if at_foot else (0.0, p.h - h)
+    shown = [(first, *strips[0], "")] if strips else []
+    if len(strips) == 2:
+        shown.append((other, *strips[1], ""))
+    elif len(strips) > 2:
+        k = 1 + turn % (len(strips) - 1)
+        shown.append((other, *strips[k], f"{k + 1}/{len(strips)}"))
+    for top, text, colour, count in shown:
+        _strip(p, top, h, text, colour, count)
+    rects = tuple(pygame.Rect(0, int(top), p.w, round(h)) for top, *_ in shown)
+    return Shown(rects, len(strips) > 2)
 
 
 def strips_at_foot(kiosk: Kiosk) -> int:
     """How many banners ``draw_banner(at_foot=True)`` puts at the foot of the screen
-    (the first, and those past the second): a screen keeps its own foot clear of them."""
-    n = len(_strips(kiosk))
-    return 0 if n == 0 else 1 + max(0, n - 2)
+    (the first): a screen keeps its own foot clear of them."""
+    return 1 if _strips(kiosk) else 0
 
 
 def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
@@ -186,10 +216,21 @@ def _down_list(kiosk: Kiosk) -> str:
 
 
 def _strip(
-    p: theme.Painter, top: float, h: float, text: str, colour: tuple[int, int, int] = theme.BAD
+    p: theme.Painter,
+    top: float,
+    h: float,
+    text: str,
+    colour: tuple[int, int, int] = theme.BAD,
+    count: str = "",
 ) -> None:
+    """One banner's strip; ``count`` ("3/4", for banners taking turns) at its right."""
     px, width = 3.2 * p.u, p.w * 0.96
     p.rect((0, top, p.w, h), colour)
+    if count:
+        # The text stays centred: as much room kept on its left as the count takes.
+        right = p.text(count, px, (p.w - 1.5 * p.u, top + h / 2), theme.TEXT,
+                       anchor="midright", style="bold")  # fmt: skip
+        width = p.w - 2 * (p.w - right.left + 1.5 * p.u)
     lines = p.two_lines(text, px, width, "bold")
     if len(lines) > 1:
         px = min(px, h / 2.2)
