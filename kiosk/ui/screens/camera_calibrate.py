@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pygame
 
@@ -44,6 +43,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
 from kiosk.ui.i18n import fill, percent
 from kiosk.ui.screen import Click, DartDoubt, DartInput, Notice, Screen, match_below
+from kiosk.ui.screens.board_picture import BoardPicture, picture_place
 
 log = logging.getLogger("kiosk.camera")
 
@@ -76,34 +76,7 @@ COARSE, FINE = 8.0, 1.0  # crosshair steps, picture pixels
 LARGE = 0.05  # the large step, of the picture's width
 MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
          "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}  # fmt: skip
-OVERLAY = (0, 230, 255)
-# The numbers are drawn in the outer singles, inside the board's own (left to compare).
-NUMBERS_AT_MM = 135.0
 MARK_COLOUR = (255, 70, 200)
-
-
-def overlay_lines(cal: Calibration, steps: int = 120) -> list[np.ndarray]:
-    """Polylines (picture pixels) of the rings and the wires, as the calibration says
-    they appear: what a person compares with the picture."""
-    lines = []
-    t = np.linspace(0.0, 360.0, steps + 1)
-    for r in (board.INNER_BULL, board.OUTER_BULL, board.TREBLE_INNER, board.TREBLE_OUTER,
-              board.DOUBLE_INNER, board.DOUBLE_OUTER):  # fmt: skip
-        pts = np.array([board.point_at(a, r) for a in t])
-        lines.append(cal.board_to_image(pts))
-    for i in range(20):
-        a = i * board.SEGMENT_DEGREES + board.SEGMENT_DEGREES / 2
-        rs = np.linspace(board.OUTER_BULL, board.DOUBLE_OUTER, 12)
-        lines.append(cal.board_to_image(np.array([board.point_at(a, r) for r in rs])))
-    return lines
-
-
-def number_places(cal: Calibration) -> list[tuple[int, tuple[float, float]]]:
-    """Each segment's number and where the calibration puts it in the picture: in the
-    outer singles, just inside the board's own number."""
-    at = [board.point_at(i * board.SEGMENT_DEGREES, NUMBERS_AT_MM) for i in range(20)]
-    pts = cal.board_to_image(np.array(at))
-    return [(n, (float(x), float(y))) for n, (x, y) in zip(board.SEGMENTS, pts, strict=True)]
 
 
 def _diagonals_cross(marks: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -131,10 +104,10 @@ class CameraCalibrateScreen(Screen):
     ) -> None:
         super().__init__(kiosk)
         self.image = image
+        self.view = BoardPicture(image)
         self.out_path = Path(out_path)
         self.auto = auto
-        h, w = image.shape[:2]
-        self.image_size = (w, h)
+        self.image_size = w, h = self.view.image_size
         self.marks: list[tuple[float, float]] = []
         self.cursor = (w / 2, h / 2)
         self.steps = (max(COARSE, round(LARGE * w)), COARSE, FINE)  # ``*`` goes through them
@@ -146,36 +119,23 @@ class CameraCalibrateScreen(Screen):
         self.asked: str | None = None  # "undo" or "quit": asked once, done on the next
         self.saved = False
         self.finished = False  # the command stops when this is set
-        self._rect = pygame.Rect(0, 0, 1, 1)  # where the picture is drawn
-        self._surface: pygame.Surface | None = None
-        self._scaled: pygame.Surface | None = None
 
     # -- coordinates ---------------------------------------------------------------------
 
-    @property
-    def scale(self) -> float:
-        return float(self._rect.w / self.image_size[0])
-
     def image_to_screen(self, pt: tuple[float, float]) -> tuple[float, float]:
-        s = self.scale
-        return (self._rect.x + (pt[0] + 0.5) * s, self._rect.y + (pt[1] + 0.5) * s)
+        return self.view.image_to_screen(pt)
 
     def screen_to_image(self, pos: tuple[float, float]) -> tuple[float, float]:
-        s = self.scale
-        return ((pos[0] - self._rect.x) / s - 0.5, (pos[1] - self._rect.y) / s - 0.5)
+        return self.view.screen_to_image(pos)
 
     def layout(self, size: tuple[int, int]) -> pygame.Rect:
         """The picture's place on a screen of ``size``: below the prompt, above the
         key help (and the advice, when there is one), as large as fits with its aspect
         kept."""
-        sw, sh = size
-        u = sh / 100.0
+        u = size[1] / 100.0
         top = (18 if self._advice() else 11) * u  # (advice: two lines)
-        bottom = sh - (8 + BANNER_H * strips_at_foot(self.kiosk)) * u
-        w, h = self.image_size
-        s = min((sw - 2 * u) / w, (bottom - top) / h)
-        rw, rh = round(w * s), round(h * s)
-        return pygame.Rect(round((sw - rw) / 2), round(top + (bottom - top - rh) / 2), rw, rh)
+        bottom = size[1] - (8 + BANNER_H * strips_at_foot(self.kiosk)) * u
+        return picture_place(size, self.image_size, top, bottom)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -283,7 +243,7 @@ class CameraCalibrateScreen(Screen):
         if isinstance(event, DartInput | DartDoubt | Notice):
             self._to_the_match(event)
         elif isinstance(event, Click):
-            if not self.reviewing and self._rect.collidepoint(event.pos):
+            if not self.reviewing and self.view.rect.collidepoint(event.pos):
                 self.mark(self.screen_to_image(event.pos))
         elif isinstance(event, KeyAction):
             self.key(event)
@@ -349,21 +309,11 @@ class CameraCalibrateScreen(Screen):
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def _picture(self, rect: pygame.Rect) -> pygame.Surface:
-        if self._surface is None:
-            rgb = cv2.cvtColor(self.image, cv2.COLOR_BGR2RGB)
-            w, h = self.image_size
-            self._surface = pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB")
-        if self._scaled is None or self._scaled.get_size() != rect.size:
-            self._scaled = pygame.transform.smoothscale(self._surface, rect.size)
-        return self._scaled
-
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        self._rect = self.layout((p.w, p.h))
-        p.surface.blit(self._picture(self._rect), self._rect)
+        self.view.draw(p, self.layout((p.w, p.h)))
         if self.calibration is not None:
-            self._draw_overlay(p, self.calibration)
+            self.view.draw_overlay(p, self.calibration)
         for i, m in enumerate(self.marks):
             self._draw_mark(p, m, str(i + 1))
         if not self.reviewing:
@@ -427,23 +377,6 @@ class CameraCalibrateScreen(Screen):
         step = {FINE: self.t("fine"), COARSE: self.t("coarse")}.get(self.step, self.t("large"))
         return (f"{self.t('8 2 4 6 = move')} ({step}, * = {self.t('change')})   "
                 f"{self.t('5 = mark   . = undo   0 = auto   / = quit')}")  # fmt: skip
-
-    def _draw_overlay(self, p: theme.Painter, cal: Calibration) -> None:
-        clip = p.surface.get_clip()
-        p.surface.set_clip(self._rect)
-        width = max(1, round(p.u * 0.22))
-        for line in overlay_lines(cal):
-            pts = [self.image_to_screen((float(x), float(y))) for x, y in line]
-            if all(np.isfinite(pts).ravel()) and len(pts) > 1:
-                pygame.draw.lines(p.surface, OVERLAY, False, pts, width)
-        # The numbers, where the board has its own: 20 drawn over another number is a
-        # calibration turned round, which the rings and wires alone would not show.
-        for number, (x, y) in number_places(cal):
-            if np.isfinite(x) and np.isfinite(y):
-                big = number == 20
-                p.text(str(number), (3.6 if big else 2.4) * p.u, self.image_to_screen((x, y)),
-                       OVERLAY, anchor="center", style="bold")  # fmt: skip
-        p.surface.set_clip(clip)
 
     def _draw_mark(self, p: theme.Painter, m: tuple[float, float], label: str) -> None:
         x, y = self.image_to_screen(m)
