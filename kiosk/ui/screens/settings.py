@@ -1,9 +1,10 @@
 """Settings: language, volume, input source. Changes apply at once and are saved.
 "Date and time" sets the system clock (``date_time``).
 
-With cameras in the config (``[camera] devices``), one item per camera opens the
-calibration screen (``camera_calibrate``) on a still picture from it (the latest
-from the scoring cameras, which hold the device), saving to that camera's
+With cameras in the config (``[camera] devices``), one item per camera opens, on a
+picture from it (the latest from the scoring cameras, which hold the device), its
+saved calibration to check (``camera_check``; Enter there calibrates again), or with
+none the calibration screen (``camera_calibrate``), saving to that camera's
 ``calibrations`` file; the screen closes itself once saved or quit, and the scoring
 cameras start again with the new calibration. The config
 is read from the devices (``kiosk.bootstrap.Devices.config``): the screens' ``Devices``
@@ -15,12 +16,14 @@ from __future__ import annotations
 import logging
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import LANGUAGES, percent
-from kiosk.ui.screen import Screen
 from kiosk.ui.screens.menu import Item, MenuScreen
+
+if TYPE_CHECKING:
+    from kiosk.ui.screens.camera_calibrate import CameraCalibrateScreen
 
 log = logging.getLogger("kiosk.ui")
 
@@ -159,10 +162,15 @@ class SettingsScreen(MenuScreen):
         if image is None:
             self.message = f"{self.t('No picture from the camera')}: {device}"
             return
-        self.kiosk.stack.push(calibration_screen(self.kiosk, image, Path(out)))
+        from kiosk.ui.screens.camera_check import check_first
+
+        fresh = partial(picture, index) if picture is not None else None
+        again = partial(calibration_screen, self.kiosk, out=Path(out))
+        self.kiosk.stack.push(check_first(self.kiosk, image, Path(out), index + 1,
+                                          again=again, fresh=fresh))  # fmt: skip
 
 
-def calibration_screen(kiosk: Any, image: Any, out: Path) -> Screen:
+def calibration_screen(kiosk: Any, image: Any, out: Path) -> CameraCalibrateScreen:
     """The calibration screen, closing itself when it is done (the command's version
     waits for ``finished`` instead). Imported here, not at start: it needs OpenCV."""
     from kiosk.ui.screens.camera_calibrate import CameraCalibrateScreen
