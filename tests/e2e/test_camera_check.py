@@ -150,3 +150,19 @@ def test_a_saved_calibration_that_cannot_be_used_is_said_over_the_marking(tmp_pa
         d.press("4")
         assert d.screen.name == "camera-calibrate"
         assert "The calibration saved cannot be used: mark the points again" in d.texts
+
+
+def test_a_dart_that_lands_while_the_calibration_is_checked_mid_game_goes_to_the_game(
+    tmp_path: Path,
+) -> None:
+    from kiosk_support import start_game
+
+    with kiosk_with_camera(tmp_path) as (_running, d, _video):
+        start_game(d, ("Anna", "Boris"))
+        d.press("/")  # the game menu: its last item, Settings
+        d.press("7")
+        d.press("4")
+        assert d.screen.name == "camera-check"
+        d.throw("T20")  # as from a menu: the scoreboard comes back with the dart
+        assert d.screen.name == "cricket"
+        assert d.game().game.marks("Anna", 20) == 3
