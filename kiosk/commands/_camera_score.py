@@ -14,6 +14,7 @@ import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.fusion import Estimate, Fused, estimate_from, fuse
+from kiosk.adapters.camera.recheck import MOVED_MM, recheck
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import find_tip, too_much_change
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
                      "give one of each per camera")  # fmt: skip
     estimates = []
     moved: list[int] = []  # cameras whose pictures are too far apart to line up
+    misfit: list[int] = []  # cameras whose calibration does not fit their pictures
     busy: list[int] = []  # cameras whose pictures changed too much for one dart
     taken_out: list[int] = []  # cameras that see the dart in BEFORE, not in AFTER
     for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
@@ -86,10 +88,6 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(e))
         except UnicodeDecodeError:
             return _fail(f"{c}: not JSON (not even UTF-8 text)")
-        if cal.mirrored:
-            print(f"camera-score: {c}: the board points come out mirrored: is board y up "
-                  "(towards the 20) and x to the right? Unless the camera mirrors its picture, "
-                  "darts come out at their mirror image", file=sys.stderr)  # fmt: skip
         imgs = []
         for path in (b, a):
             img = _read_picture(path)
@@ -124,6 +122,11 @@ def run(args: argparse.Namespace) -> int:
                   f"camera moved between them, further than {MAX_SHIFT_PX:.0f} px can be lined "
                   "up): left out", file=sys.stderr)  # fmt: skip
             continue
+        if (why := _does_not_fit(imgs[0], cal, c, b)) is not None:
+            misfit.append(i + 1)
+            left = ": left out" if len(cals) > 1 else ""
+            print(f"camera-score: camera {i + 1}: {why}{left}", file=sys.stderr)
+            continue
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
             if too_much_change(imgs[0], imgs[1]):
@@ -153,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
               "pictures the wrong way round; no new dart", file=sys.stderr)  # fmt: skip
         return 0
     fused = fuse(estimates)
+    if fused is None and misfit and not estimates:
+        return _fail(f"camera {', '.join(map(str, misfit))}: the calibration does not fit the "
+                     "pictures: give each camera's pictures with its own calibration, or "
+                     "calibrate the camera again")  # fmt: skip
     if fused is None and moved and not estimates:
         # Not "none": the dart may well be there; these pictures cannot tell.
         return _fail(f"camera {', '.join(map(str, moved))} moved between the pictures: "
@@ -175,6 +182,33 @@ def run(args: argparse.Namespace) -> int:
         print(f"camera-score: unsure, could be {fused.doubt} ({unsure_why(fused, estimates)})",
               file=sys.stderr)  # fmt: skip
     return 0
+
+
+def _does_not_fit(before: np.ndarray, cal: Calibration, c: str, b: str) -> str | None:
+    """Why the calibration ``c`` cannot score these pictures, or None: the board in
+    BEFORE is not where it puts it (``recheck``, as the kiosk checks a camera when it
+    connects). Another camera's calibration (``/dev/video`` numbers swapped at boot, the
+    files mixed up) or a camera moved since gives a dart placed as far off as the
+    board is, without a word; points marked mirror-image give every dart's mirror
+    image. A check that cannot tell (a grey picture, the board hidden) says nothing."""
+    r = recheck(before, cal)
+    far = r.verdict == "moved" or (r.verdict == "refitted" and r.drift_mm >= MOVED_MM)
+    if cal.mirrored and not far and r.verdict == "unknown":
+        print(f"camera-score: {c}: its points are mirror-image (marked round the board the "
+              "wrong way, anticlockwise, or with board y pointing down, not up towards the "
+              "20): unless the camera mirrors its picture, darts come out at their mirror "
+              "image", file=sys.stderr)  # fmt: skip
+    if not far:
+        return None  # (mirrored and fitting: a camera that mirrors its picture)
+    if cal.mirrored:
+        return (f"{c}: its points are mirror-image of the board in {b} (marked round the board "
+                "the wrong way, anticlockwise, or with board y pointing down, not up towards "
+                "the 20): every dart would come out at its mirror image (T20 as T3); mark the "
+                "points again in the order named")  # fmt: skip
+    off = f"{r.drift_mm:.0f} mm" if r.drift_mm >= MOVED_MM else "turned"
+    return (f"{c} does not fit the pictures: the board in {b} is not where this calibration "
+            f"puts it ({off} off): another camera's calibration (its /dev/video number "
+            "swapped with another's?), or the camera moved since it was calibrated")  # fmt: skip
 
 
 def unsure_why(fused: Fused, estimates: list[Estimate]) -> str:

@@ -270,7 +270,10 @@ def test_pictures_the_wrong_way_round_are_no_new_dart(tmp_path):
     assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20" and r.stderr == ""
 
 
-def test_board_points_given_with_y_down_are_named_as_mirrored(tmp_path):
+def test_board_points_given_with_y_down_are_named_as_mirrored_and_not_scored(tmp_path):
+    # It said "is board y up and x to the right?" and scored the mirror image (T3): the
+    # pictures show the points are mirror-image, which is what is said now, and nothing
+    # is scored from them.
     import json
 
     t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
@@ -282,20 +285,50 @@ def test_board_points_given_with_y_down_are_named_as_mirrored(tmp_path):
         p["board"][1] = -p["board"][1]  # y down, as image coordinates go
     Path(cal).write_text(json.dumps(data))
     r = _cli("--calibration", cal, b, a)
-    assert r.stdout.splitlines()[0] == "T3"  # the mirror image: said, not hidden
-    assert "the board points come out mirrored: is board y up (towards the 20)" in r.stderr
+    assert r.returncode == 2 and r.stdout == ""
+    assert f"{cal}: its points are mirror-image of the board in {b}" in r.stderr
+    assert "anticlockwise" in r.stderr and "mark the points again" in r.stderr
 
 
-def test_two_cameras_far_apart_are_named_not_blamed_on_the_pictures(tmp_path):
-    # Each camera's pictures given with the other's calibration: the two place the dart
-    # far apart, and the doubt says which cameras disagree and by how much.
-    t = render_throw(7_100_011, 2, off_axis=(15.0, 50.0))
-    (c0, b0, a0), (c1, b1, a1) = _files(tmp_path, t, 0), _files(tmp_path, t, 1)
+def test_a_camera_that_mirrors_its_picture_scores_with_its_mirrored_calibration(tmp_path):
+    import json
+
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    for path in (b, a):
+        cv2.imwrite(path, cv2.flip(cv2.imread(path), 1))
+    data = json.loads(Path(cal).read_text())
+    for p in data["points"]:
+        p["image"][0] = data["image_size"][0] - 1 - p["image"][0]
+    Path(cal).write_text(json.dumps(data))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+    assert "mirror" not in r.stderr
+
+
+def test_pictures_given_with_another_camera_s_calibration_are_refused_saying_so(tmp_path):
+    # The /dev/video numbers of two cameras swapped: each camera's calibration with the
+    # other's pictures placed the dart tens of mm off without a word (S16 for an S11).
+    t = render_throw(1002, 3)
+    files = [_files(tmp_path, t, i) for i in range(3)]
+    (c0, b0, a0), (c1, b1, a1), (_, b2, a2) = files
+    r = _cli("--calibration", c1, b0, a0)
+    assert r.returncode == 2 and r.stdout == ""
+    assert f"{c1} does not fit the pictures: the board in {b0} is not where" in r.stderr
+    assert "another camera's calibration" in r.stderr and "/dev/video" in r.stderr
+    # Two cameras swapped: both left out, and nothing is scored.
     r = _cli("--calibration", c0, "--before", b1, "--after", a1,
              "--calibration", c1, "--before", b0, "--after", a0)  # fmt: skip
-    assert r.returncode == 0
-    assert "unsure, could be" in r.stderr and "cameras 1 and 2 place it" in r.stderr
-    assert "mm apart" in r.stderr
+    assert r.returncode == 2 and r.stdout == ""
+    assert "camera 1, 2: the calibration does not fit the pictures" in r.stderr
+    # One of three given the first one's file: it is left out, named, and the two others
+    # score the dart.
+    r = _cli("--calibration", c0, "--before", b0, "--after", a0,
+             "--calibration", c1, "--before", b1, "--after", a1,
+             "--calibration", c0, "--before", b2, "--after", a2)  # fmt: skip
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == str(t.truth), r.stderr
+    assert f"camera 3: {c0} does not fit the pictures" in r.stderr and "left out" in r.stderr
+    assert "camera 1:" not in r.stderr and "camera 2:" not in r.stderr
 
 
 def test_a_change_far_off_the_board_is_not_taken_for_the_dart(tmp_path):
