@@ -120,6 +120,18 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path):
 
 
 @pytest.mark.parametrize("ext", ["png", "jpg"])
+def test_a_picture_given_as_the_calibration_is_named_as_a_picture_not_as_bad_json(tmp_path, ext):
+    # It said "not JSON: 'utf-8' codec can't decode byte 0x89 in position 0".
+    t = render_throw(1, 1)
+    _, b, a = _files(tmp_path, t, 0, ext)
+    r = _cli("--calibration", b, b, a)
+    assert r.returncode == 2 and r.stdout == ""
+    kind = {"png": "PNG", "jpg": "JPEG"}[ext]
+    assert r.stderr == (f"camera-score: {b}: this is a picture ({kind}), not a calibration file "
+                        "(the .json file camera-calibrate writes)\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("ext", ["png", "jpg"])
 def test_a_picture_cut_short_is_named_as_such_in_one_line(tmp_path, ext):
     # A copy off the kiosk that did not finish: "not an image OpenCV knows" sent support
     # looking at the format, and for a PNG libpng printed its own line first.

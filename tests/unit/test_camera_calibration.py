@@ -39,7 +39,7 @@ def test_a_calibration_saved_by_notepad_loads_and_a_picture_given_by_mistake_is_
         (tmp_path / name).write_bytes(data.encode(encoding))
         assert Calibration.load(tmp_path / name) == cal
     (tmp_path / "cam0.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
-    with pytest.raises(CalibrationError, match=r"cam0\.png: not JSON"):
+    with pytest.raises(CalibrationError, match=r"cam0\.png: this is a picture \(PNG\), not a"):
         Calibration.load(tmp_path / "cam0.png")
 
 

@@ -344,7 +344,7 @@ def test_checking_a_file_loads_its_camera_calibrations(tmp_path: Path) -> None:
     )
     refused = run_cli("--check", str(conf))
     assert refused.returncode == 2 and "OK" not in refused.stdout
-    assert "camera 1: " in refused.stderr and "cam0.png: not JSON" in refused.stderr
+    assert "camera 1: " in refused.stderr and "cam0.png: this is a picture (PNG)" in refused.stderr
     assert "camera 2: " in refused.stderr and "none.json: cannot read" in refused.stderr
 
 

@@ -212,6 +212,11 @@ class Calibration:
             raw = Path(path).read_bytes()
         except OSError as e:
             raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
+        if (kind := _picture_kind(raw)) is not None:
+            raise CalibrationError(
+                f"{path}: this is a picture ({kind}), not a calibration file (the .json file "
+                "camera-calibrate writes)"
+            )
         try:
             # UTF-8 (with a BOM: Windows Notepad), or UTF-16/32 (Notepad's "Unicode");
             # a picture or other bytes given by mistake is "not JSON", never a crash.
@@ -319,6 +324,22 @@ class Calibration:
         d = p[1] - p[0]
         n = float(np.hypot(*d))
         return d / n if n > 1e-9 else np.array([0.0, -1.0])
+
+
+# How picture files begin: a picture given where a calibration was asked for (the two
+# sit side by side in a support folder) is named as such, not as "not JSON: 'utf-8'
+# codec can't decode byte 0x89".
+PICTURE_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"GIF8", "GIF"),
+    (b"BM", "BMP"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
+)  # fmt: skip
+
+
+def _picture_kind(raw: bytes) -> str | None:
+    """The kind of picture the bytes of a file are, or None."""
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "WebP"
+    return next((kind for magic, kind in PICTURE_MAGIC if raw.startswith(magic)), None)
 
 
 def jacobian_det(H: np.ndarray, p: np.ndarray) -> float:
