@@ -12,6 +12,7 @@ writes the file without asking; it exits 1 (and writes nothing) when it is not s
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 import time
@@ -24,7 +25,7 @@ import numpy as np
 
 from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG
-from kiosk.adapters.camera.capture import smaller_than_asked
+from kiosk.adapters.camera.capture import is_device, parse_source, smaller_than_asked
 from kiosk.commands._out import why_not_writable
 from kiosk.config import ConfigError, load_config
 
@@ -61,6 +62,21 @@ def grab_frame(source: str, warmup: int = WARMUP_FRAMES) -> np.ndarray | None:
     finally:
         cap.release()
     return None if frame is None else np.asarray(frame)
+
+
+def missing_source(source: str) -> str | None:
+    """Why ``source`` names no camera or file at all, or None (it is there, or a URL).
+    "no picture from the camera (unplugged? or busy ...)" sent one looking at a camera
+    for a device name mistyped, or a video file that is not there."""
+    src = parse_source(source)
+    path = f"/dev/video{src}" if isinstance(src, int) else src
+    if "://" in path or os.path.exists(path):
+        return None
+    if isinstance(src, int) or is_device(path):
+        there = sorted(glob.glob("/dev/video*"), key=lambda d: (len(d), d))
+        listed = ", ".join(there) if there else "none: is one plugged in?"
+        return f"{source}: no such camera (cameras here: {listed})"
+    return f"{source}: no such file"
 
 
 def _pair(text: str | None) -> tuple[float, float] | None:
@@ -110,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
         if image is None:
             return _fail(f"{args.image}: cannot read the picture")
+    elif (why := missing_source(args.camera)) is not None:
+        return _fail(why)
     else:
         image = grab_frame(args.camera)
         if image is None:

@@ -366,3 +366,19 @@ def test_the_command_s_window_speaks_the_language_of_the_kiosk_s_settings(
     t = i18n.load(language, ROOT / "kiosk" / "assets" / "locale").gettext
     title = f"1/{len(TARGETS)}: {t('Mark')} {t(TARGETS[0].label)}"
     assert t("Mark") != "Mark" and title in shown, shown
+
+
+def test_a_camera_or_video_that_is_not_there_is_named_not_taken_for_a_busy_camera(
+    tmp_path: Path,
+) -> None:
+    # It said "no picture from the camera (unplugged? or busy: a running kiosk holds its
+    # cameras ...)" for a device name mistyped and for a video file that is not there.
+    out = tmp_path / "cal.json"
+    for source, said in (("/dev/video987", "no such camera (cameras here: "),
+                         ("987", "no such camera (cameras here: "),
+                         (str(tmp_path / "nope.avi"), "no such file")):  # fmt: skip
+        done = _cli("--camera", source, "--out", str(out), "--auto", "--yes")
+        assert done.returncode == 2
+        assert done.stderr.startswith(f"camera-calibrate: {source}: {said}"), done.stderr
+        assert "busy" not in done.stderr and "WARN" not in done.stderr
+    assert not out.exists()
