@@ -79,6 +79,14 @@ def missing_source(source: str) -> str | None:
     return f"{source}: no such file"
 
 
+def _same_file(out: Path, source: str) -> bool:
+    """Whether ``out`` is the picture or video ``source`` (by another name too)."""
+    try:
+        return out.exists() and os.path.samefile(out, source)
+    except OSError:  # (the source is a camera index, a URL, or not there)
+        return False
+
+
 def _pair(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None
@@ -107,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
     if not (args.image or args.camera):
         return _fail("give --camera DEV_OR_FILE or --image FILE")
     out = Path(args.out)
+    if _same_file(out, args.image or args.camera):
+        return _fail(f"--out {args.out} is the picture to calibrate from: it would be written "
+                     "over; give the calibration a file of its own (cam0.json)")  # fmt: skip
     if (why := why_not_writable(out)) is not None:
         return _fail(why)
     try:

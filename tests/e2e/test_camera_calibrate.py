@@ -382,3 +382,21 @@ def test_a_camera_or_video_that_is_not_there_is_named_not_taken_for_a_busy_camer
         assert done.stderr.startswith(f"camera-calibrate: {source}: {said}"), done.stderr
         assert "busy" not in done.stderr and "WARN" not in done.stderr
     assert not out.exists()
+
+
+def test_the_command_refuses_to_write_the_calibration_over_its_own_picture(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # --out board.png with --image board.png wrote the JSON over the picture.
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), camera[1])
+    before = pic.read_bytes()
+    for args in (("--image", str(pic), "--out", str(pic)),
+                 ("--image", str(pic), "--out", str(tmp_path / "." / "board.png")),
+                 ("--camera", str(pic), "--out", str(pic))):  # fmt: skip
+        done = _cli(*args, "--auto", "--yes")
+        assert done.returncode == 2 and done.stdout == ""
+        assert f"--out {args[3]} is the picture to calibrate from: it would be written over" in (
+            done.stderr
+        )
+        assert pic.read_bytes() == before
