@@ -153,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         result = auto_calibrate(image, hint)
         if result.calibration is None:
             print(f"not calibrated: {result.reason}")
+            print(_after_auto_failed(result.template, hint))
             return 1
         try:
             result.calibration.save(out)
@@ -167,6 +168,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto,
                       language=language, twenty_at=hint)  # fmt: skip
+
+
+def _after_auto_failed(why: str, hint: tuple[float, float] | None) -> str:
+    """What to do when ``--auto --yes`` found no calibration (``why``: the automatic
+    calibration's reason, untranslated). Its "mark the 20 by hand" cannot be done
+    without the window: ``--twenty-at`` is how it is done here."""
+    window = "leave out --yes to mark the points in the window"
+    if hint is None and "segment is 20" in why:
+        return (f"give --twenty-at X,Y: a point of the picture (pixels) on the 20 segment, "
+                f"and it is found from there; or {window}")  # fmt: skip
+    return window
 
 
 def _language(config_file: Path | None) -> str:

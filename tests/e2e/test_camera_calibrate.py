@@ -400,3 +400,33 @@ def test_the_command_refuses_to_write_the_calibration_over_its_own_picture(
             done.stderr
         )
         assert pic.read_bytes() == before
+
+
+def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # The numbers hidden (a dark surround): "mark the 20 by hand", which --yes has no
+    # window for, was all it said; --twenty-at is how it is done headless.
+    cam, image = camera
+    hidden = image.copy()
+    rings = [np.array([_truth(cam, (r * math.cos(a), r * math.sin(a)))
+                       for a in np.linspace(0, 2 * math.pi, 200)], np.int32)
+             for r in (240.0, 172.0)]  # fmt: skip
+    mask = np.zeros(hidden.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [rings[0]], 255)
+    cv2.fillPoly(mask, [rings[1]], 0)
+    hidden[mask > 0] = (20, 20, 20)
+    pic, out = tmp_path / "board.png", tmp_path / "cal.json"
+    cv2.imwrite(str(pic), hidden)
+    done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
+    assert done.returncode == 1 and not out.exists()
+    assert done.stdout.splitlines() == [
+        "not calibrated: cannot tell which segment is 20 from the numbers; mark the 20 by hand",
+        "give --twenty-at X,Y: a point of the picture (pixels) on the 20 segment, and it is "
+        "found from there; or leave out --yes to mark the points in the window",
+    ]
+    x, y = _truth(cam, (0.0, 140.0))  # as it says: a point on the 20
+    done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes",
+                "--twenty-at", f"{x:.0f},{y:.0f}")  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    assert _error_mm(Calibration.load(out), cam) < 1.0
