@@ -54,9 +54,11 @@ class BoardMapBroken:
 @dataclass(frozen=True, slots=True)
 class CamerasDown:
     """The configured cameras that are not scoring, numbered from 1 as in the config,
-    each with why: "no pictures" (unplugged, failing) or "calibrate" (moved, pictures
-    of another size, no calibration that loads). Empty: every camera scores. The
-    banner says so while the others go on (with every camera down, the board banner)."""
+    each with why: "no pictures" (unplugged, failing), "not calibrated" (no calibration
+    file named, or none there yet: never calibrated) or "calibrate" (calibrate it again:
+    moved, pictures of another size, a calibration file that does not load). Empty:
+    every camera scores. The banner says so while the others go on (with every camera
+    down, the board banner)."""
 
     cameras: tuple[tuple[int, str], ...] = ()
 
@@ -78,7 +80,8 @@ class Devices:
         self._camera_details: dict[int, str] = {}
         self._to_calibrate: set[int] = set()  # the scorer's cameras that need calibrating
         self._camera_numbers: list[int] = []  # scorer's camera -> its number in the config
-        self._left_out: list[int] = []  # configured cameras that could not be started
+        # Configured cameras that could not be started, with why (``CamerasDown``).
+        self._left_out: list[tuple[int, str]] = []
         self._down: tuple[tuple[int, str], ...] = ()
         self._posted: tuple[str, str] | None = None  # the cameras' state last posted
         self._lock = threading.Lock()  # the sources: started, switched, stopped
@@ -247,17 +250,19 @@ class Devices:
         sources: list[str] = []
         calibrations: list[Calibration] = []
         numbers: list[int] = []
-        left_out: list[int] = []
+        left_out: list[tuple[int, str]] = []
         for i, device in enumerate(cams.devices):
             if not (path := cams.calibration_for(i)):
                 log.error("camera %s has no calibration file: left out (camera-calibrate)", device)
-                left_out.append(i + 1)
+                left_out.append((i + 1, "not calibrated"))
                 continue
             try:
                 cal = Calibration.load(path)
             except CalibrationError as e:
                 log.error("camera %s left out: %s", device, e)
-                left_out.append(i + 1)
+                # (No file there: never calibrated; one that does not load: again.)
+                why = "calibrate" if Path(path).exists() else "not calibrated"
+                left_out.append((i + 1, why))
                 continue
             if cal.face_on:
                 log.warning("camera %s looks at the board nearly face-on (%.0f deg off its "
@@ -334,7 +339,7 @@ class Devices:
         from kiosk.adapters.camera.capture import VIDEO_ENDED
 
         with self._state_lock:
-            down = [(n, "calibrate") for n in self._left_out]
+            down = list(self._left_out)
             for i, state in self._camera_states.items():
                 if state != "connected" and i < len(self._camera_numbers):
                     if i in self._to_calibrate:
@@ -396,7 +401,7 @@ class Devices:
         self._clear_camera_states([])
         self._report_down()
 
-    def _clear_camera_states(self, left_out: list[int]) -> None:
+    def _clear_camera_states(self, left_out: list[tuple[int, str]]) -> None:
         """No camera's state known (the cameras start, or stopped); ``left_out``: the
         configured cameras that could not be started."""
         with self._state_lock:

@@ -82,7 +82,7 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
                            "devices). Darts can be typed.")  # fmt: skip
         elif kiosk.board.detail.startswith(NO_CALIBRATED_CAMERA):
             text = kiosk.t("No camera is calibrated: calibrate one (Settings). Darts can be typed.")
-        elif kiosk.board.detail == "cameras" and _all_down(kiosk, "calibrate"):
+        elif kiosk.board.detail == "cameras" and _all_down(kiosk, *CALIBRATE):
             text = kiosk.t("The cameras need calibrating (Settings). Darts can be typed.")
         elif kiosk.board.detail == "cameras" and _all_down(kiosk, "video ended"):
             text = kiosk.t("The video ended: the cameras give no more darts. Darts can be typed.")
@@ -184,15 +184,18 @@ def setting_of(mistake: str) -> str:
     return section.group(0) if section else Path(where).name
 
 
+# Why a camera is down that wants calibrating: never calibrated, or again (it moved).
+CALIBRATE = ("not calibrated", "calibrate")
 # Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).
-NOT_MENDED_BY_RECONNECTING = ("calibrate", "video ended")
+NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended")
 
 
-def _all_down(kiosk: Kiosk, why: str) -> bool:
-    """Every camera not scoring is down for ``why`` ("calibrate": waiting to be
-    calibrated, not unplugged; "video ended": a recorded video standing in ended)."""
+def _all_down(kiosk: Kiosk, *whys: str) -> bool:
+    """Every camera not scoring is down for one of ``whys`` ("calibrate", "not
+    calibrated": waiting to be calibrated, not unplugged; "video ended": a recorded
+    video standing in ended)."""
     down = kiosk.cameras_down
-    return bool(down) and all(w == why for _, w in down)
+    return bool(down) and all(w in whys for _, w in down)
 
 
 def _cameras_down(kiosk: Kiosk) -> str:
@@ -206,7 +209,9 @@ def _down_list(kiosk: Kiosk) -> str:
     video ended)"."""
     parts = []
     for number, why in kiosk.cameras_down:
-        if why == "calibrate":
+        if why == "not calibrated":  # (never calibrated: not "again")
+            parts.append(kiosk.t("camera {} (calibrate it: Settings)").format(number))
+        elif why == "calibrate":
             parts.append(kiosk.t("camera {} (calibrate it again: Settings)").format(number))
         elif why == "video ended":
             parts.append(kiosk.t("camera {} (its video ended)").format(number))

@@ -122,8 +122,8 @@ class Kiosk:
         self.clock_set_by_hand = False  # this run: the league stops asking about the date
         self._clock_logged = False
         self.board = BoardState()
-        # Cameras not scoring while others do: (number from 1, "no pictures" | "calibrate"
-        # | "video ended").
+        # Cameras not scoring while others do: (number from 1, "no pictures" | "not
+        # calibrated" | "calibrate" (again) | "video ended").
         self.cameras_down: tuple[tuple[int, str], ...] = ()
         self.board_map_problem = ""  # the configured board map that did not load (its name)
         self.settings_mistakes: tuple[str, ...] = ()  # stepped over at start (logged)

@@ -477,16 +477,37 @@ def test_cameras_all_down_for_different_reasons_are_each_named_not_reconnecting(
     # will reconnect, and the owner needs to know camera 2 wants calibrating.
     with kiosk_on_board(tmp_path) as (d, _board):
         start_game(d, ("Anna", "Boris"))
-        d.kiosk.set_cameras_down(((1, "video ended"), (2, "calibrate"), (3, "video ended")))
+        d.kiosk.set_cameras_down(((1, "video ended"), (2, "not calibrated"), (3, "video ended")))
         d.kiosk.set_board("lost", "cameras")
         d.settle()
-        said = ("No camera is scoring: camera 1 (its video ended); camera 2 (calibrate it "
-                "again: Settings); camera 3 (its video ended). Darts can be typed.")  # fmt: skip
+        # (It said "calibrate it again" of a camera never calibrated.)
+        said = ("No camera is scoring: camera 1 (its video ended); camera 2 (calibrate it: "
+                "Settings); camera 3 (its video ended). Darts can be typed.")  # fmt: skip
         assert said in " ".join(d.texts), d.texts  # (on two lines)
         assert not any(t.startswith("Cameras lost") for t in d.texts)
         d.kiosk.set_cameras_down(((1, "no pictures"), (2, "no pictures")))  # unplugged
         d.settle()
         assert any(t.startswith("Cameras lost: reconnecting") for t in d.texts), d.texts
+
+
+def test_a_camera_never_calibrated_is_told_to_be_calibrated_and_a_moved_one_again(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_game(d, ("Anna", "Boris"))
+        d.kiosk.set_cameras_down(((2, "not calibrated"), (3, "calibrate")))  # 1 scores
+        d.settle()
+        said = ("Not scoring: camera 2 (calibrate it: Settings); camera 3 (calibrate it "
+                "again: Settings). The other cameras go on.")  # fmt: skip
+        assert said in " ".join(d.texts), d.texts
+        d.kiosk.set_language("uk")
+        d.kiosk.set_cameras_down(((2, "not calibrated"),))
+        d.settle()
+        assert "камера 2 (відкалібруйте її: Налаштування)" in " ".join(d.texts), d.texts
+        d.kiosk.set_cameras_down(((1, "not calibrated"), (2, "calibrate")))
+        d.kiosk.set_board("lost", "cameras")  # none scores: waiting to be calibrated
+        d.settle()
+        assert any(t.startswith("Камери треба відкалібрувати") for t in d.texts), d.texts
 
 
 @pytest.mark.parametrize("tip_search_s", [0.0, 0.15], ids=["this-machine", "a-slow-machine"])

@@ -74,9 +74,22 @@ def test_unplugged_and_uncalibrated_cameras_are_named_with_what_to_do(tmp_path: 
     devices = (str(good), str(tmp_path / "unplugged.avi"), str(good))
     calibrations = (str(good.with_suffix(".json")), str(good.with_suffix(".json")))
     seen = _down_events(devices, calibrations)
-    # The third has no calibration: left out from the start; the second sends nothing.
-    assert seen[0] == CamerasDown(((3, "calibrate"),))
-    assert CamerasDown(((2, "no pictures"), (3, "calibrate"))) in seen
+    # The third has no calibration: left out from the start, never calibrated (not
+    # "again"); the second sends nothing.
+    assert seen[0] == CamerasDown(((3, "not calibrated"),))
+    assert CamerasDown(((2, "no pictures"), (3, "not calibrated"))) in seen
+
+
+def test_a_calibration_file_not_there_yet_is_not_calibrated_and_a_broken_one_is_again(
+    tmp_path: Path,
+) -> None:
+    good = _video(tmp_path / "good.avi", [Step("still", 30)])
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    devices = (str(good), str(good), str(good))
+    calibrations = (str(good.with_suffix(".json")), str(tmp_path / "none.json"), str(broken))
+    seen = _down_events(devices, calibrations)
+    assert seen[0] == CamerasDown(((2, "not calibrated"), (3, "calibrate")))
 
 
 def test_a_camera_turned_away_is_named_to_calibrate_again(tmp_path: Path) -> None:
