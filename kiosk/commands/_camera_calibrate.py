@@ -133,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
             language = _language(getattr(args, "config", None))
         except ConfigError as e:
             return _fail(str(e))
+    if not (args.auto and args.yes) and (why := no_display()) is not None:
+        return _fail(f"{why}: run it on the kiosk's screen (or where DISPLAY is set), or "
+                     "headless with --auto --yes (and --twenty-at X,Y if it cannot tell the "
+                     "20)")  # fmt: skip
     if args.image:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
         if image is None:
@@ -179,6 +183,29 @@ def _after_auto_failed(why: str, hint: tuple[float, float] | None) -> str:
         return (f"give --twenty-at X,Y: a point of the picture (pixels) on the 20 segment, "
                 f"and it is found from there; or {window}")  # fmt: skip
     return window
+
+
+# SDL's video drivers that show nothing: asked for by name (the tests, scripts) they
+# are used; fallen back to (SDL 2.28 and on: no X, Wayland or KMS screen to open) the
+# window would wait unseen for keys that never come.
+UNSEEN_DRIVERS = ("offscreen", "dummy")
+
+
+def no_display() -> str | None:
+    """Why the calibration window could not be seen, or None."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    asked = {d.strip() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")}
+    try:
+        pygame.display.init()
+    except pygame.error as e:
+        return f"no display to show the calibration window on ({e})"
+    driver = pygame.display.get_driver()
+    if driver in UNSEEN_DRIVERS and driver not in asked:
+        pygame.display.quit()
+        return "no display to show the calibration window on (no DISPLAY, no screen to open)"
+    return None
 
 
 def _language(config_file: Path | None) -> str:

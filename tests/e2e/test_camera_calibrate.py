@@ -358,6 +358,7 @@ def test_the_command_s_window_speaks_the_language_of_the_kiosk_s_settings(
         return False  # closed at once, as if the window were shut: nothing saved
 
     monkeypatch.setattr(App, "run", one_frame)
+    monkeypatch.setattr(impl, "no_display", lambda: None)  # (headless on purpose, any driver)
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     out = tmp_path / "c.json"
@@ -430,3 +431,35 @@ def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(
                 "--twenty-at", f"{x:.0f},{y:.0f}")  # fmt: skip
     assert done.returncode == 0, done.stdout
     assert _error_mm(Calibration.load(out), cam) < 1.0
+
+
+def _no_screen(driver: str | None) -> dict[str, str]:
+    """An environment with no X or Wayland display, and ``driver`` asked of SDL."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}  # fmt: skip
+    return dict(env, SDL_AUDIODRIVER="dummy", **({"SDL_VIDEODRIVER": driver} if driver else {}))
+
+
+@pytest.mark.parametrize("driver", ["x11", None], ids=["asked-for", "none-asked"])
+def test_the_window_with_no_display_to_show_it_is_refused_not_left_waiting_unseen(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path, driver: str | None
+) -> None:
+    # With no screen, SDL fell back to a driver that shows nothing, and the window
+    # waited for keys nobody could press (or, with a driver asked for, a traceback).
+    env = _no_screen(driver)
+    if driver is None:
+        probe = ("import os, pygame; pygame.display.init(); "
+                 "print(pygame.display.get_driver())")  # fmt: skip
+        picked = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                                text=True, timeout=30).stdout.split()[-1:]  # fmt: skip
+        if picked != ["offscreen"]:
+            pytest.skip(f"SDL opens a screen here without a display: {picked}")
+    pic, out = tmp_path / "board.png", tmp_path / "cal.json"
+    cv2.imwrite(str(pic), camera[1])
+    cmd = [sys.executable, "-m", "kiosk", "camera-calibrate", "--image", str(pic), "--out",
+           str(out)]  # fmt: skip
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and not out.exists()
+    said = "camera-calibrate: no display to show the calibration window on ("
+    assert any(line.startswith(said) for line in done.stderr.splitlines()), done.stderr
+    assert "--auto --yes" in done.stderr and "Traceback" not in done.stderr
