@@ -122,7 +122,12 @@ def run(args: argparse.Namespace) -> int:
                   f"camera moved between them, further than {MAX_SHIFT_PX:.0f} px can be lined "
                   "up): left out", file=sys.stderr)  # fmt: skip
             continue
-        if (why := _does_not_fit(imgs[0], cal, c, b)) is not None:
+        checked, why = _checked(imgs[0], cal, c, b)
+        if checked is not None:
+            cal = checked
+            if why:
+                print(f"camera-score: camera {i + 1}: {why}", file=sys.stderr)
+        else:
             misfit.append(i + 1)
             left = ": left out" if len(cals) > 1 else ""
             print(f"camera-score: camera {i + 1}: {why}{left}", file=sys.stderr)
@@ -184,31 +189,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _does_not_fit(before: np.ndarray, cal: Calibration, c: str, b: str) -> str | None:
-    """Why the calibration ``c`` cannot score these pictures, or None: the board in
-    BEFORE is not where it puts it (``recheck``, as the kiosk checks a camera when it
-    connects). Another camera's calibration (``/dev/video`` numbers swapped at boot, the
-    files mixed up) or a camera moved since gives a dart placed as far off as the
-    board is, without a word; points marked mirror-image give every dart's mirror
-    image. A check that cannot tell (a grey picture, the board hidden) says nothing."""
+def _checked(
+    before: np.ndarray, cal: Calibration, c: str, b: str
+) -> tuple[Calibration | None, str]:
+    """The calibration to score with and what to say of it, or (None, why it cannot
+    score these pictures): the board in BEFORE checked against it (``recheck``), as the
+    kiosk checks a camera when it connects. Another camera's calibration (``/dev/video``
+    numbers swapped at boot, the files mixed up) or a camera moved since placed the
+    dart as far off as the board is, without a word; points marked mirror-image gave
+    every dart's mirror image. Now:
+
+    - the board's rings fitted well, ``MOVED_MM`` or more from where the calibration
+      puts them: scored with the fit, as the kiosk goes on, and said (closer, the
+      calibration is used as given: a fit a few mm off it is no reason to overrule it);
+    - the board found elsewhere with no fit: not scored, and said;
+    - a check that cannot tell (a grey picture, the board hidden): scored as given."""
     r = recheck(before, cal)
-    far = r.verdict == "moved" or (r.verdict == "refitted" and r.drift_mm >= MOVED_MM)
-    if cal.mirrored and not far and r.verdict == "unknown":
-        print(f"camera-score: {c}: its points are mirror-image (marked round the board the "
-              "wrong way, anticlockwise, or with board y pointing down, not up towards the "
-              "20): unless the camera mirrors its picture, darts come out at their mirror "
-              "image", file=sys.stderr)  # fmt: skip
-    if not far:
-        return None  # (mirrored and fitting: a camera that mirrors its picture)
-    if cal.mirrored:
-        return (f"{c}: its points are mirror-image of the board in {b} (marked round the board "
-                "the wrong way, anticlockwise, or with board y pointing down, not up towards "
-                "the 20): every dart would come out at its mirror image (T20 as T3); mark the "
-                "points again in the order named")  # fmt: skip
-    off = f"{r.drift_mm:.0f} mm" if r.drift_mm >= MOVED_MM else "turned"
-    return (f"{c} does not fit the pictures: the board in {b} is not where this calibration "
-            f"puts it ({off} off): another camera's calibration (its /dev/video number "
-            "swapped with another's?), or the camera moved since it was calibrated")  # fmt: skip
+    mirror = ("its points are mirror-image (marked round the board the wrong way, "
+              "anticlockwise, or with board y pointing down, not up towards the 20)")  # fmt: skip
+    if r.verdict == "refitted" and r.drift_mm >= MOVED_MM and r.calibration is not None:
+        off = (mirror if cal.mirrored else
+               f"the board in {b} lies {r.drift_mm:.0f} mm from where it puts it: another "
+               "camera's calibration (its /dev/video number swapped with another's?), or the "
+               "camera moved since it was calibrated")  # fmt: skip
+        return r.calibration, (f"{c}: {off}; scored with the board's rings found again in "
+                               f"{b}, as the kiosk does: calibrate it again")  # fmt: skip
+    if r.verdict == "moved":
+        if cal.mirrored:
+            return None, (f"{c}: {mirror}, the board in {b} is not where they put it: every "
+                          "dart would come out at its mirror image (T20 as T3); mark the "
+                          "points again in the order named")  # fmt: skip
+        off = f"{r.drift_mm:.0f} mm" if r.drift_mm >= MOVED_MM else "turned"
+        return None, (f"{c} does not fit the pictures: the board in {b} is not where this "
+                      f"calibration puts it ({off} off): another camera's calibration (its "
+                      "/dev/video number swapped with another's?), or the camera moved since "
+                      "it was calibrated")  # fmt: skip
+    if cal.mirrored and r.verdict == "unknown":
+        return cal, (f"{c}: {mirror}: unless the camera mirrors its picture, darts come out "
+                     "at their mirror image")  # fmt: skip
+    return cal, ""
 
 
 def unsure_why(fused: Fused, estimates: list[Estimate]) -> str:

@@ -15,8 +15,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Prints the dart (e.g. S10, T20, DB, MISS) or 'none', then the board point as"
         " 'X Y mm' (origin at the bull, x right, y up). One camera: --calibration C"
         " BEFORE AFTER; several, fused: --calibration C --before B --after A per camera."
-        " Exit 2 on a bad file or argument, or a calibration that does not fit its"
-        " camera's pictures (another camera's, or points marked mirror-image)."
+        " Each calibration is checked against the board in its BEFORE picture: one"
+        " 10 mm or more off is said and the board's rings found there are used, as the"
+        " kiosk does. Exit 2 on a bad file or argument, or when no camera's calibration"
+        " fits its pictures (the board not found where it puts it, or its points marked"
+        " mirror-image)."
     )
     parser.add_argument("--calibration", action="append", default=[], metavar="CAL.json",
                         help="the camera's calibration (repeat per camera)")  # fmt: skip
