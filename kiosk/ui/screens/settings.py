@@ -35,7 +35,11 @@ SOURCES = [
     ("camera", "cameras"),
 ]
 # Why a camera is not scoring (``Kiosk.cameras_down``) -> the word on its settings line.
-CAMERA_DOWN = {"calibrate": "calibrate again", "video ended": "video ended"}
+CAMERA_DOWN = {
+    "calibrate": "calibrate again",
+    "not calibrated": "not calibrated",
+    "video ended": "video ended",
+}
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
 
