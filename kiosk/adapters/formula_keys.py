@@ -111,6 +111,11 @@ def token_for(name: str, char: str = "", pad: bool = True) -> Token | None:
             return Token(TEXT, char.lower())
         if char in OPERATORS:
             return Token(TEXT, char)
+        if len(char) == 1 and char.isprintable() and not char.isspace():
+            # Any other sign a keyboard types (^ . % ! =): into the formula, where the
+            # rules refuse it with their message and its place. Dropped, it scored
+            # another formula unsaid (2^5+78 as 25+78).
+            return Token(TEXT, char)
     return None
 
 

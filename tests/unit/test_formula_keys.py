@@ -112,3 +112,20 @@ def test_a_formula_taken_back_comes_back_as_tokens() -> None:
     assert editor.tokens[0] == "pow(" and editor.text == "pow(3,4)+89"
     editor.apply(Token(fk.DELETE))
     assert editor.text == "pow(3,4)+8" and editor.next_digit == "9"
+
+
+@pytest.mark.parametrize("typed", ["2^5+78", "2.5*78", "25%78", "25+78!"])
+def test_a_sign_the_rules_refuse_is_kept_for_them_to_refuse_not_dropped(typed: str) -> None:
+    # It was dropped: 2^5+78 was scored as 25+78 without a word.
+    from kiosk.domain.formula.expression import FormulaError, evaluate
+
+    editor = FormulaEditor(2578)
+    for ch in typed:
+        action = kp.action_for(0, ch)
+        assert action is not None
+        token = token_of(action)
+        assert token is not None, ch
+        editor.apply(token)
+    assert editor.text.replace(" ", "") == typed
+    with pytest.raises(FormulaError):
+        evaluate(editor.text, 2578)
