@@ -511,3 +511,30 @@ def test_the_automatic_move_s_note_goes_on_two_lines_on_a_small_screen(
         second = next(x for x in d.texts if note.endswith(x) and x != note and len(x) > 3)
         assert f"{first} {second}" == note, d.texts
         assert min(sizes[first], sizes[second]) >= 2.9
+
+
+def test_a_tip_said_while_typing_is_gone_from_the_round_s_result(tmp_path: Path) -> None:
+    # "All four digits are in" stayed on the result for its 4 s, over "Enter: next
+    # round   . : take the formula back"; "Formula full: delete with ." there pointed at
+    # the key that takes the formula back.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489,)))
+        d.settle()
+        d.pad("\n00+00")
+        d.pad("2")
+        assert "All four digits are in" in d.texts
+        d.pad("\n")
+        assert session.game.score("Anna") == 424
+        assert "All four digits are in" not in d.texts, d.texts
+
+
+def test_a_huge_negative_result_s_preview_stays_in_the_formula_s_pane(tmp_path: Path) -> None:
+    # -pow(9,8)*76: ten-digit points and score ran into the right-hand column, under
+    # the "Perfect game" line.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9876,)))
+        d.settle()
+        d.pad("\n-80609*00")
+        pane = d.running.app.canvas.get_width() * 0.60
+        for shown in ("-3271550796 points", "\u2192 score 3271551297"):
+            assert d.rect_of(shown).right <= pane, (shown, d.rect_of(shown))

@@ -127,6 +127,8 @@ class FormulaScreen(Screen):
         s = self.session
         if token.kind == fk.SUBMIT:
             fb = s.submit(self.editor.text, self.now())
+            if fb.accepted:  # (a tip or "Formula full" said while typing: old news)
+                self.message, self.message_until = "", None
             self.feedback(fb)
             if not fb.accepted and fb.error is not None:
                 self.error_position = fb.error.position

@@ -226,10 +226,14 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
                    style="bold", max_width=(x1 - x0) * 0.45)  # fmt: skip
         pts = f"{preview.points:+d} {t('points')}"
         colour = theme.GOOD if preview.gains else theme.BAD  # the score goes up: a warning
-        r = p.text(pts, L.s(5), (r.right + 3 * p.u, y), colour, anchor="midleft", style="bold")
+        # A huge negative result (-pow(9,8)*76: ten-digit points and score) shares the
+        # line's room with its score, never past the pane into the right-hand column.
+        rest = x1 - r.right - 6 * p.u
+        r = p.text(pts, L.s(5), (r.right + 3 * p.u, y), colour, anchor="midleft", style="bold",
+                   max_width=rest * 0.5)  # fmt: skip
         after = f"\u2192 {t('score')} {preview.score_after}"
         p.text(after, L.s(5), (r.right + 3 * p.u, y), theme.ACCENT, anchor="midleft",
-               style="bold", max_width=x1 - r.right - 3 * p.u)  # fmt: skip
+               style="bold", max_width=max(1.0, x1 - r.right - 3 * p.u))  # fmt: skip
     elif preview.error is not None and text:
         refused = text == screen.refused_text
         colour = theme.DIM if preview.still_typing and not refused else theme.BAD
