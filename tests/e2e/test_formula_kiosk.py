@@ -538,3 +538,8 @@ def test_a_huge_negative_result_s_preview_stays_in_the_formula_s_pane(tmp_path: 
         pane = d.running.app.canvas.get_width() * 0.60
         for shown in ("-3271550796 points", "\u2192 score 3271551297"):
             assert d.rect_of(shown).right <= pane, (shown, d.rect_of(shown))
+        d.pad("\n")  # the rounds table: the formula not squeezed under the points
+        drawn = list(zip(d.texts, d.running.app.text_rects, strict=True))
+        formula = [r for t, r in drawn if t == "-pow(9,8)\u00d776 = -3271550796"][-1]
+        points = [r for t, r in drawn if t == "-3271550796"][-1]
+        assert formula.right <= points.left and formula.h >= points.h, (formula, points)

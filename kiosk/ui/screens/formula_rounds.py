@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from kiosk.ui.screens.formula_play import FormulaScreen
 
 
+COLUMN_MAX = 0.17  # of the table's width, for any column but the formula's
+
+
 def short_names(names: Sequence[str]) -> list[str]:
     """Initials that tell the players apart: "A" "B" (Anna, Boris); "BK" (Bohdan
     Kostiantynovych); "P1" "P2" (Player 1, Player 2); "An" "Ar" (Anna, Artem)."""
@@ -83,6 +86,9 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
         value = max((font.size(cell)[0] for cell in cells), default=0)
         widths[k] = max(value, p.fonts.get(int(L.s(2.6))).size(head)[0]) + 1.2 * p.u
     width = x1 - x0
+    # A huge negative result's points and score (ten digits and more) are shrunk into
+    # their column: grown to fit, they squeezed the formula to a speck under them.
+    widths = [w if k == formula_col else min(w, width * COLUMN_MAX) for k, w in enumerate(widths)]
     widths[formula_col] = max(0.0, width - sum(widths))
     lefts = [x0 + sum(widths[:k]) for k in range(len(heads))]
     for k, head in enumerate(heads):
