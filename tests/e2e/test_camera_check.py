@@ -166,3 +166,26 @@ def test_a_dart_that_lands_while_the_calibration_is_checked_mid_game_goes_to_the
         d.throw("T20")  # as from a menu: the scoreboard comes back with the dart
         assert d.screen.name == "cricket"
         assert d.game().game.marks("Anna", 20) == 3
+
+
+def test_a_dart_not_read_while_the_calibration_is_checked_is_asked_on_the_scoreboard(
+    tmp_path: Path,
+) -> None:
+    # The check screen kept the cameras' "type it" to itself: the dart was never asked
+    # for, and lost.
+    from kiosk_support import start_game
+
+    from kiosk.ui.screen import Notice
+
+    said = "A dart was not read: type it on the keypad"
+    with kiosk_with_camera(tmp_path) as (running, d, _video):
+        start_game(d, ("Anna", "Boris"))
+        d.press("/")
+        d.press("7")
+        d.press("4")
+        assert d.screen.name == "camera-check"
+        running.inbox.put(Notice(said, act=True))
+        d.settle()
+        assert d.screen.name == "cricket" and said in d.texts, d.texts
+        d.press("3*20\n")
+        assert d.game().game.marks("Anna", 20) == 3

@@ -23,7 +23,7 @@ from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
-from kiosk.ui.screen import DartDoubt, DartInput, Screen, back_to_the_match
+from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.board_picture import BoardPicture, picture_place
 
 if TYPE_CHECKING:
@@ -91,7 +91,8 @@ class CameraCheckScreen(Screen):
     # -- input and time ------------------------------------------------------------------
 
     def process_event(self, event: Any) -> None:
-        if isinstance(event, DartInput | DartDoubt):
+        if isinstance(event, DartInput | DartDoubt) or (isinstance(event, Notice) and event.act):
+            # (as from a menu: the dart, or a dart to type, one the cameras could not read)
             back_to_the_match(self.kiosk.stack, event)
         elif isinstance(event, KeyAction):
             if event.name == "enter":
