@@ -346,3 +346,24 @@ def test_a_game_won_while_a_dart_is_corrected_goes_to_its_results(tmp_path: Path
         assert said in d.texts, d.texts
         d.wait_screen("results")
         assert "Anna wins!" in d.texts
+
+
+def test_a_dart_not_read_while_the_right_dart_is_typed_is_said_there_and_asked_after(
+    tmp_path: Path,
+) -> None:
+    said = "A dart was not read: type it on the keypad"
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S5"])
+        d.press("/6")
+        d.press("1")
+        d.press("2")
+        d.running.inbox.put(Notice(said, act=True))
+        d.settle()
+        assert d.screen.name == "correct-dart" and said in d.texts, d.texts
+        d.press("0\n")
+        assert d.screen.name == "cricket"
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert [str(x) for x in game.history] == ["S20"]
+        d.press("19\n")  # the dart not read, typed on the scoreboard
+        assert [str(x) for x in game.history] == ["S20", "S19"]

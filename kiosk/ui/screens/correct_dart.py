@@ -137,6 +137,9 @@ class CorrectDartScreen(Screen):
             )
         elif len(game.history) > history:
             self.meanwhile = self.t("Meanwhile: the turn passed")
+        elif isinstance(event, Notice) and self.game_screen.message:
+            # (what the board or the cameras said: a dart not read, to type after this)
+            self.meanwhile = self.game_screen.message
 
     def key(self, event: KeyAction) -> None:
         name, char = event.name, event.char.upper()
