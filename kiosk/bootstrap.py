@@ -183,6 +183,9 @@ class Running:
     lock: Any = None  # kiosk.adapters.store.lock.DataLock: this kiosk's data folder
     check: Any = None  # kiosk.adapters.store.check.DamageCheck, running from the start
     watch: Any = None  # StoreWatch: the database looked after from the loop
+    # A database opened after the start, while someone used the kiosk: its unfinished
+    # game is offered once the attract screen is up again (``offer_when_free``).
+    offer_pending: bool = False
 
     def adopt(self, store: Any) -> None:
         """A database opened after the start (another program held it then, or what
@@ -202,8 +205,15 @@ class Running:
             self.check = DamageCheck(
                 self.data_file, lambda found: inbox.put(found, source="store")
             ).start()
+        self.offer_pending = True
+        self.offer_when_free()
+
+    def offer_when_free(self) -> None:
+        """The unfinished game of a database opened late, offered once nobody is using
+        the kiosk (the attract screen up): not over a menu someone is in."""
         top = self.kiosk.stack.top
-        if top is not None and top.name == "attract":
+        if self.offer_pending and top is not None and top.name == "attract":
+            self.offer_pending = False
             _offer_resume(self.kiosk)
 
     def close(self) -> None:

@@ -214,6 +214,8 @@ class StoreWatch:
         self._next = 0.0
 
     def tick(self, now: float) -> None:
+        if self.running is not None and self.running.offer_pending:
+            self.running.offer_when_free()  # (cheap: a flag, then the top screen's name)
         if now < self._next or self.running is None:
             return
         running = self.running

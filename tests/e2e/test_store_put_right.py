@@ -122,3 +122,21 @@ def test_a_backup_put_in_place_of_a_file_that_is_no_database_saves_again(
         db_file(tmp_path).write_bytes(good)  # the backup put in its place
         d.wait_screen("resume", timeout=10)
     assert [k for _, k, _ in stored_events(tmp_path)] == ["dart"]
+
+
+def test_a_game_kept_in_a_file_put_right_while_someone_is_in_the_menus_is_offered_after(
+    tmp_path: Path,
+) -> None:
+    # Put right while the main menu was up, the file's unfinished game was never offered.
+    a_game_with_a_dart(tmp_path)
+    db_file(tmp_path).chmod(0o444)
+    with plain_user(), kiosk_on_board(tmp_path) as (d, _board):
+        assert banner(d), d.texts
+        d.press("1")  # attract: any key
+        assert d.screen.name == "main-menu"
+        for each in db_file(tmp_path).parent.glob("kiosk.sqlite3*"):
+            each.chmod(0o644)
+        saves_again(d)
+        assert d.screen.name == "main-menu"  # not over the menu someone is in
+        d.press("/")  # back out to the attract screen: offered there
+        d.wait_screen("resume", timeout=5)
