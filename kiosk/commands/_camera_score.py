@@ -216,9 +216,8 @@ def _checked(
                                f"{b}, as the kiosk does: calibrate it again")  # fmt: skip
     if r.verdict == "moved":
         if cal.mirrored:
-            return None, (f"{c}: {mirror}, the board in {b} is not where they put it: every "
-                          "dart would come out at its mirror image (T20 as T3); mark the "
-                          "points again in the order named")  # fmt: skip
+            return None, (f"{c}: {mirror}: every dart would come out at its mirror image;"
+                          " mark the points again in the order named")  # fmt: skip
         off = f"{r.drift_mm:.0f} mm" if r.drift_mm >= MOVED_MM else "turned"
         return None, (f"{c} does not fit the pictures: the board in {b} is not where this "
                       f"calibration puts it ({off} off): another camera's calibration (its "

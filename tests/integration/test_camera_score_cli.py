@@ -298,7 +298,7 @@ def test_board_points_given_with_y_down_are_named_as_mirrored_and_not_scored(tmp
     Path(cal).write_text(json.dumps(data))
     r = _cli("--calibration", cal, b, a)
     assert r.returncode == 2 and r.stdout == ""
-    assert f"{cal}: its points are mirror-image" in r.stderr and f"the board in {b}" in r.stderr
+    assert f"{cal}: its points are mirror-image" in r.stderr
     assert "anticlockwise" in r.stderr and "mark the points again" in r.stderr
 
 
