@@ -131,6 +131,25 @@ def stored_events(tmp_path: Path) -> list[tuple[int, str, str]]:
         return [(int(g), str(k), str(p)) for g, k, p in rows]
 
 
+@contextmanager
+def another_kiosk_holding(folder: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another kiosk process holding ``folder``'s lock (the service, while a second
+    kiosk is started); killed at the end if the test has not stopped it already."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path;"
+         " from kiosk.adapters.store.lock import DataLock;"
+         " lock, why = DataLock.take(Path(sys.argv[1])); print(why or 'held', flush=True);"
+         " time.sleep(60)", str(folder)],
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ),
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def add_players(tmp_path: Path, *names: str) -> None:
     with Store.open(db_file(tmp_path)) as store:
         for name in names:

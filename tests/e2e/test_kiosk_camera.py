@@ -219,9 +219,12 @@ def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Pa
         assert d.game().game.marks("Anna", 20) == 3
 
 
-def test_a_bounce_out_counts_as_a_miss_and_says_so(tmp_path: Path) -> None:
-    """A miss the cameras counted for a dart that bounced out is said for what it is,
-    with the way back for a miss that was no dart (a moth, a hand waved)."""
+BOUNCED = "Bounce-out: counted as a miss. - (undo) if no dart was thrown"
+
+
+@contextmanager
+def _bounced_out(tmp_path: Path) -> Iterator[tuple[Running, Driver]]:
+    """A game on the cameras whose first dart bounced out: its MISS, then the word."""
     from kiosk.adapters.camera.scorer import CameraBounce
     from kiosk.adapters.serial_board.protocol import Hit
     from kiosk.adapters.serial_board.reader import Status
@@ -233,7 +236,14 @@ def test_a_bounce_out_counts_as_a_miss_and_says_so(tmp_path: Path) -> None:
         running.inbox.put(DeviceEvent(Hit(Dart.MISS), source="camera"))
         running.inbox.put(DeviceEvent(CameraBounce(), source="camera"))
         d.settle()
-        assert "Bounce-out: counted as a miss. - (undo) if no dart was thrown" in d.texts
+        yield running, d
+
+
+def test_a_bounce_out_counts_as_a_miss_and_says_so(tmp_path: Path) -> None:
+    """A miss the cameras counted for a dart that bounced out is said for what it is,
+    with the way back for a miss that was no dart (a moth, a hand waved)."""
+    with _bounced_out(tmp_path) as (_running, d):
+        assert BOUNCED in d.texts
         assert d.game().game.stats("Anna").darts == 1
         d.press("-")
         assert d.game().game.stats("Anna").darts == 0
@@ -244,22 +254,14 @@ def test_the_bounce_out_note_goes_once_its_miss_is_no_longer_the_last_dart(
 ) -> None:
     """It stayed up its 6 s over the next darts: Anna, reading "- (undo)", took back
     her T19 instead of the miss."""
-    from kiosk.adapters.camera.scorer import CameraBounce
     from kiosk.adapters.serial_board.protocol import Hit
-    from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    said = "Bounce-out: counted as a miss. - (undo) if no dart was thrown"
-    with _kiosk(tmp_path, Config()) as (running, d):
-        start_game(d, ("Anna", "Boris"))
-        running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
-        running.inbox.put(DeviceEvent(Hit(Dart.MISS), source="camera"))
-        running.inbox.put(DeviceEvent(CameraBounce(), source="camera"))
-        d.settle()
-        assert said in d.texts
+    with _bounced_out(tmp_path) as (running, d):
+        assert BOUNCED in d.texts
         running.inbox.put(DeviceEvent(Hit(Dart.parse("T19")), source="camera"))
         d.settle()
-        assert said not in d.texts, d.texts
+        assert BOUNCED not in d.texts, d.texts
         assert [str(x) for x in d.game().game.history] == ["MISS", "T19"]
 
 

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import errno
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kiosk_support import db_file, kiosk_on_board, send, start_game, stored_events
+from kiosk_support import (
+    another_kiosk_holding,
+    db_file,
+    kiosk_on_board,
+    send,
+    start_game,
+    stored_events,
+)
 
 from kiosk import store_open
 from kiosk.ui.driver import Driver
@@ -86,25 +91,13 @@ def test_space_freed_on_a_full_disk_saves_again_with_no_restart(
 def test_a_kiosk_on_the_same_folder_stopped_lets_this_one_save(tmp_path: Path) -> None:
     folder = db_file(tmp_path).parent
     folder.mkdir(parents=True)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path;"
-         " from kiosk.adapters.store.lock import DataLock;"
-         " lock, why = DataLock.take(Path(sys.argv[1])); print(why or 'held', flush=True);"
-         " time.sleep(60)", str(folder)],
-        stdout=subprocess.PIPE, text=True, env=dict(os.environ),
-    )  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with kiosk_on_board(tmp_path) as (d, board):
-            assert banner(d), d.texts
-            holder.kill()  # the other kiosk stopped
-            holder.wait()
-            saves_again(d)
-            start_game(d)
-            send(d, board, ["S19"])
-    finally:
-        holder.kill()
+    with another_kiosk_holding(folder) as holder, kiosk_on_board(tmp_path) as (d, board):
+        assert banner(d), d.texts
+        holder.kill()  # the other kiosk stopped
         holder.wait()
+        saves_again(d)
+        start_game(d)
+        send(d, board, ["S19"])
     assert [k for _, k, _ in stored_events(tmp_path)] == ["dart"]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from kiosk_support import (
     add_players,
+    another_kiosk_holding,
     db_file,
     kiosk_on_board,
     send,
@@ -76,35 +77,19 @@ def test_a_database_that_is_not_one_is_said_plainly_in_the_kiosk_s_language(
 def test_a_second_kiosk_on_the_same_data_folder_saves_nothing_and_says_why(
     tmp_path: Path,
 ) -> None:
-    import os
-    import subprocess
-    import sys
-
     folder = db_file(tmp_path).parent
     with kiosk_on_board(tmp_path) as (d, board):  # the first kiosk: a game in play
         start_game(d)
         send(d, board, ["T20"])
     # Another kiosk process holds the folder (the service, while this one is started)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path;"
-         " from kiosk.adapters.store.lock import DataLock;"
-         " lock, why = DataLock.take(Path(sys.argv[1])); print(why or 'held', flush=True);"
-         " time.sleep(60)", str(folder)],
-        stdout=subprocess.PIPE, text=True, env=dict(os.environ),
-    )  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with kiosk_on_board(tmp_path) as (d, board):
-            assert d.screen.name != "resume"  # the other kiosk's game is not taken over
-            banner = [t for t in d.texts if t.startswith("Results are not being saved: ")]
-            assert banner == [
-                "Results are not being saved: another kiosk program is running: restart the kiosk"
-            ], d.texts  # (the process and the folder are in the log)
-            start_game(d)
-            send(d, board, ["S19"])
-    finally:
-        holder.kill()
-        holder.wait()
+    with another_kiosk_holding(folder), kiosk_on_board(tmp_path) as (d, board):
+        assert d.screen.name != "resume"  # the other kiosk's game is not taken over
+        banner = [t for t in d.texts if t.startswith("Results are not being saved: ")]
+        assert banner == [
+            "Results are not being saved: another kiosk program is running: restart the kiosk"
+        ], d.texts  # (the process and the folder are in the log)
+        start_game(d)
+        send(d, board, ["S19"])
     assert [k for _, k, _ in stored_events(tmp_path)] == ["dart"]  # the first kiosk's only
     with kiosk_on_board(tmp_path) as (d, _board):  # the other gone: this one saves again
         assert d.screen.name == "resume"
