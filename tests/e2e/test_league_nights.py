@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from kiosk.adapters.store import Store
-from tests.e2e.test_league_screens import kiosk, saved, to_league
+from tests.e2e.test_league_screens import kiosk, rated_cricket_typed, saved, to_league
 from tests.integration.test_store_support import WINNING, command
 
 
@@ -16,11 +16,7 @@ def test_a_night_whose_only_league_game_was_ended_is_no_league_night(tmp_path: P
     with kiosk(tmp_path) as d:
         saved(d, "Ann", "Bob")  # a fresh database: no season, no night
         to_league(d)
-        d.press("1")  # a rated Cricket game
-        d.press("5")  # Choose players
-        d.keyboard("ann\n")
-        d.keyboard("bob\n")
-        d.press("3")  # Start game
+        rated_cricket_typed(d, "ann", "bob")
         assert d.screen.name == "cricket"
         d.throw("T20")
         d.pad("/")  # the game menu

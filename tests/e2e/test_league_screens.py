@@ -297,6 +297,16 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert game.players == ("Ann", "Bob") and game.rated
 
 
+def rated_cricket_typed(d: Driver, *names: str) -> None:
+    """From the league menu: a rated Cricket game, its players typed on a keyboard
+    (each on the next place), then Start game."""
+    d.press("1")  # a rated Cricket game
+    d.press("5")  # Choose players
+    for name in names:
+        d.keyboard(f"{name}\n")
+    d.press("3")  # Start game
+
+
 def to_the_first_place(d: Driver) -> None:
     """From the attract screen to a Cricket game's players, place 1 chosen."""
     d.press("\n")  # attract -> main menu
@@ -350,11 +360,7 @@ def test_a_retired_player_typed_for_a_league_game_is_told_how_to_bring_him_back(
         store = saved(d, "Ann", "Bob")
         store.players.retire("Bob", True)
         to_league(d)
-        d.press("1")  # a rated Cricket game
-        d.press("5")  # Choose players
-        d.keyboard("ann\n")
-        d.keyboard("bob\n")
-        d.press("3")  # Start game
+        rated_cricket_typed(d, "ann", "bob")
         assert d.screen.name == "players"
         assert "Bob is retired: Players \u2192 Show retired players \u2192 Bring back" in d.texts
 
