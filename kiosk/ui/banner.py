@@ -72,7 +72,10 @@ def strips_at_foot(kiosk: Kiosk) -> int:
 
 
 def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
-    """The banners up now, most urgent first: (text, colour)."""
+    """The banners up now, most urgent first: (text, colour). Play stopped (the board
+    or cameras) comes first, then what loses results (not saved, the database replaced
+    or damaged), then what a night can wait for (the board map, a setting): with three
+    or more, the first stays put and the rest take turns."""
     out: list[tuple[str, tuple[int, int, int]]] = []
     if kiosk.board.lost:
         if kiosk.board.detail == "cameras moved":
@@ -115,6 +118,19 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
         out.append((text, theme.BAD))
     elif kiosk.cameras_down:
         out.append((_cameras_down(kiosk), theme.ACCENT_DARK))
+    reason = kiosk.not_saved_reason
+    if reason:
+        text = f"{kiosk.t('Results are not being saved')}: {_plain(kiosk, reason)}"
+        out.append((text, theme.BAD))
+    if kiosk.store_moved:
+        text = kiosk.t(
+            "The games database was deleted or replaced: the kiosk keeps its games in a copy"
+            " (see the log)"
+        )
+        out.append((text, theme.BAD))
+    if kiosk.store_damaged:
+        text = kiosk.t("Games database damaged (see the log): back it up now")
+        out.append((text, theme.ACCENT_DARK))
     if kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))
@@ -126,19 +142,6 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
         else:
             text = kiosk.t("Settings mistake, not used: {} (see the log)").format(first)
         out.append((text, theme.ACCENT_DARK))
-    if kiosk.store_moved:
-        text = kiosk.t(
-            "The games database was deleted or replaced: the kiosk keeps its games in a copy"
-            " (see the log)"
-        )
-        out.append((text, theme.BAD))
-    if kiosk.store_damaged:
-        text = kiosk.t("Games database damaged (see the log): back it up now")
-        out.append((text, theme.ACCENT_DARK))
-    reason = kiosk.not_saved_reason
-    if reason:
-        text = f"{kiosk.t('Results are not being saved')}: {_plain(kiosk, reason)}"
-        out.append((text, theme.BAD))
     return out
 
 

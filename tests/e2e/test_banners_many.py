@@ -15,13 +15,15 @@ from kiosk_support import kiosk_on_board, start_game, text_sizes
 from kiosk.ui import banner, theme
 from kiosk.ui.driver import Driver
 
+# Most urgent first, as the kiosk orders them: play stopped, then results at risk, then
+# what the night can wait for.
 BANNERS = [
     "Cameras lost: reconnecting... The game waits; darts can be typed.",
-    "Board map bar.json not loaded (see the log): learnt contacts do not score",
-    "Settings mistake, not used: [sound] volume = 150 (see the log)",
+    "Results are not being saved: the disk is full: free some space",
     "The games database was deleted or replaced: the kiosk keeps its games in a copy (see the log)",
     "Games database damaged (see the log): back it up now",
-    "Results are not being saved: the disk is full: free some space",
+    "Board map bar.json not loaded (see the log): learnt contacts do not score",
+    "Settings mistake, not used: [sound] volume = 150 (see the log)",
 ]
 
 
@@ -30,11 +32,11 @@ def raise_banners(d: Driver, count: int) -> None:
     k = d.kiosk
     steps = [
         lambda: k.set_board("lost", "cameras"),
-        lambda: k.set_board_map_problem("bar.json"),
-        lambda: setattr(k, "settings_mistakes", ("/etc/kiosk.toml: [sound] volume = 150: 0-100",)),
+        lambda: k.set_save_problem("database or disk is full"),
         k.set_store_moved,
         k.set_store_damaged,
-        lambda: k.set_save_problem("database or disk is full"),
+        lambda: k.set_board_map_problem("bar.json"),
+        lambda: setattr(k, "settings_mistakes", ("/etc/kiosk.toml: [sound] volume = 150: 0-100",)),
     ]
     for step in steps[:count]:
         step()
@@ -94,5 +96,26 @@ def test_three_banners_or_more_take_turns_at_the_foot_each_readable_with_its_num
         d.kiosk.set_save_problem("")
         d.settle()
         assert not d.app.banners.turning and len(d.app.banners.rects) == 2
-        assert BANNERS[3] in " ".join(d.texts) and BANNERS[4] in d.texts
+        assert BANNERS[2] in " ".join(d.texts) and BANNERS[3] in d.texts
         assert not [t for t in d.texts if t[:1].isdigit() and "/" in t]
+
+
+def test_results_not_being_saved_stays_at_the_top_over_what_the_night_can_wait_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The board plays on; a settings mistake and a board map came up at start, then the
+    # disk filled: the warning that results are being lost does not wait its turn.
+    monkeypatch.setattr(banner, "TURN_S", 0.2)
+    with kiosk_on_board(tmp_path, (800, 480)) as (d, _board):
+        start_game(d, ("Anna", "Boris"))
+        k = d.kiosk
+        k.set_board_map_problem("bar.json")
+        k.settings_mistakes = ("/etc/kiosk.toml: [sound] volume = 150: 0-100",)
+        k.set_save_problem("database or disk is full")
+        k.banner_revision += 1
+        d.settle()
+        top = min(d.app.banners.rects, key=lambda r: r.top)
+        assert top.top == 0 and d.rect_of(BANNERS[1]).colliderect(top), d.texts
+        for other in BANNERS[4:]:  # the other two come round in turn at the foot
+            d.wait_for(lambda t=other: t in " ".join(d.texts), timeout=5, what=other)
+            assert BANNERS[1] in d.texts
