@@ -22,6 +22,7 @@ from kiosk.ui.driver import Driver
 from kiosk.ui.screens import camera_check
 from kiosk.ui.screens.board_picture import OVERLAY, number_places
 from kiosk.ui.screens.camera_calibrate import TARGETS
+from tests.plain_user import plain_user
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -125,6 +126,31 @@ def test_enter_on_the_saved_calibration_goes_on_to_calibrate_again(tmp_path: Pat
         d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
         assert saved.read_bytes() != before[0]
         assert len(Calibration.load(saved).points) == 5
+
+
+def test_a_saved_calibration_that_cannot_be_written_can_still_be_looked_at(
+    tmp_path: Path,
+) -> None:
+    # ``sudo cp`` of a calibration leaves it root's 0644: the kiosk's user may read it.
+    # Looking at it needs no more; calibrating again is refused before any point is
+    # marked, since it could not be saved.
+    saved = tmp_path / "camera.json"
+    with kiosk_with_camera(tmp_path) as (_running, d, _video):
+        before = file_as_it_is(saved)
+        saved.chmod(0o444)
+        try:
+            with plain_user():
+                d.press("4")
+                assert d.screen.name == "camera-check", d.texts
+                assert SAVED in d.texts
+                d.press("\n")  # calibrate again: it could not be saved
+                assert d.screen.name == "camera-check"
+                assert f"The calibration file cannot be written: {saved}" in d.texts, d.texts
+                d.press("/")
+                assert d.screen.name == "settings"
+        finally:
+            saved.chmod(0o644)
+        assert file_as_it_is(saved) == before
 
 
 def test_while_the_cameras_score_the_saved_calibration_is_shown_over_their_latest_picture(

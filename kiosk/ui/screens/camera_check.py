@@ -42,11 +42,14 @@ def check_first(
     *,
     again: Callable[[np.ndarray], CameraCalibrateScreen],
     fresh: Callable[[], np.ndarray | None] | None = None,
+    refuse: Callable[[], str | None] | None = None,
 ) -> Screen:
     """What a camera's line in Settings opens on ``image``: its saved calibration
     (``out``) to check, or, with none, the marking screen as before (``again``); a
     saved one that cannot be used (not a calibration, another shape of picture) is
-    said there, over the marking."""
+    said there, over the marking. ``refuse()``: why calibrating again cannot be
+    saved (the file not writable), said when Enter asks for it; looking needs no
+    more than reading."""
     if not out.is_file():
         return again(image)
     h, w = image.shape[:2]
@@ -58,7 +61,7 @@ def check_first(
         screen.message = kiosk.t("The calibration saved cannot be used: mark the points again")
         screen.error = True
         return screen
-    return CameraCheckScreen(kiosk, image, saved, number, again=again, fresh=fresh)
+    return CameraCheckScreen(kiosk, image, saved, number, again=again, fresh=fresh, refuse=refuse)
 
 
 class CameraCheckScreen(Screen):
@@ -74,14 +77,18 @@ class CameraCheckScreen(Screen):
         *,
         again: Callable[[np.ndarray], Screen],
         fresh: Callable[[], np.ndarray | None] | None = None,
+        refuse: Callable[[], str | None] | None = None,
     ) -> None:
         """``saved`` for pictures of ``image``'s size; camera ``number`` (from 1);
-        ``again(picture)``: the marking screen that Enter puts in this one's place."""
+        ``again(picture)``: the marking screen that Enter puts in this one's place,
+        unless ``refuse()`` says why it could not be saved (then said here)."""
         super().__init__(kiosk)
         self.view = BoardPicture(image)
         self.saved = saved
         self.camera = number
         self.again = again
+        self.refuse = refuse
+        self.refused = ""  # why Enter did not calibrate again
         self.fresh = fresh
         self._next_look: float | None = None
 
@@ -96,7 +103,11 @@ class CameraCheckScreen(Screen):
             back_to_the_match(self.kiosk.stack, event)
         elif isinstance(event, KeyAction):
             if event.name == "enter":
-                self.kiosk.stack.replace(self.again(self.view.image))
+                why = self.refuse() if self.refuse is not None else None
+                if why:
+                    self.refused, self.dirty = why, True
+                else:
+                    self.kiosk.stack.replace(self.again(self.view.image))
             elif event.name in ("menu", "back", "cancel"):
                 self.kiosk.stack.pop()
 
@@ -121,7 +132,8 @@ class CameraCheckScreen(Screen):
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        bottom = p.h - (8 + BANNER_H * strips_at_foot(self.kiosk)) * u
+        said = 3.4 if self.refused else 0.0  # the line saying why Enter did nothing
+        bottom = p.h - (8 + said + BANNER_H * strips_at_foot(self.kiosk)) * u
         self.view.draw(p, picture_place((p.w, p.h), self.view.image_size, 11 * u, bottom))
         self.view.draw_overlay(p, self.saved)
         title = self.t("Do the rings and wires lie on the board?")
@@ -132,3 +144,6 @@ class CameraCheckScreen(Screen):
         keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
         p.text(self.t("Enter = calibrate again   / = back"), 2.6 * u, (w / 2, keys_y),
                theme.DIM, anchor="center", max_width=w * 0.96)  # fmt: skip
+        if self.refused:
+            p.text(self.refused, 2.8 * u, (w / 2, keys_y - 3.4 * u), theme.BAD, anchor="center",
+                   max_width=w * 0.96)  # fmt: skip

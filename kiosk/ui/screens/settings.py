@@ -147,9 +147,16 @@ class SettingsScreen(MenuScreen):
             return
         from kiosk.commands._out import why_not_writable
 
-        if (why := why_not_writable(out)) is not None:  # before five points are marked
+        def refuse() -> str | None:
+            """Why a calibration made now could not be saved, said before five points
+            are marked (a saved one can still be looked at)."""
+            if (why := why_not_writable(out)) is None:
+                return None
             log.error("camera %s: calibration file: %s", device, why)
-            self.message = f"{self.t('The calibration file cannot be written')}: {out}"
+            return f"{self.t('The calibration file cannot be written')}: {out}"
+
+        if not Path(out).is_file() and (refused := refuse()):  # straight to marking
+            self.message = refused
             return
         # While the cameras score, the picture comes from them (a camera streams to one
         # reader at a time); else the camera is opened for one.
@@ -171,7 +178,7 @@ class SettingsScreen(MenuScreen):
         fresh = partial(picture, index) if picture is not None else None
         again = partial(calibration_screen, self.kiosk, out=Path(out))
         self.kiosk.stack.push(check_first(self.kiosk, image, Path(out), index + 1,
-                                          again=again, fresh=fresh))  # fmt: skip
+                                          again=again, fresh=fresh, refuse=refuse))  # fmt: skip
 
 
 def calibration_screen(kiosk: Any, image: Any, out: Path) -> CameraCalibrateScreen:
