@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.autocal import auto_calibrate
-from kiosk.adapters.camera.calibration import FACE_ON_DEG
+from kiosk.adapters.camera.calibration import FACE_ON_DEG, picture_kind
 from kiosk.adapters.camera.capture import is_device, parse_source, smaller_than_asked
 from kiosk.commands._out import why_not_writable
 from kiosk.config import ConfigError, load_config
@@ -87,6 +87,16 @@ def _same_file(out: Path, source: str) -> bool:
         return False
 
 
+def _a_picture(out: Path) -> str | None:
+    """The kind of picture ``out`` already is (another camera's picture in the support
+    folder, mistyped for its .json), or None: a calibration, or nothing yet."""
+    try:
+        with open(out, "rb") as f:
+            return picture_kind(f.read(16))
+    except OSError:  # (not there yet, a folder: said by the check that it is writable)
+        return None
+
+
 def _pair(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None
@@ -118,6 +128,11 @@ def run(args: argparse.Namespace) -> int:
     if _same_file(out, args.image or args.camera):
         return _fail(f"--out {args.out} is the picture to calibrate from: it would be written "
                      "over; give the calibration a file of its own (cam0.json)")  # fmt: skip
+    if (kind := _a_picture(out)) is not None:
+        return _fail(
+            f"--out {args.out} is a picture ({kind}), not a calibration: it would be "
+            "written over; give the calibration a file of its own (cam0.json)"
+        )
     if (why := why_not_writable(out)) is not None:
         return _fail(why)
     try:

@@ -4,6 +4,7 @@ calibration file that ``Calibration.load`` reads back and that matches the camer
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -401,6 +402,27 @@ def test_the_command_refuses_to_write_the_calibration_over_its_own_picture(
             done.stderr
         )
         assert pic.read_bytes() == before
+
+
+def test_the_command_refuses_to_write_the_calibration_over_another_picture(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # Two cameras' pictures side by side: --out cam1.jpg (for cam1.json) wrote the JSON
+    # over camera 1's picture. A calibration there is written over, as it should be.
+    pic, other = tmp_path / "cam0.png", tmp_path / "cam1.jpg"
+    cv2.imwrite(str(pic), camera[1])
+    cv2.imwrite(str(other), camera[1])
+    before = other.read_bytes()
+    done = _cli("--image", str(pic), "--out", str(other), "--auto", "--yes")
+    assert done.returncode == 2 and done.stdout == ""
+    said = f"--out {other} is a picture (JPEG), not a calibration: it would be written over"
+    assert said in done.stderr, done.stderr
+    assert other.read_bytes() == before
+    cal = tmp_path / "cam0.json"
+    cal.write_text("{}")  # an old, broken calibration: calibrating again mends it
+    done = _cli("--image", str(pic), "--out", str(cal), "--auto", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(cal.read_text())["points"]
 
 
 def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(

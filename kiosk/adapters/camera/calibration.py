@@ -212,7 +212,7 @@ class Calibration:
             raw = Path(path).read_bytes()
         except OSError as e:
             raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
-        if (kind := _picture_kind(raw)) is not None:
+        if (kind := picture_kind(raw)) is not None:
             raise CalibrationError(
                 f"{path}: this is a picture ({kind}), not a calibration file (the .json file "
                 "camera-calibrate writes)"
@@ -335,7 +335,7 @@ PICTURE_MAGIC = (
 )  # fmt: skip
 
 
-def _picture_kind(raw: bytes) -> str | None:
+def picture_kind(raw: bytes) -> str | None:
     """The kind of picture the bytes of a file are, or None."""
     if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
         return "WebP"
