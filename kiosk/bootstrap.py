@@ -23,7 +23,7 @@ from typing import Any
 from kiosk.adapters import clock
 from kiosk.config import Config
 from kiosk.devices import Devices
-from kiosk.store_open import StoreWatch, open_waiting
+from kiosk.store_open import StoreWatch, kept_copies, open_waiting
 from kiosk.store_open import open_store as open_store  # (the tests' and tools' way in)
 from kiosk.store_open import why_not_saved as why_not_saved
 from kiosk.store_open import write_check as write_check
@@ -295,6 +295,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     )
     store, data_file, lock = None, None, None
     down = "the store is off (--no-store)"
+    kept: list[str] = []
     if options.store:
         from kiosk.adapters.store.lock import DataLock
 
@@ -306,6 +307,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
             log.error("results are not being saved: %s", down)
         else:
             log.info("games are saved in %s", data_file)
+        kept = [p.name for p in kept_copies(data_file)]
     kiosk = Kiosk(
         settings=settings,
         sound=sound,
@@ -321,6 +323,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         set_clock=clock.set_clock if _clock_setting(options) else None,
     )
     _wire_games(kiosk, store, down if options.store else "", config)
+    kiosk.store_kept = tuple(kept)
     watch = StoreWatch()
     assert kiosk.games is not None
     kiosk.games.before_start = watch.at_game_start

@@ -6,10 +6,12 @@ kiosk (``StoreWatch``). ``bootstrap`` builds the kiosk with these.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import os
 import pwd
+import re
 import shutil
 import sqlite3
 import stat
@@ -182,6 +184,41 @@ def _read_only_file(path: Path, e: BaseException) -> str:
     )
 
 
+KEPT = re.compile(r"\.kept-\d{8}-\d{6}")  # after the database's name: a copy gone on in
+
+
+def kept_copies(path: Path) -> list[Path]:
+    """The copies beside the database ``path`` that an earlier run went on in (its file
+    deleted or replaced while open, ``StoreWatch``), oldest first: their games are not
+    in the database until one is put in its place. Each is made whole first (opened: a
+    commit a power cut cut short is rolled back from its journal), and logged with what
+    to do."""
+    found = sorted(
+        p
+        for p in path.parent.glob(f"{path.name}.kept-*")
+        if KEPT.fullmatch(p.name[len(path.name) :])
+    )
+    for copy in found:
+        try:
+            with contextlib.closing(sqlite3.connect(copy, isolation_level=None)) as conn:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as e:
+            log.warning("%s could not be opened to make it whole: %s", copy, e)
+        log.error(
+            "%s holds games an earlier run kept when %s was deleted or replaced; they are"
+            " not in the games database. To go on with them: stop the kiosk (sudo"
+            " systemctl stop darts-kiosk), put the copy in place of %s (remove %s-wal and"
+            " %s-shm), start it. To keep the database as it is: move the copy out of %s",
+            copy,
+            path.name,
+            path.name,
+            path.name,
+            path.name,
+            path.parent,
+        )
+    return found
+
+
 STORE_LOOK_S = 60.0  # how often the database's files are looked at (deleted, replaced?)
 
 
@@ -196,36 +233,48 @@ class StoreWatch:
       put in place of a damaged file; saving then comes back with no restart, and the
       unfinished game kept in it is offered. A new reason is said again, the same one
       not;
-    - the open database's files are looked at every ``STORE_LOOK_S`` and at the end:
-      deleted or replaced while open (``Store.file_moved``), the kiosk had gone on
-      committing into a file the next start does not see. Now it lets that file go
-      and goes on in memory on a copy of it (``Store.detach``: the game in play, its
-      undo and its result go on as they were), and keeps what it saves in a file
-      beside the path (``kiosk.sqlite3.kept-<time>``), written again at each look
-      that finds something new and at the end; never over the file now at the path,
-      which may be a backup put there on purpose. The banner and the log say so."""
+    - the open database's files are looked at after anything is saved (before the
+      screen shows it), every ``STORE_LOOK_S`` and at the end: deleted or replaced
+      while open (``Store.file_moved``), the kiosk had gone on committing into a file
+      the next start does not see. Now it lets that file go and goes on in a whole
+      copy of it beside the path (``kiosk.sqlite3.kept-<time>``, ``Store.detach``):
+      the game in play, its undo and its result go on as they were, and every input
+      is saved in the copy as it was in the file, so a power cut loses nothing. Never
+      over the file now at the path, which may be a backup put there on purpose. The
+      banner and the log say so; the next start says so too while the copy is there
+      (``kept_copies``). (A copy that cannot be made: on in memory, copied again after
+      each input.)"""
 
     def __init__(self) -> None:
         self.running: Running | None = None
         self.retry = False
         self.moved = ""  # what became of the database's files ("" while all is well)
-        self.kept: Path | None = None  # the copy of what the kiosk has open
+        self.kept: Path | None = None  # the copy the kiosk goes on in
+        self.let_go = False  # the moved file let go (``detach``)
         self._kept_changes = -1
+        self._looked_changes = -1  # the connection's changes at the last look
         self._next = 0.0
 
     def tick(self, now: float) -> None:
         if self.running is not None and self.running.offer_pending:
             self.running.offer_when_free()  # (cheap: a flag, then the top screen's name)
-        if now < self._next or self.running is None:
+        if self.running is None:
             return
         running = self.running
         if self.retry:
-            self._next = now + STORE_RETRY_S
-            if running.kiosk.games is not None and not running.kiosk.games.open:
-                self._try_again(running)
+            if now >= self._next:
+                self._next = now + STORE_RETRY_S
+                if running.kiosk.games is not None and not running.kiosk.games.open:
+                    self._try_again(running)
             return
-        self._next = now + STORE_LOOK_S
-        self.look()
+        if now >= self._next or self._changes() != self._looked_changes:
+            self._next = now + STORE_LOOK_S
+            self.look()
+
+    def _changes(self) -> int:
+        """The rows the kiosk's connection has changed so far (cheap: a counter)."""
+        store = None if self.running is None else self.running.store
+        return -1 if store is None else int(store.db.conn.total_changes)
 
     def at_game_start(self) -> None:
         if self.running is None:
@@ -236,12 +285,14 @@ class StoreWatch:
             self.look()
 
     def look(self) -> None:
-        """Whether the database's files are still at its path; if not, said and copied."""
+        """Whether the database's files are still at its path; if not, said, and the
+        kiosk goes on in a copy."""
         running = self.running
         store = None if running is None else running.store
         if store is None or running is None:
             return
         if not self.moved:
+            self._looked_changes = self._changes()
             try:
                 self.moved = store.file_moved()
             except Exception as e:  # (a look must never stop the loop)
@@ -252,31 +303,37 @@ class StoreWatch:
             self.kept = path.with_name(f"{path.name}.kept-{datetime.datetime.now():%Y%m%d-%H%M%S}")
             log.error(
                 "%s: the next start would not see what the kiosk saved there. It goes on in"
-                " memory, and keeps its games in %s (written again each minute something"
-                " new is saved, and at the end; a power cut loses what was not). To go on"
-                " with them: stop the kiosk (sudo systemctl stop darts-kiosk), put the copy"
-                " in place of %s (its -wal and -shm files removed), start it. The file now"
-                " at %s is left as it is",
+                " %s, a copy of it with every game saved from now on. To go on with them"
+                " after the kiosk stops: put the copy in place of %s (with the kiosk"
+                " stopped: sudo systemctl stop darts-kiosk; remove %s-wal and %s-shm),"
+                " then start it. The file now at %s is left as it is",
                 self.moved,
                 self.kept,
+                path.name,
+                path.name,
                 path.name,
                 path,
             )
             running.kiosk.set_store_moved()
-        if store.path is not None:  # not let go yet (``detach`` forgets the path)
+        if not self.let_go:
             try:
-                store.detach()
+                store.detach(into=self.kept)
             except Exception as e:  # (goes on into the file it has open: copied all the same)
                 log.error("the moved database could not be let go (tried again): %s", e)
-        self.keep_copy()
+            else:
+                self.let_go = True
+        self._looked_changes = self._changes()
+        if store.path is None:  # (in memory: the copy could not be made to go on in)
+            self.keep_copy()
 
     def keep_copy(self) -> None:
-        """The copy of what the kiosk has open, made again if anything was saved since."""
+        """The copy of what the kiosk has open in memory, made again if anything was
+        saved since."""
         running = self.running
         store = None if running is None else running.store
         if store is None or self.kept is None:
             return
-        changes = store.db.conn.total_changes
+        changes = self._changes()
         if changes == self._kept_changes:
             return
         try:

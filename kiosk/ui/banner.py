@@ -131,6 +131,9 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     if kiosk.store_damaged:
         text = kiosk.t("Games database damaged (see the log): back it up now")
         out.append((text, theme.ACCENT_DARK))
+    if kiosk.store_kept:
+        text = kiosk.t("Games kept in a copy are not in the database: {} (see the log)")
+        out.append((text.format(", ".join(kiosk.store_kept)), theme.ACCENT_DARK))
     if kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))

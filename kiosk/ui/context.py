@@ -141,6 +141,7 @@ class Kiosk:
         self.store_down = ""  # why there is no store (set at start, for good)
         self.store_damaged = False  # the database's quick check (from the start) failed
         self.store_moved = False  # the database file was deleted or replaced while open
+        self.store_kept: tuple[str, ...] = ()  # copies an earlier run went on in (not merged)
         self.save_problem = ""  # why the last input could not be saved ("" once it can)
 
     def t(self, message: str) -> str:

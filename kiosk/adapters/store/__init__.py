@@ -95,6 +95,32 @@ def _file_ids(path: Path) -> FileIds:
     return tuple(ids)
 
 
+def _whole_copy(conn: sqlite3.Connection, target: Path) -> sqlite3.Connection:
+    """A whole copy of ``conn``'s database at ``target`` (written beside it and renamed:
+    there only once whole), opened for the store to go on in: a rollback journal and
+    every commit synced, so the file alone holds every commit."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    part.unlink(missing_ok=True)
+    dst = sqlite3.connect(part, isolation_level=None)
+    try:
+        conn.backup(dst)
+        dst.execute("PRAGMA journal_mode = DELETE")
+    finally:
+        dst.close()
+    os.replace(part, target)
+    wait_ms = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    out = sqlite3.connect(target, isolation_level=None, timeout=wait_ms / 1000)
+    try:
+        out.execute("PRAGMA foreign_keys = ON")
+        out.execute("PRAGMA journal_mode = DELETE")
+        out.execute("PRAGMA synchronous = FULL")
+    except sqlite3.Error:
+        out.close()
+        raise
+    return out
+
+
 class Store:
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self.db = Db(conn, clock)
@@ -137,20 +163,34 @@ class Store:
             return f"{name} was replaced by another file while the kiosk had it open"
         return ""
 
-    def detach(self) -> None:
-        """Go on in memory, on a copy of what this store has open, and let the file go
-        (its write-ahead log emptied into it first): a file deleted or replaced while
-        open shares its ``-wal`` and ``-shm`` names with the file now at the path, and
-        what is written into them would be taken for that file's own. The sub-objects
-        and a game in play go on as they were (they reach the connection through
-        ``self.db``); ``keep_copy`` writes what they save to a file."""
+    def detach(self, into: Path | None = None) -> None:
+        """Let the file go and go on in the file ``into`` (a whole copy of what this
+        store has open, made there now; every commit from then on goes into it, so a
+        power cut loses nothing), or, with none or when it cannot be made there, in
+        memory on a copy (``keep_copy`` then writes what is saved to a file). A file
+        deleted or replaced while open shares its ``-wal`` and ``-shm`` names with the
+        file now at the path, and what is written into them would be taken for that
+        file's own: its write-ahead log is emptied into it first. The sub-objects and a
+        game in play go on as they were (they reach the connection through
+        ``self.db``). ``into`` keeps a rollback journal, not a write-ahead log: the file
+        alone holds every commit, to be moved into place as it is."""
         if self.db.conn.in_transaction:
             raise StoreError("a transaction is open: not detached")
-        memory = sqlite3.connect(":memory:", isolation_level=None)
-        self.db.conn.backup(memory)
-        memory.execute("PRAGMA foreign_keys = ON")
-        old, self.db.conn = self.db.conn, memory
+        conn: sqlite3.Connection | None = None
+        if into is not None:
+            try:
+                conn = _whole_copy(self.db.conn, into)
+            except (OSError, sqlite3.Error) as e:
+                log.error("%s could not be made (the games go on in memory): %s", into, e)
         self.path, self._ids = None, ()
+        if conn is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None)
+            self.db.conn.backup(conn)
+            conn.execute("PRAGMA foreign_keys = ON")
+        else:
+            assert into is not None
+            self.path, self._ids = into, _file_ids(into)
+        old, self.db.conn = self.db.conn, conn
         try:
             old.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as e:
