@@ -271,6 +271,31 @@ def test_a_board_that_never_pings_is_not_lost_when_quiet(tmp_path: Path) -> None
     assert [s.state for s in events.of_type(Status)] == ["connected"]  # type: ignore[attr-defined]
 
 
+def test_a_board_that_never_pings_plugged_in_for_one_that_did_is_not_lost_when_quiet(
+    tmp_path: Path,
+) -> None:
+    # The pinging board unplugged, a spare with older firmware (no PING) plugged into
+    # the same port: it was called lost, and reopened (an Arduino reset), after every
+    # quiet moment until the kiosk restarted.
+    with VirtualBoard(tmp_path / "dartboard", ping_interval=0.1) as vb:
+        vb.start()
+        reader, events = open_reader(str(vb.link), ping_timeout=0.6)
+        events.next(lambda e: type(e).__name__ == "Ping")
+        vb.pause_pings()  # the spare: darts only, as legacy codes
+        time.sleep(0.2)  # (a PING on its way as they paused is read before the swap)
+        vb.replug()
+        events.status("lost")
+        events.status("connected")
+        vb.send("320")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        time.sleep(1.8)  # three timeouts' worth of quiet between darts
+        vb.send("120")
+        events.next(lambda e: e == Hit(Dart(20, 1)))
+        reader.stop()
+    states = [s.state for s in events.of_type(Status)]  # type: ignore[attr-defined]
+    assert states.count("lost") == 1 and states[-1] == "connected", states
+
+
 def test_a_board_at_another_speed_is_reported_unreadable_until_a_line_reads(
     tmp_path: Path,
 ) -> None:

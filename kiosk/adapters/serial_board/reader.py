@@ -317,6 +317,11 @@ class BoardReader:
                 if loss is None:
                     break
                 reason, silent = loss
+                if not silent:
+                    # Unplugged: the board plugged back may be another (a spare with
+                    # older firmware that never pings): its silence is timed again only
+                    # once it pings.
+                    self._pings = False
                 if probation and silent:
                     log.info("board still silent on %s; reopening", self.url)
                     continue
