@@ -237,3 +237,19 @@ def test_an_over_long_line_split_across_chunks_is_reported_once() -> None:
 )
 def test_lines_as_text_or_with_padded_fields_are_read(line: object, event: object) -> None:
     assert parse_line(line) == event  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [(b"\xf0\x00HELLO darts-kiosk-board 1.0\r\n", Hello("darts-kiosk-board", "1.0")),
+     (b"\x80\xffPING\n", Ping()),
+     (b"\xf0\xfeT20\n", Unknown("\\xf0\\xfeT20")),  # junk in front of a dart: no dart
+     (b"ERROR: bad\x01PING", Unknown("ERROR: bad\\x01PING"))],  # text in front: other talk
+    ids=repr,
+)  # fmt: skip
+def test_a_greeting_behind_a_resets_junk_is_the_greeting_not_an_unknown_line(
+    line: bytes, event: object
+) -> None:
+    # An Arduino plugged back in sends its bootloader's junk before HELLO: shown to the
+    # players as "The board sent a line the kiosk does not know" after every replug.
+    assert parse_line(line) == event

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import re
 import threading
 import time
 from pathlib import Path
@@ -141,19 +140,6 @@ def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT)
         port.close()
 
 
-_GREETING = re.compile(rb"HELLO|PING", re.IGNORECASE)
-
-
 def _greets(line: bytes) -> bool:
-    """Whether ``line`` is a HELLO or a PING, also behind bytes that are mostly no
-    text: an Arduino resets as the port opens, and what its bootloader sent at another
-    speed (or what the USB chip still held) can come in front of its first line. Only
-    here: in a game such a line is no dart. (Junk and greeting together are still one
-    line: over ``MAX_LINE`` bytes it is dropped before it gets here.)"""
-    if isinstance(parse_line(line), Hello | Ping):
-        return True
-    at = max((m.start() for m in _GREETING.finditer(line)), default=None)
-    if at is None:
-        return False
-    junk = sum(not (0x20 <= b <= 0x7E or b == 0x09) for b in line[:at])
-    return 2 * junk >= at and isinstance(parse_line(line[at:]), Hello | Ping)
+    """Whether ``line`` is a HELLO or a PING (also behind a reset's junk: ``parse_line``)."""
+    return isinstance(parse_line(line), Hello | Ping)

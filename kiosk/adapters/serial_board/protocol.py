@@ -99,9 +99,28 @@ def parse_line(raw: bytes | bytearray | memoryview | str) -> BoardEvent:
         return overlong(sent)
     line = raw.rstrip(b"\r\n\x00").lstrip(b"\x00")
     event = _parse(line) if line or not sent else Unknown("")  # nothing but NULs: garbage
+    if isinstance(event, Unknown):
+        event = _behind_junk(line) or event
     if isinstance(event, Unknown) and line != sent:  # the log shows the line as sent
         return Unknown(_printable(sent[:MAX_LINE]) + ("..." if len(sent) > MAX_LINE else ""))
     return event
+
+
+_GREETING = re.compile(rb"HELLO|PING", re.IGNORECASE)
+
+
+def _behind_junk(line: bytes) -> Hello | Ping | None:
+    """The HELLO or PING at the end of ``line``, behind bytes that are mostly no text:
+    an Arduino resets as the port opens (or is plugged in), and what its bootloader
+    sent at another speed (or what the USB chip still held) can come in front of its
+    first line. Such a line is the greeting, not an unknown line for the players to
+    read; junk in front of a dart is still no dart."""
+    at = max((m.start() for m in _GREETING.finditer(line)), default=None)
+    if not at:
+        return None
+    junk = sum(not (0x20 <= b <= 0x7E or b == 0x09) for b in line[:at])
+    found = _parse(line[at:])
+    return found if 2 * junk >= at and isinstance(found, Hello | Ping) else None
 
 
 def overlong(sample: bytes) -> Unknown:
