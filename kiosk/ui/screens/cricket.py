@@ -75,6 +75,12 @@ class CricketScreen(Screen):
         # nothing since is the player doing as a board machine taught them, and would
         # cost the next player a turn; it is refused once, with a word.
         self.pulled_at: int | None = None
+        # A board dart that came while a finished turn was held (as the darts are
+        # pulled, a contact may close): the next player's first dart, as the rules go,
+        # and the revision it made. NEXT pressed right after it (as the screen asked)
+        # ends that player's turn: the way back is said.
+        self.after_hold: tuple[Dart, int] | None = None
+        self.stray_end: tuple[Dart, int] | None = None  # the turn end NEXT then made
         # Each waiting player's formula side game, set aside while they throw.
         self.side_games: dict[str, Any] = {}
         self.buttons = [
@@ -166,7 +172,11 @@ class CricketScreen(Screen):
         self.doubt_said = self.message
 
     def dart(self, dart: Dart, source: str) -> None:
+        held = self.session.hold is not None
         fb = self.session.throw(dart, source)
+        self.after_hold = None
+        if fb.accepted and held and source == "board" and self.session.hold is None:
+            self.after_hold = (dart, self.session.revision)
         if fb.accepted:
             if self.owed is not None and str(self.session.shown_player) != self.owed:
                 self._owed_paid()  # (the turn passed with this dart: not asked of the next)
@@ -296,11 +306,28 @@ class CricketScreen(Screen):
             return
         self.pulled_at = None
         self._owed_paid()
-        self.feedback(self.session.next_player())
+        s = self.session
+        stray = self.after_hold
+        stray = stray if stray is not None and stray[1] == s.revision else None
+        player, history = str(s.game.current_player), len(s.game.history)
+        self.feedback(s.next_player())
+        if stray is not None and len(s.game.history) > history and not s.over:
+            # The hit may have come from pulling the darts: - takes back the turn's
+            # end, - again the hit, and the finished turn is held again as it was.
+            log.info("turn ended after one dart that came during the hold: %s", stray[0])
+            self.stray_end = (stray[0], s.revision)
+            self.notice(Notice("{}: turn over after one dart. {} from pulling darts? "
+                               "Press - twice",
+                               (player, dart_name(stray[0], self.t)), last=True))  # fmt: skip
 
     def undo(self) -> None:
         history = self.session.game.history
         last = history[-1] if history else None
+        stray = (
+            self.stray_end
+            if self.stray_end and self.stray_end[1] == self.session.revision
+            else None
+        )
         fb = self._undo_last()
         self.feedback(fb)
         if fb.accepted and isinstance(last, Dart):
@@ -308,6 +335,12 @@ class CricketScreen(Screen):
             # for what it took back.
             who = self.session.game.current_player
             self.say(self.t("Undone: {} ({})").format(dart_name(last, self.t), who))
+        elif fb.accepted and stray is not None:
+            # The end of the turn after a hit that may have come from pulling darts:
+            # the hit is the last input again, and the next - takes it back.
+            self.after_hold = (stray[0], self.session.revision)
+            self.notice(Notice("- again takes back {}", (dart_name(stray[0], self.t),),
+                               last=True))  # fmt: skip
 
     def _undo_last(self) -> Feedback:
         """The last input taken back, and with it its click mark and a finish due."""

@@ -1,0 +1,61 @@
+"""A hit while the darts are pulled (headless, real pty). After a third dart the turn is
+held on screen: "Remove darts, then + (next player)". Pulling darts out of a soft-tip
+board may close a contact: the board sends a hit, which counts as the next player's
+first dart (as any dart after the hold does). NEXT, pressed as the screen asked, then
+ended that player's turn after one dart nobody threw, without a word. The kiosk now
+says so, and how to put it right; what counts does not change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import kiosk_on_board, send, start_game
+
+STRAY = "Boris: turn over after one dart. S20 from pulling darts? Press - twice"
+
+
+def test_next_after_a_hit_while_darts_are_pulled_says_how_to_take_it_back(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20", "S19", "S18"])
+        assert "Remove darts, then + (next player)" in d.texts
+        send(d, board, ["S20"])  # a contact as Anna pulls her darts
+        send(d, board, ["BTN NEXT"])  # then NEXT, as the screen asked
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Anna" and game.marks("Boris", 20) == 1  # as before
+        assert STRAY in d.texts, d.texts
+        send(d, board, ["BTN UNDO"])  # the turn's end taken back
+        assert "- again takes back S20" in d.texts, d.texts
+        send(d, board, ["BTN UNDO"])  # and the hit: Anna's turn held as it was
+        assert "Remove darts, then + (next player)" in d.texts, d.texts
+        assert game.marks("Boris", 20) == 0
+        send(d, board, ["BTN NEXT"])
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        assert "Darts left: 3" in d.texts, d.texts
+
+
+def test_a_turn_ended_after_one_dart_thrown_the_usual_way_says_nothing(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20", "S19", "S18", "BTN NEXT"])  # the hold ended by NEXT
+        send(d, board, ["T20", "BTN NEXT"])  # Boris throws one and passes
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Anna"
+        assert not any("pulling darts" in t for t in d.texts), d.texts
+        # A hit during the hold followed by more darts: a turn thrown, nothing said.
+        send(d, board, ["S17", "S16", "S15", "S20", "S19", "BTN NEXT"])
+        assert game.current_player == "Anna"
+        assert not any("pulling darts" in t for t in d.texts), d.texts
+
+
+def test_the_note_goes_with_the_next_dart(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["S20", "S19", "S18", "S20", "BTN NEXT"])
+        assert STRAY in d.texts
+        send(d, board, ["T17"])  # Anna throws on: "press - twice" no longer holds
+        assert STRAY not in d.texts, d.texts
