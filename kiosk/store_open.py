@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import logging
 import os
 import pwd
@@ -15,6 +16,7 @@ import re
 import shutil
 import sqlite3
 import stat
+import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,7 +143,7 @@ def why_not_saved(
         except OSError:
             free = None
     if writable is None:
-        writable = not folder.is_dir() or os.access(folder, os.W_OK | os.X_OK, effective_ids=True)
+        writable = _folder_writable(folder)
     if free is not None and free < FULL_BYTES:
         return (f"the disk holding {folder} is full ({free // 1024} KB free): free some"
                 " space (the database file is not the problem)")  # fmt: skip
@@ -151,6 +153,22 @@ def why_not_saved(
     if any(word in str(e).lower() for word in ("readonly", "read-only")):
         return _read_only_file(path, e)
     return text
+
+
+def _folder_writable(folder: Path) -> bool:
+    """Whether a file can be made in ``folder`` (one not there yet: not the problem).
+    Tried, not only asked: a card ext4 made read-only after an error ("emergency_ro")
+    answers access() and statvfs() as writable, and refuses every write."""
+    if not folder.is_dir():
+        return True
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=True):
+        return False
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM)
+    return True
 
 
 def _user(uid: int) -> str:

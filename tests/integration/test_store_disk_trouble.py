@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import sqlite3
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -54,6 +58,48 @@ def test_a_read_only_data_folder_at_start_is_said_plainly(tmp_path: Path) -> Non
         assert store is None and why.startswith(f"{folder} cannot be written"), why
     finally:
         folder.chmod(0o700)
+
+
+@contextmanager
+def card_made_read_only_by_an_error(tmp_path: Path) -> Iterator[Path]:
+    """A folder on an ext4 card mounted ``errors=remount-ro``, after an error: the
+    kernel refuses every write, yet access() and statvfs() call it writable. Needs
+    root, loop devices and ext4's error trigger (skipped without them)."""
+    if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+        pytest.skip("needs root and mkfs.ext4 (e2fsprogs) to make a card image")
+    image, mnt = tmp_path / "sd.img", tmp_path / "card"
+    mnt.mkdir()
+
+    def sh(*args: str) -> bool:
+        return subprocess.run(args, capture_output=True, check=False).returncode == 0
+
+    if not (sh("truncate", "-s", "16M", str(image)) and sh("mkfs.ext4", "-q", str(image))
+            and sh("mount", "-o", "loop,errors=remount-ro", str(image), str(mnt))):  # fmt: skip
+        pytest.skip("no loop device to mount a card image on")
+    try:
+        folder = mnt / "darts-kiosk"
+        folder.mkdir()
+        Store.open(folder / "kiosk.sqlite3").close()
+        device = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(mnt)], capture_output=True,
+                                text=True, check=False).stdout.strip()  # fmt: skip
+        trigger = Path("/sys/fs/ext4") / Path(device).name / "trigger_fs_error"
+        try:
+            trigger.write_text("a card error\n")
+        except OSError:
+            pytest.skip("ext4's error trigger is not there")
+        yield folder
+    finally:
+        sh("umount", str(mnt))
+
+
+def test_a_card_made_read_only_by_an_error_is_called_a_read_only_disk(tmp_path: Path) -> None:
+    # The banner said "the games file cannot be written: check its owner and
+    # permissions": the bar owner would look at the file's owner, not at the card.
+    with card_made_read_only_by_an_error(tmp_path) as folder:
+        assert os.access(folder, os.W_OK)  # (what made the kiosk blame the file)
+        store, why = open_store(folder / "kiosk.sqlite3")
+        assert store is None
+        assert why.startswith(f"{folder} cannot be written (a read-only disk"), why
 
 
 def test_the_write_check_finds_a_connection_sqlite_opened_read_only(tmp_path: Path) -> None:
