@@ -200,6 +200,11 @@ class Running:
         if self.kiosk.games is not None:
             self.kiosk.games.store = store
         self.kiosk.banner_revision += 1
+        from kiosk.ui.context import RESULTS_KEPT
+        from kiosk.ui.last_results import stored_results
+
+        # (games played in memory meanwhile are newer than any in the file)
+        self.kiosk.results = [*self.kiosk.results, *stored_results(store)][:RESULTS_KEPT]
         if self.data_file is not None and self.check is None:
             inbox = self.inbox
             self.check = DamageCheck(
@@ -324,6 +329,10 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     )
     _wire_games(kiosk, store, down if options.store else "", config)
     kiosk.store_kept = tuple(kept)
+    if store is not None:
+        from kiosk.ui.last_results import stored_results
+
+        kiosk.results = stored_results(store)
     watch = StoreWatch()
     assert kiosk.games is not None
     kiosk.games.before_start = watch.at_game_start

@@ -82,6 +82,9 @@ class ResultLine:
     all_lost: bool = False
 
 
+RESULTS_KEPT = 8  # finished games kept for the attract screen's last results
+
+
 @dataclass
 class Settings:
     """The settings screen's values (start from the config; changed at run time)."""
@@ -237,7 +240,7 @@ class Kiosk:
 
     def add_result(self, line: ResultLine) -> None:
         self.results.insert(0, line)
-        del self.results[8:]
+        del self.results[RESULTS_KEPT:]
 
     def quit(self) -> None:
         self.running = False

@@ -385,3 +385,36 @@ def test_a_formula_games_end_left_on_screen_goes_to_the_attract_screen(tmp_path:
         assert d.screen.name == "attract"
     with Store.open(db_file(tmp_path)) as store:
         assert store.games.get(1).status == "finished"
+
+
+def test_the_last_results_on_the_attract_screen_are_there_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    # A power blip between games emptied the list the bar reads between games.
+    from kiosk.ui.screens.results import RESULTS_IDLE_S
+
+    def last_results(d: Driver) -> list[str]:
+        assert d.screen.name == "attract"
+        return [t for t in d.texts if t.startswith(("Cricket:", "Formula darts:"))]
+
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+        d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
+        d.settle()
+        start_formula(d.kiosk, FormulaSetup(names=("Boris",)))
+        d.settle()
+        d.press("\n")
+        d.screen.update(time.monotonic() + 200)  # his time runs out: the game is lost
+        d.screen.update(time.monotonic() + 202)
+        d.wait_screen("formula-end")
+        d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
+        d.settle()
+        before = last_results(d)
+    assert before == [
+        "Formula darts: lost  (Boris)  No formula in time: the game is lost",
+        "Cricket: winner Anna  (Anna · Boris)",
+    ], before
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert last_results(d) == before

@@ -216,6 +216,15 @@ class Games:
         game = self.get(game_id)
         return replay(game.kind, game.settings, game.players, self.events(game_id))
 
+    def last_finished(self, limit: int) -> list[int]:
+        """The ids of the ``limit`` games finished last, the last first."""
+        rows = self._db.conn.execute(
+            """SELECT id FROM games WHERE status = 'finished'
+               ORDER BY ended_at DESC, id DESC LIMIT ?""",
+            (limit,),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
     def unfinished(self) -> list[GameRecord]:
         """Games still in play, oldest first (a side formula game can run beside Cricket)."""
         rows = self._db.conn.execute(

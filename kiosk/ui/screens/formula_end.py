@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
-from kiosk.domain.formula.game import Termination
+from kiosk.domain.formula.game import FormulaGame, Termination
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.formula_session import FormulaSession, move_text
@@ -32,10 +32,15 @@ ROW_MIN = 4.6
 
 def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
     """(headline, reason) for the end screen."""
-    outcome = session.game.outcome()
+    return end_title(session.game, t)
+
+
+def end_title(game: FormulaGame, t: Any) -> tuple[str, str]:
+    """(headline, reason) of a formula game that is over (a stored one too)."""
+    outcome = game.outcome()
     if outcome is None:
         return "", ""
-    solo = len(session.players) == 1
+    solo = len(game.players) == 1
     if outcome.winner is not None:
         if outcome.perfect:  # a duel's winner named in the headline, not under it
             head = t("PERFECT!") if solo else fill(t("{name}: PERFECT!"), name=outcome.winner)
@@ -43,14 +48,14 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
             head = t("You win!")
         else:
             head = fill(t("{name} wins!"), name=outcome.winner)
-        rounds = session.finished_rounds()[-1].number
+        rounds = [r for r in game.history if r.moves][-1].number
         return head, fill(t("Score 0 in round {n}"), n=rounds)
     term = outcome.termination
     if term == Termination.CONCEDED:
         return t("Game ended"), t("You ended the game: it counts as lost")
     if term == Termination.TIMEOUT:
         return t("Time ran out"), t("No formula in time: the game is lost")
-    used_up = fill(t("Rounds played: {n}, 0 not reached"), n=session.rules.max_rounds)
+    used_up = fill(t("Rounds played: {n}, 0 not reached"), n=game.rules.max_rounds)
     if term == Termination.MAX_ROUNDS:
         return t("Rounds used up"), used_up
     if term == Termination.BOTH_ZERO:
@@ -58,6 +63,19 @@ def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
     if term == Termination.BOTH_LOSE:
         return t("Both lose"), used_up
     return t("Draw!"), used_up
+
+
+def formula_line(game: FormulaGame) -> ResultLine:
+    """A formula game that is over, as the attract screen's last results say it."""
+    outcome = game.outcome()
+    assert outcome is not None
+
+    def detail(t: Callable[[str], str]) -> str:
+        return t("PERFECT!") if outcome.perfect else end_title(game, t)[1]
+
+    drawn = outcome.termination in DRAWN
+    return ResultLine("Formula darts", outcome.winner, tuple(game.players), detail,
+                      all_lost=outcome.winner is None and not drawn)  # fmt: skip
 
 
 class FormulaEndScreen(Screen):
@@ -68,22 +86,8 @@ class FormulaEndScreen(Screen):
         self.session = session
         self.side = side
         self.idle_since = time.monotonic()
-        outcome = session.game.outcome()
-        if side is None and outcome is not None:  # for the attract screen, as said here
-
-            def detail(t: Callable[[str], str]) -> str:
-                return t("PERFECT!") if outcome.perfect else title_of(session, t)[1]
-
-            drawn = outcome.termination in DRAWN
-            kiosk.add_result(
-                ResultLine(
-                    "Formula darts",
-                    outcome.winner,
-                    session.players,
-                    detail,
-                    all_lost=outcome.winner is None and not drawn,
-                )
-            )
+        if side is None and session.over:  # for the attract screen, as said here
+            kiosk.add_result(formula_line(session.game))
 
     def update(self, now: float) -> None:
         if self.side is None:  # (a side game's end waits over the match)

@@ -16,6 +16,7 @@ from typing import Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.domain.cricket import CricketGame
 from kiosk.domain.replay import seat_results
 from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
@@ -83,6 +84,13 @@ def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
         return {}
 
 
+def cricket_line(game: CricketGame) -> ResultLine:
+    """A Cricket game that is over, as the attract screen's last results say it."""
+    outcome = game.outcome()
+    winners = " & ".join(outcome.won_by) if outcome else ""
+    return ResultLine("Cricket", winners or None, tuple(game.players))
+
+
 class ResultsScreen(Screen):
     name = "results"
 
@@ -101,7 +109,7 @@ class ResultsScreen(Screen):
         self.winner_text = " & ".join(winners)
         self.team_won = len(winners) > 1
         self.places = places(game, tuple(game.players))
-        self.line = ResultLine("Cricket", self.winner_text or None, tuple(game.players))
+        self.line = cricket_line(game)
         kiosk.add_result(self.line)
         self.idle_since = time.monotonic()
         self.buttons = [
