@@ -22,6 +22,7 @@ from pathlib import Path
 
 from kiosk.adapters.store import Store
 from kiosk.adapters.store.check import quick_check
+from kiosk.ui.last_results import stored_results
 
 PLAYERS = 200
 PER_NIGHT = 40
@@ -98,6 +99,11 @@ def main() -> None:
                 "start: quick_check (in the background)",
                 args.reps,
                 lambda: quick_check(store.db.conn),
+            )
+            timed(
+                "start: the last results, replayed (attract screen)",
+                args.reps,
+                lambda: stored_results(store),
             )
             league = store.league
             season = league.seasons()[-1]
