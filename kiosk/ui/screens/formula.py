@@ -10,6 +10,7 @@ saved player, a new one typed, or "Player N"; a qualification takes saved player
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from kiosk.ui.formula_session import PLAYING, FormulaSession, FormulaSetup
@@ -38,16 +39,66 @@ def start_formula(kiosk: Any, setup: FormulaSetup) -> FormulaSession:
 
 
 def open_side_game(kiosk: Any, cricket_screen: Any) -> None:
-    """Formula darts for the player waiting for their turn, over the Cricket match:
-    the game they set aside when they went to throw, where they left it (its clock
-    stopped meanwhile), else a new one."""
-    from kiosk.ui.formula_session import OVER
-    from kiosk.ui.screens.formula_play import FormulaSideGame, waiting_player
+    """Formula darts for a player waiting for their turn, over the Cricket match. With
+    two players only one waits; with more, the kiosk asks who plays (``SideGameWho``):
+    it cannot tell who is at the keypad, and each keeps their own game."""
+    from kiosk.ui.screens.formula_play import waiting_player
 
-    kept = cricket_screen.side_games.get(waiting_player(cricket_screen.session))
+    session = cricket_screen.session
+    thrower = str(session.game.current_player)
+    waiting = [str(p) for p in session.players if str(p) != thrower]
+    if len(waiting) <= 1:
+        side_game_of(kiosk, cricket_screen, waiting[0] if waiting else waiting_player(session))
+        return
+    who = SideGameWho(kiosk, cricket_screen, waiting)
+    first = waiting_player(session)
+    who.selected = waiting.index(first) if first in waiting else 0
+    kiosk.stack.push(who)
+
+
+def side_game_of(kiosk: Any, cricket_screen: Any, player: str) -> None:
+    """``player``'s side game: the one they set aside when they went to throw, where
+    they left it (its clock stopped meanwhile), else a new one."""
+    from kiosk.ui.formula_session import OVER
+    from kiosk.ui.screens.formula_play import FormulaSideGame
+
+    kept = cricket_screen.side_games.get(player)
     if kept is None or kept.session.phase == OVER:
-        kept = FormulaSideGame(kiosk, cricket_screen)
+        kept = FormulaSideGame(kiosk, cricket_screen, player)
     kiosk.stack.push(kept)
+
+
+class SideGameWho(MenuScreen):
+    """Who plays formula darts while they wait: one line a waiting player (their game
+    goes on where they left it, if they have one), and back to the scoreboard. A dart
+    meanwhile goes to the match, as from any menu over it."""
+
+    name = "side-game-who"
+    title = "Formula darts while you wait"
+    subtitle = "Who plays?"
+
+    def __init__(self, kiosk: Any, cricket_screen: Any, players: list[str]) -> None:
+        super().__init__(kiosk)
+        self.cricket = cricket_screen
+        self.players = players
+
+    def items(self) -> list[Item]:
+        out = [Item(name, partial(self.play, name), raw_label=True, state=self._state(name))
+               for name in self.players]  # fmt: skip
+        return [*out, Item("Back to the game", self.back)]
+
+    def _state(self, name: str) -> Any:
+        from kiosk.ui import theme
+        from kiosk.ui.formula_session import OVER
+
+        kept = self.cricket.side_games.get(name)
+        if kept is None or kept.session.phase == OVER:
+            return None
+        return lambda: ("goes on", theme.DIM)
+
+    def play(self, name: str) -> None:
+        self.kiosk.stack.pop()
+        side_game_of(self.kiosk, self.cricket, name)
 
 
 class FormulaMenu(MenuScreen):

@@ -23,6 +23,7 @@ from kiosk.adapters import formula_keys as fk
 from kiosk.adapters.formula_keys import FormulaEditor
 from kiosk.ui import formula_session as fs
 from kiosk.ui import theme
+from kiosk.ui.entry import dart_name
 from kiosk.ui.formula_session import OVER, PLAYING, READY, ROUND_DONE, Feedback, FormulaSession
 from kiosk.ui.formula_session import FormulaSetup as FormulaSetup
 from kiosk.ui.screen import DartDoubt, DartInput, DartsPulled, Notice, Screen, next_second
@@ -305,7 +306,7 @@ class FormulaSideGame(FormulaScreen):
         if thrower == self.side_player or cricket.over:
             self.leave()  # their own turn: the scoreboard comes back, the dart on it
         self.cricket.process_event(event)
-        self.last_dart = f"{thrower}: {event.dart}"
+        self.last_dart = f"{thrower}: {dart_name(event.dart, self.t)}"
         self.say(f"{self.t('Cricket')} · {self.last_dart}")
         if cricket.over:
             self.leave()

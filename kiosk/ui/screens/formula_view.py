@@ -481,5 +481,9 @@ def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
     points = "   ".join(f"{q} {c.game.points(q)}" for q in c.players[:4])
     r = p.text(points, 3.2 * u, (r.right + 3 * u, h / 2), theme.TEXT, anchor="midleft",
                max_width=p.w * 0.3)  # fmt: skip
-    p.text(t("4 = back to the scoreboard"), 2.8 * u, (p.w - 2 * u, h / 2), theme.DIM,
-           anchor="midright", max_width=p.w - r.right - 5 * u)  # fmt: skip
+    if c.hold is not None:  # the thrower at the keypad: + here would go into the formula
+        hint, colour = t("{}: 4, then + (next player)").format(c.hold.player), theme.ACCENT
+    else:
+        hint, colour = t("4 = back to the scoreboard"), theme.DIM
+    p.text(hint, 2.8 * u, (p.w - 2 * u, h / 2), colour, anchor="midright",
+           max_width=p.w - r.right - 5 * u)  # fmt: skip
