@@ -21,11 +21,16 @@ def fold_apostrophes(text: str) -> str:
     return text.translate(_TO_STRAIGHT)
 
 
+# Russian writes ё without its dots at will ("Пётр" and "Петр" are one name);
+# Ukrainian has no ё. (Belarusian writes ё always: a name holds one or the other.)
+_YO = str.maketrans({"\u0451": "\u0435"})  # ё: the Cyrillic ie
+
+
 def fold(name: str) -> str:
     """``name`` in the form two spellings of it share: the same letters in another
-    case or with another apostrophe fold alike. (Casefolded first: casefolding can
-    itself give U+02BC.)"""
-    return fold_apostrophes(name.casefold())
+    case, with another apostrophe, or ё with or without its dots fold alike.
+    (Casefolded first: casefolding can itself give U+02BC, and Ё becomes ё.)"""
+    return fold_apostrophes(name.casefold()).translate(_YO)
 
 
 # Cyrillic letters in alphabet order: the Ukrainian alphabet with the Russian letters

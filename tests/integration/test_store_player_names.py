@@ -186,3 +186,41 @@ def test_players_and_the_league_table_are_listed_in_alphabet_order(db):
         timeout=60,
     ).stdout
     assert [line.split()[1] for line in table.splitlines()[2:]] == drawn
+
+
+# Russian writes ё without its dots at will: one regular, two spellings.
+PYOTR, PETR = "Пётр", "Петр"
+
+
+def test_a_name_written_with_or_without_the_dots_of_yo_is_the_same_player(db):
+    with Store.open(db) as store:
+        store.players.add(PYOTR)
+    r = players_command(db, "add", PETR)
+    assert r.returncode == 1
+    assert f"there is already a player called {PETR!r} (written {PYOTR!r})" in r.stderr
+    with Store.open(db) as store:
+        assert store.players.find(PETR).name == PYOTR
+        assert store.players.find("ПЁТР").name == PYOTR
+        assert [p.name for p in store.players.roster()] == [PYOTR]
+        store.players.add("Пэтр")  # another letter: another name
+        assert sorted(p.name for p in store.players.roster()) == sorted([PYOTR, "Пэтр"])
+
+
+def test_two_players_written_with_and_without_yo_in_an_old_database_stay_two(db):
+    from test_store_support import win_cricket
+
+    from kiosk.adapters.store.schema import connect
+
+    connect(db, migrate_to=5).close()  # before ё was folded
+    with closing(sqlite3.connect(db)) as raw:
+        raw.executemany(
+            "INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, 'x')",
+            [(1, PYOTR, PYOTR.casefold()), (2, "Ann", "ann"), (3, PETR, PETR.casefold())],
+        )
+        raw.commit()
+    with Store.open(db) as store:
+        win_cricket(store.start_game("cricket", [PETR, "Ann"], rated=True), 0)
+        assert store.players.find(PYOTR).id == 1 and store.players.find(PETR).id == 3
+        assert [g.game_id for g in store.league.player_games(3)] == [1]
+    listed = players_command(db, "list")
+    assert f"{PETR} and {PYOTR} are one name written two ways" in listed.stderr

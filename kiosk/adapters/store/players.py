@@ -1,9 +1,10 @@
 """Players: add, find, rename, merge, retire, import a roster.
 
 Names are unique whatever their case, in any script (``casefold``, so "Олег" and "ОЛЕГ"
-are the same name; SQLite's NOCASE folds ASCII only), and whatever their apostrophe
+are the same name; SQLite's NOCASE folds ASCII only), whatever their apostrophe
 (``kiosk.domain.names``: a name typed at the kiosk, which has only the straight
-apostrophe, is the one a roster from Word or Excel wrote with a curly one). Spaces are
+apostrophe, is the one a roster from Word or Excel wrote with a curly one), and whether
+they write ё with its dots or not ("Пётр" and "Петр": Russian writes either). Spaces are
 trimmed and runs of spaces collapsed. A name is stored as it was written; its folded
 form, ``name_key``, is unique.
 
@@ -12,8 +13,8 @@ still finds the kept player; their games, results and rating history move to the
 player, and ratings are then recomputed from the games (they are derived; see
 ``results.py``).
 
-A database from before apostrophes were folded may hold two players whose names now
-fold alike. They are left as they are, two players (joining them could join two
+A database from before apostrophes (or ё) were folded may hold two players whose names
+now fold alike. They are left as they are, two players (joining them could join two
 people, and nothing is lost either way): the first made keeps the name's key, the
 others a key of their own (``ASIDE``) that no name folds to. Each is still found by
 its name as written, so ``merge`` joins them (if they are one person) or ``rename``

@@ -158,7 +158,17 @@ def _v3_rating_lookup(conn: sqlite3.Connection) -> None:
 
 def _v4_apostrophes(conn: sqlite3.Connection) -> None:
     # Names became one whatever their apostrophe (the kiosk types a straight one, a
-    # roster from Word a curly one: ``kiosk.domain.names``): every key is folded again. Two
+    # roster from Word a curly one: ``kiosk.domain.names``).
+    _fold_names_again(conn)
+
+
+def _v6_yo(conn: sqlite3.Connection) -> None:
+    # Names became one whether ё has its dots ("Пётр", "Петр": Russian writes either).
+    _fold_names_again(conn)
+
+
+def _fold_names_again(conn: sqlite3.Connection) -> None:
+    # Every key is folded again (``kiosk.domain.names.fold`` as it is now). Two
     # players whose names now fold alike stay two players, nothing joined behind the
     # league's back: the first made keeps the key (see below), the others get one aside (see
     # ``players.py``), found by their names as written, for ``players merge``. Those
@@ -218,6 +228,7 @@ MIGRATIONS: list[Migration] = [
     _v3_rating_lookup,
     _v4_apostrophes,
     _v5_concede_events,
+    _v6_yo,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
