@@ -386,4 +386,5 @@ class App:
 
     def close(self) -> None:
         self.kiosk.sound.stop()
+        self._fonts.close()
         pygame.display.quit()

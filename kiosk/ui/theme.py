@@ -62,6 +62,12 @@ class Fonts:
             self._fonts[key] = font
         return font
 
+    def close(self) -> None:
+        """Let go of every font loaded: each holds its file open, and an app made again
+        and again in one process (the tests) must not gather them until the garbage
+        collector comes by (past 1,024 open files, select() refuses the board's port)."""
+        self._fonts.clear()
+
 
 def _size(img: pygame.Surface) -> int:
     return img.get_pitch() * img.get_height()
