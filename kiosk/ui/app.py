@@ -386,5 +386,6 @@ class App:
 
     def close(self) -> None:
         self.kiosk.sound.stop()
-        self._fonts.close()
+        if self._fonts is not None:
+            self._fonts.close()
         pygame.display.quit()
