@@ -143,7 +143,7 @@ def test_the_settings_screen_saves_what_was_changed_not_the_command_lines_board(
     try:
         d = Driver(running)
         to_settings(d)
-        d.press("2")  # the volume, one step on
+        d.pad("2+\n")  # the volume: one step up, and back
     finally:
         running.close()
     saved = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -158,7 +158,7 @@ def test_a_settings_file_using_the_short_input_form_is_saved_not_crashed_on(
     try:
         d = Driver(running)
         to_settings(d)
-        d.press("2")
+        d.pad("2+\n")
         assert d.kiosk.running and d.screen.name == "settings"
     finally:
         running.close()
@@ -181,8 +181,11 @@ def test_a_settings_file_broken_by_hand_is_left_alone_and_the_screen_says_not_sa
         d = Driver(running)
         to_settings(d)
         path.write_text("[sound\nvolume = 50\n", encoding="utf-8")  # edited while it runs
-        d.press("2")
-        assert d.kiosk.running and d.screen.name == "settings"
+        d.pad("2+")
+        assert d.kiosk.running and d.screen.name == "volume"
+        assert any(t.startswith("Not saved:") and "not valid TOML" in t for t in d.texts), d.texts
+        d.pad("\n")
+        assert d.screen.name == "settings"
         assert any(t.startswith("Not saved:") and "not valid TOML" in t for t in d.texts), d.texts
     finally:
         running.close()
@@ -288,3 +291,39 @@ def test_a_long_setting_value_beside_a_short_label_is_drawn_at_the_rows_size(
         value = f"\u25c0 {t('virtual board (mouse)')} \u25b6"
         assert value in d.texts, d.texts
         assert sizes[value] >= sizes[t("Input")] * 0.95, (sizes[value], sizes[t("Input")])
+
+
+def test_the_volume_goes_down_as_well_as_up_from_a_keypad_without_passing_full(
+    tmp_path: Path,
+) -> None:
+    # Its line only stepped up, round from 100 % to 0: a keypad with NumLock on has no
+    # arrow, so 70 % to 60 % went through 80, 90 and 100 %, each with its test sound.
+    running, path = _kiosk_with_settings_file(tmp_path, "[sound]\nvolume = 70\n")
+    played: list[int] = []
+    try:
+        d = Driver(running)
+        sound = d.kiosk.sound
+        real = sound.play
+
+        def play(name: str) -> None:
+            played.append(d.kiosk.settings.volume)
+            real(name)
+
+        sound.play = play  # type: ignore[method-assign]
+        to_settings(d)
+        d.pad("2")  # the volume's line: its own screen
+        assert d.screen.name == "volume" and "70%" in d.texts, d.texts
+        assert "+ louder, - quieter, 0-9 = 0-90 %, * = 100 %, Enter = done" in d.texts
+        d.pad("-")
+        assert d.kiosk.settings.volume == 60 and played == [60]
+        d.pad("3")  # a digit: that tenth
+        d.pad("*")  # full
+        d.pad("+")  # no further than full: no sound either
+        d.pad("0")  # off
+        d.pad("-")
+        assert played == [60, 30, 100, 0] and "off" in d.texts
+        d.pad("5\n")  # 50 %, and back to the list, which says so
+        assert d.screen.name == "settings" and "◀ 50% ▶" in d.texts, d.texts
+    finally:
+        running.close()
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["sound"]["volume"] == 50

@@ -67,6 +67,9 @@ class Item:
     # A word on the thing the line is about, shown at its right end (a camera's state:
     # "scoring", "no pictures"): (English msgid, colour), or "" for none.
     state: Callable[[], tuple[str, tuple[int, int, int]]] | None = None
+    # With choices: what choosing the line does instead of stepping to the next choice
+    # (a screen of its own, where a keypad can go both ways).
+    pick: Callable[[], None] | None = None
 
     def choice_label(self) -> str:
         if not self.choices or self.get is None:
@@ -177,6 +180,8 @@ class MenuScreen(Screen):
         self.message = ""
         if not item.enabled:
             self.message = self.t(item.note) if item.note else ""
+        elif item.pick is not None:
+            item.pick()
         elif item.choices:
             item.step(1)
         elif item.action is not None:

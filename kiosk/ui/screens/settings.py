@@ -61,6 +61,7 @@ class SettingsScreen(MenuScreen):
                 choices=[(v, percent(v / 100, s.language)) for v in VOLUMES],
                 get=lambda: s.volume,
                 set=self.set_volume,
+                pick=self.volume,
             ),
             Item("Input", choices=self.sources(), get=lambda: s.source, set=self.set_source),
         ]
@@ -91,6 +92,12 @@ class SettingsScreen(MenuScreen):
         self.kiosk.sound.set_volume(int(value))
         self.kiosk.sound.play("hit")
         self.saved()
+
+    def volume(self) -> None:
+        """The volume's own screen: up and down from the keypad (``volume``)."""
+        from kiosk.ui.screens.volume import VolumeScreen
+
+        self.kiosk.stack.push(VolumeScreen(self.kiosk, self))
 
     def set_source(self, value: Any) -> None:
         self.kiosk.settings.source = str(value)
