@@ -517,25 +517,6 @@ def test_a_kiosk_that_runs_for_months_keeps_only_the_last_darts_timings(
         assert game.marks("Anna", 20) == 1 and game.marks("Boris", 15) == 1
 
 
-def test_a_fourth_dart_undone_brings_the_finished_turn_back_so_next_skips_nobody(
-    tmp_path: Path,
-) -> None:
-    with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["S20", "S19", "S18"])
-        assert "Remove darts, then + (next player)" in d.texts
-        send(d, board, ["S17"])  # a 4th dart before NEXT: Boris's first
-        game = d.screen.session.game  # type: ignore[attr-defined]
-        assert game.current_player == "Boris" and len(game.darts_this_turn) == 1
-        send(d, board, ["BTN UNDO"])  # it was Anna's: taken back
-        assert "Remove darts, then + (next player)" in d.texts, d.texts
-        send(d, board, ["BTN NEXT"])  # Anna pulls her darts and presses NEXT
-        assert game.current_player == "Boris" and game.darts_this_turn == ()
-        assert "Darts left: 3" in d.texts, d.texts
-        send(d, board, ["T20"])
-        assert game.marks("Boris", 20) == 3 and game.current_player == "Boris"
-
-
 def test_a_dart_or_next_on_the_results_says_the_game_is_over_and_how_to_play_again(
     tmp_path: Path,
 ) -> None:

@@ -1,9 +1,12 @@
-"""A hit while the darts are pulled (headless, real pty). After a third dart the turn is
-held on screen: "Remove darts, then + (next player)". Pulling darts out of a soft-tip
-board may close a contact: the board sends a hit, which counts as the next player's
-first dart (as any dart after the hold does). NEXT, pressed as the screen asked, then
-ended that player's turn after one dart nobody threw, without a word. The kiosk now
-says so, and how to put it right; what counts does not change."""
+"""The finished turn held on screen (headless, real pty). After a third dart the turn is
+held: "Remove darts, then + (next player)"; NEXT then only ends the hold, and a dart is
+the next player's first.
+
+A hit while the darts are pulled: pulling darts out of a soft-tip board may close a
+contact, and the board sends a hit, which counts as the next player's first dart (as
+any dart after the hold does). NEXT, pressed as the screen asked, then ended that
+player's turn after one dart nobody threw, without a word. The kiosk now says so, and
+how to put it right; what counts does not change."""
 
 from __future__ import annotations
 
@@ -11,16 +14,42 @@ from pathlib import Path
 
 from kiosk_support import kiosk_on_board, send, start_game
 
+from kiosk.adapters.serial_board.virtual import VirtualBoard
+from kiosk.ui.driver import Driver
+
+HELD = "Remove darts, then + (next player)"
 STRAY = "Boris: turn over after one dart. S20 from pulling darts? Press - twice"
+
+
+def annas_turn_held(d: Driver, board: VirtualBoard) -> None:
+    """A game of Anna and Boris; Anna's three darts thrown, her turn held on screen."""
+    start_game(d)
+    send(d, board, ["S20", "S19", "S18"])
+    assert HELD in d.texts, d.texts
+
+
+def test_a_fourth_dart_undone_brings_the_finished_turn_back_so_next_skips_nobody(
+    tmp_path: Path,
+) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        annas_turn_held(d, board)
+        send(d, board, ["S17"])  # a 4th dart before NEXT: Boris's first
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and len(game.darts_this_turn) == 1
+        send(d, board, ["BTN UNDO"])  # it was Anna's: taken back
+        assert HELD in d.texts, d.texts
+        send(d, board, ["BTN NEXT"])  # Anna pulls her darts and presses NEXT
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        assert "Darts left: 3" in d.texts, d.texts
+        send(d, board, ["T20"])
+        assert game.marks("Boris", 20) == 3 and game.current_player == "Boris"
 
 
 def test_next_after_a_hit_while_darts_are_pulled_says_how_to_take_it_back(
     tmp_path: Path,
 ) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["S20", "S19", "S18"])
-        assert "Remove darts, then + (next player)" in d.texts
+        annas_turn_held(d, board)
         send(d, board, ["S20"])  # a contact as Anna pulls her darts
         send(d, board, ["BTN NEXT"])  # then NEXT, as the screen asked
         game = d.screen.session.game  # type: ignore[attr-defined]
@@ -29,7 +58,7 @@ def test_next_after_a_hit_while_darts_are_pulled_says_how_to_take_it_back(
         send(d, board, ["BTN UNDO"])  # the turn's end taken back
         assert "- again takes back S20" in d.texts, d.texts
         send(d, board, ["BTN UNDO"])  # and the hit: Anna's turn held as it was
-        assert "Remove darts, then + (next player)" in d.texts, d.texts
+        assert HELD in d.texts, d.texts
         assert game.marks("Boris", 20) == 0
         send(d, board, ["BTN NEXT"])
         assert game.current_player == "Boris" and game.darts_this_turn == ()
