@@ -9,7 +9,10 @@ from pathlib import Path
 
 
 def why_not_writable(path: str | os.PathLike[str]) -> str | None:
-    """Why a file cannot be written at ``path`` (its folder missing or not ours), or None."""
+    """Why a file cannot be written at ``path`` (its folder missing or not ours), or None.
+    The files checked so (a calibration, a board map) are written beside their place
+    and renamed into it: what counts is the folder, not the file there now (one left
+    root's by ``sudo cp`` is replaced all the same)."""
     folder = Path(path).parent
     if not folder.is_dir():
         return f"{folder}: no such folder"
@@ -19,12 +22,8 @@ def why_not_writable(path: str | os.PathLike[str]) -> str | None:
     if target.is_dir():
         return f"{target}: is a folder"
     try:  # the permission bits are not all (root, a read-only mount, /proc): try it
-        if target.exists():
-            with open(target, "r+b"):
-                pass
-        else:
-            with tempfile.TemporaryFile(dir=folder):
-                pass
+        with tempfile.TemporaryFile(dir=folder):
+            pass
     except OSError as e:
         return f"{target}: cannot write it: {e.strerror or e}"
     return None

@@ -128,16 +128,16 @@ def test_enter_on_the_saved_calibration_goes_on_to_calibrate_again(tmp_path: Pat
         assert len(Calibration.load(saved).points) == 5
 
 
-def test_a_saved_calibration_that_cannot_be_written_can_still_be_looked_at(
+def test_a_saved_calibration_in_a_folder_the_kiosk_cannot_write_can_still_be_looked_at(
     tmp_path: Path,
 ) -> None:
-    # ``sudo cp`` of a calibration leaves it root's 0644: the kiosk's user may read it.
-    # Looking at it needs no more; calibrating again is refused before any point is
-    # marked, since it could not be saved.
+    # Calibrations kept in a folder that is not the kiosk's to write (/etc, a
+    # read-only card): looking at one needs no more than reading; calibrating again is
+    # refused before any point is marked, since it could not be saved.
     saved = tmp_path / "camera.json"
     with kiosk_with_camera(tmp_path) as (_running, d, _video):
         before = file_as_it_is(saved)
-        saved.chmod(0o444)
+        tmp_path.chmod(0o555)
         try:
             with plain_user():
                 d.press("4")
@@ -149,8 +149,31 @@ def test_a_saved_calibration_that_cannot_be_written_can_still_be_looked_at(
                 d.press("/")
                 assert d.screen.name == "settings"
         finally:
-            saved.chmod(0o644)
+            tmp_path.chmod(0o755)
         assert file_as_it_is(saved) == before
+
+
+def test_a_saved_calibration_left_roots_by_sudo_cp_is_calibrated_again_and_replaced(
+    tmp_path: Path,
+) -> None:
+    # The file root's 0644 (sudo cp) in the kiosk's own folder: the new calibration is
+    # written beside it and renamed over it, so it is no reason to refuse.
+    saved = tmp_path / "camera.json"
+    with kiosk_with_camera(tmp_path) as (_running, d, video):
+        before = file_as_it_is(saved)
+        saved.chmod(0o444)
+        with plain_user():
+            d.press("4")
+            d.press("\n")
+            assert d.screen.name == "camera-calibrate", d.texts
+            screen = d.screen
+            for target in TARGETS:
+                ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
+                x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
+                d.click((round(x), round(y)))
+            d.press("\n")  # save
+            d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
+        assert saved.read_bytes() != before[0]
 
 
 def test_while_the_cameras_score_the_saved_calibration_is_shown_over_their_latest_picture(
