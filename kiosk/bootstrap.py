@@ -200,11 +200,6 @@ class Running:
         if self.kiosk.games is not None:
             self.kiosk.games.store = store
         self.kiosk.banner_revision += 1
-        from kiosk.ui.context import RESULTS_KEPT
-        from kiosk.ui.last_results import stored_results
-
-        # (games played in memory meanwhile are newer than any in the file)
-        self.kiosk.results = [*self.kiosk.results, *stored_results(store)][:RESULTS_KEPT]
         if self.data_file is not None and self.check is None:
             inbox = self.inbox
             self.check = DamageCheck(
@@ -329,10 +324,6 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     )
     _wire_games(kiosk, store, down if options.store else "", config)
     kiosk.store_kept = tuple(kept)
-    if store is not None:
-        from kiosk.ui.last_results import stored_results
-
-        kiosk.results = stored_results(store)
     watch = StoreWatch()
     assert kiosk.games is not None
     kiosk.games.before_start = watch.at_game_start
@@ -383,10 +374,18 @@ def _offer_resume(kiosk: Kiosk) -> None:
     from kiosk.ui.screens.resume import ResumeScreen
 
     assert kiosk.games is not None
-    record = kiosk.games.unfinished()
+    record = kiosk.games.unfinished()  # (finishes a game over but not yet finished)
     if record is not None:
         log.info("unfinished game %d (%s) offered for resume", record.id, record.kind)
         kiosk.stack.push(ResumeScreen(kiosk, record))
+    if kiosk.store is not None:
+        from kiosk.ui.context import RESULTS_KEPT
+        from kiosk.ui.last_results import stored_results
+
+        # The attract screen's last results, as before the restart: read after the
+        # games over were finished (a power cut on the results screen), and after those
+        # played in memory meanwhile (a database that came back), which are newer.
+        kiosk.results = [*kiosk.results, *stored_results(kiosk.store)][:RESULTS_KEPT]
 
 
 def _notifier(env: Mapping[str, str]) -> Any:

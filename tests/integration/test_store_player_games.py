@@ -110,3 +110,18 @@ def test_merged_players_games_follow_the_player_they_were_merged_into(store, clo
     win_cricket(store.start_game("cricket", ["Annie", "Bob"], rated=True, night_id=night.id), 0)
     store.players.merge("Annie", "Ann")
     assert [g.outcome for g in store.league.player_games(pid(store, "Ann"))] == ["won"]
+
+
+def test_the_games_finished_last_come_in_the_order_played_whatever_the_clock(store, clock):
+    # A kiosk whose clock ran a day ahead, then set right: the attract screen's last
+    # results must still start with tonight's game, not fill with yesterday's.
+    clock.now += timedelta(days=1)
+    for _ in range(2):
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"]), 0)
+    clock.now -= timedelta(days=1)
+    live = store.start_game("cricket", ["Bob", "Cy"])
+    win_cricket(live, 1)
+    abandoned = store.start_game("cricket", ["Ann", "Cy"])
+    store.abandon(abandoned.id)
+    assert store.games.last_finished(8) == [live.id, live.id - 1, live.id - 2]
+    assert store.games.last_finished(1) == [live.id]

@@ -217,10 +217,11 @@ class Games:
         return replay(game.kind, game.settings, game.players, self.events(game_id))
 
     def last_finished(self, limit: int) -> list[int]:
-        """The ids of the ``limit`` games finished last, the last first."""
+        """The ids of the ``limit`` games finished last, the last first: by the order
+        they were started, not by their clock times (a clock set right again after a
+        day ahead would put yesterday's games first)."""
         rows = self._db.conn.execute(
-            """SELECT id FROM games WHERE status = 'finished'
-               ORDER BY ended_at DESC, id DESC LIMIT ?""",
+            """SELECT id FROM games WHERE status = 'finished' ORDER BY id DESC LIMIT ?""",
             (limit,),
         ).fetchall()
         return [int(r[0]) for r in rows]
