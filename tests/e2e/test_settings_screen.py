@@ -327,3 +327,28 @@ def test_the_volume_goes_down_as_well_as_up_from_a_keypad_without_passing_full(
     finally:
         running.close()
     assert tomllib.loads(path.read_text(encoding="utf-8"))["sound"]["volume"] == 50
+
+
+def test_the_volume_screen_takes_the_mouse_and_gives_way_to_the_attract_screen_when_left(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    from kiosk.ui.screens.menu import MENU_IDLE_S
+
+    with kiosk_on_virtual_board(tmp_path) as d:
+        to_settings(d)
+        d.click(d.rect_of("Volume").center)  # a mouse-only user
+        assert d.screen.name == "volume"
+        d.click(d.rect_of("- quieter").center)
+        assert d.kiosk.settings.volume == 60
+        d.click(d.rect_of("+ louder").center)
+        d.click(d.rect_of("+ louder").center)
+        assert d.kiosk.settings.volume == 80
+        d.click(d.rect_of("Done").center)
+        assert d.screen.name == "settings"
+        d.click(d.rect_of("Volume").center)
+        assert d.screen.name == "volume"
+        d.screen.update(time.monotonic() + MENU_IDLE_S + 1)  # left there all night
+        d.settle()
+        assert d.screen.name == "attract"

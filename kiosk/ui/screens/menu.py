@@ -96,6 +96,19 @@ class Item:
 MENU_IDLE_S = 300.0
 
 
+def may_idle(stack: Any) -> bool:
+    """No game anywhere in the stack: a game (and a menu over it) is never left."""
+    return len(stack) > 1 and not any(
+        getattr(screen, "session", None) is not None for screen in stack.screens()
+    )
+
+
+def idle_back_to_attract(stack: Any, idle_since: float, now: float) -> None:
+    """A menu (or a screen of one) left alone ``MENU_IDLE_S``: the attract screen."""
+    if now - idle_since >= MENU_IDLE_S and may_idle(stack):
+        stack.reset(stack.screens()[0])
+
+
 class MenuScreen(Screen):
     name = "menu"
     title = ""
@@ -114,16 +127,10 @@ class MenuScreen(Screen):
         self.idle_since = time.monotonic()  # (uncovered: someone was just here)
 
     def _may_idle(self) -> bool:
-        """No game anywhere in the stack: a game (and a menu over it) is never left."""
-        stack = self.kiosk.stack
-        return len(stack) > 1 and not any(
-            getattr(screen, "session", None) is not None for screen in stack.screens()
-        )
+        return may_idle(self.kiosk.stack)
 
     def update(self, now: float) -> None:
-        if now - self.idle_since >= MENU_IDLE_S and self._may_idle():
-            stack = self.kiosk.stack
-            stack.reset(stack.screens()[0])
+        idle_back_to_attract(self.kiosk.stack, self.idle_since, now)
 
     def wake_at(self) -> float | None:
         return self.idle_since + MENU_IDLE_S if self._may_idle() else None
