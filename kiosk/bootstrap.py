@@ -307,7 +307,8 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
             log.error("results are not being saved: %s", down)
         else:
             log.info("games are saved in %s", data_file)
-        kept = [p.name for p in kept_copies(data_file)]
+        if lock is not None:  # (another kiosk's: the copy may be the one it runs in)
+            kept = [p.name for p in kept_copies(data_file)]
     kiosk = Kiosk(
         settings=settings,
         sound=sound,
