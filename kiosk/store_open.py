@@ -261,7 +261,8 @@ class StoreWatch:
       over the file now at the path, which may be a backup put there on purpose. The
       banner and the log say so; the next start says so too while the copy is there
       (``kept_copies``). (A copy that cannot be made: on in memory, copied again after
-      each input.)"""
+      each input. The copy deleted too: on in another, made from the one still open;
+      an input refused meanwhile, "Not saved", makes the kiosk look at once.)"""
 
     def __init__(self) -> None:
         self.running: Running | None = None
@@ -269,6 +270,7 @@ class StoreWatch:
         self.moved = ""  # what became of the database's files ("" while all is well)
         self.kept: Path | None = None  # the copy the kiosk goes on in
         self.let_go = False  # the moved file let go (``detach``)
+        self.path: Path | None = None  # the database's own path, once it has moved
         self._kept_changes = -1
         self._looked_changes = -1  # the connection's changes at the last look
         self._next = 0.0
@@ -285,7 +287,10 @@ class StoreWatch:
                 if running.kiosk.games is not None and not running.kiosk.games.open:
                     self._try_again(running)
             return
-        if now >= self._next or self._changes() != self._looked_changes:
+        # (an input refused, "Not saved": the file it went into may have gone)
+        games = running.kiosk.games
+        refused = bool(running.kiosk.save_problem or (games is not None and games.failure()))
+        if now >= self._next or refused or self._changes() != self._looked_changes:
             self._next = now + STORE_LOOK_S
             self.look()
 
@@ -309,15 +314,17 @@ class StoreWatch:
         store = None if running is None else running.store
         if store is None or running is None:
             return
+        if self.let_go and store.path is not None and self._moved(store):
+            # The copy gone on in was deleted too (a clean-up of kiosk.sqlite3*): SQLite
+            # refuses to write a moved file, so every input would be refused. On in a
+            # new copy, made from the one still open.
+            self.moved, self.let_go = "", False
         if not self.moved:
             self._looked_changes = self._changes()
-            try:
-                self.moved = store.file_moved()
-            except Exception as e:  # (a look must never stop the loop)
-                log.warning("the database's files could not be looked at: %s", e)
+            self.moved = self._moved(store)
             if not self.moved:
                 return
-            path = store.path
+            path = self.path = self.path or store.path
             self.kept = path.with_name(f"{path.name}.kept-{datetime.datetime.now():%Y%m%d-%H%M%S}")
             log.error(
                 "%s: the next start would not see what the kiosk saved there. It goes on in"
@@ -343,6 +350,14 @@ class StoreWatch:
         self._looked_changes = self._changes()
         if store.path is None:  # (in memory: the copy could not be made to go on in)
             self.keep_copy()
+
+    @staticmethod
+    def _moved(store: Any) -> str:
+        try:
+            return str(store.file_moved())
+        except Exception as e:  # (a look must never stop the loop)
+            log.warning("the database's files could not be looked at: %s", e)
+            return ""
 
     def keep_copy(self) -> None:
         """The copy of what the kiosk has open in memory, made again if anything was

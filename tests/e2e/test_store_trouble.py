@@ -438,3 +438,34 @@ def test_a_full_disk_mid_game_is_said_plainly_in_the_kiosks_language_and_hides_n
         assert tuple(d.app.canvas.get_at((3, int(3.5 * u))))[:3] == theme.BAD
         assert tuple(d.app.canvas.get_at((3, int(h - 3.5 * u))))[:3] == theme.BAD
         assert tuple(d.app.canvas.get_at((3, int(h - 10 * u))))[:3] != theme.BAD
+
+
+def test_a_copy_gone_on_in_that_is_deleted_too_is_followed_by_another(
+    tmp_path: Path,
+) -> None:
+    # A clean-up of kiosk.sqlite3* takes the copy too. SQLite refuses to write a moved
+    # file: every dart after it was refused ("Not saved") for the rest of the game.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+        db_file(tmp_path).unlink()
+        send(d, board, ["T19"])
+        [first] = kept_copies(tmp_path)
+        time.sleep(1.1)  # (the next copy is named by the second it is made)
+        first.unlink()
+        board.send("S19")  # refused at most once ("Not saved: try again"), then saved
+        d.wait_for(lambda: len(kept_copies(tmp_path)) == 1, timeout=10, what="a new copy")
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        if [str(x) for x in game.history][-1] != "S19":
+            assert "Not saved: try again" in d.texts, d.texts
+            send(d, board, ["S19"])
+        send(d, board, ["S18"])
+        [second] = kept_copies(tmp_path)
+        assert second != first
+        assert on_disk(second) == [
+            '{"dart":"T20"}',
+            '{"dart":"T19"}',
+            '{"dart":"S19"}',
+            '{"dart":"S18"}',
+        ]
+        assert [str(x) for x in game.history] == ["T20", "T19", "S19", "S18"]
