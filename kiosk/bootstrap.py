@@ -200,6 +200,7 @@ class Running:
         if self.kiosk.games is not None:
             self.kiosk.games.store = store
         self.kiosk.banner_revision += 1
+        _read_last_results(self.kiosk, store)
         if self.data_file is not None and self.check is None:
             inbox = self.inbox
             self.check = DamageCheck(
@@ -344,6 +345,8 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     app.open()
     kiosk.stack.push(AttractScreen(kiosk))
     _offer_resume(kiosk)
+    if store is not None:  # (after the offer: it finishes a game cut off on its results)
+        _read_last_results(kiosk, store)
     sound.start()
     devices.start()
     check = None
@@ -371,6 +374,17 @@ def _wire_games(kiosk: Kiosk, store: Any, down: str, config: Config) -> None:
     kiosk.formula_defaults = formula_defaults(config)
 
 
+def _read_last_results(kiosk: Kiosk, store: Any) -> None:
+    """The attract screen's last results, as they were before the restart: the games
+    finished last in the database, after those played in memory meanwhile (a database
+    that came back while the kiosk ran), which are newer. Read when the database is
+    opened, before any game is saved into it: none is listed twice."""
+    from kiosk.ui.context import RESULTS_KEPT
+    from kiosk.ui.last_results import stored_results
+
+    kiosk.results = [*kiosk.results, *stored_results(store)][:RESULTS_KEPT]
+
+
 def _offer_resume(kiosk: Kiosk) -> None:
     from kiosk.ui.screens.resume import ResumeScreen
 
@@ -379,14 +393,6 @@ def _offer_resume(kiosk: Kiosk) -> None:
     if record is not None:
         log.info("unfinished game %d (%s) offered for resume", record.id, record.kind)
         kiosk.stack.push(ResumeScreen(kiosk, record))
-    if kiosk.store is not None:
-        from kiosk.ui.context import RESULTS_KEPT
-        from kiosk.ui.last_results import stored_results
-
-        # The attract screen's last results, as before the restart: read after the
-        # games over were finished (a power cut on the results screen), and after those
-        # played in memory meanwhile (a database that came back), which are newer.
-        kiosk.results = [*kiosk.results, *stored_results(kiosk.store)][:RESULTS_KEPT]
 
 
 def _notifier(env: Mapping[str, str]) -> Any:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from kiosk_support import (
+    ANNA_WINS,
     another_kiosk_holding,
     db_file,
     kiosk_on_board,
@@ -133,3 +135,41 @@ def test_a_game_kept_in_a_file_put_right_while_someone_is_in_the_menus_is_offere
         assert d.screen.name == "main-menu"  # not over the menu someone is in
         d.press("/")  # back out to the attract screen: offered there
         d.wait_screen("resume", timeout=5)
+
+
+def test_the_game_that_opens_a_database_let_go_is_listed_once_in_the_last_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Held at the start, let go; the next game's start opens it and is saved there. The
+    # last results were read from it only once the attract screen came back, after
+    # that game: it was listed twice.
+    import sqlite3
+    from contextlib import closing
+
+    from kiosk.ui.screens.cricket_menu import CricketMenu
+    from kiosk.ui.screens.results import RESULTS_IDLE_S
+
+    monkeypatch.setattr(store_open, "STORE_WAIT_S", 0.5)
+    monkeypatch.setattr(store_open, "STORE_RETRY_S", 3600)  # only the game's start tries
+    with kiosk_on_board(tmp_path) as (d, board):  # the file made, one game in it
+        start_game(d, ("Cleo", "Dan"))
+        send(d, board, ANNA_WINS)
+        d.wait_screen("results")
+    with closing(sqlite3.connect(db_file(tmp_path), isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with kiosk_on_board(tmp_path) as (d, board):
+            assert d.screen.name == "attract"
+            other.execute("ROLLBACK")  # let go while the attract screen is up
+            d.kiosk.stack.push(CricketMenu(d.kiosk))  # a game starts from a menu
+            d.settle()
+            start_game(d)  # its start opens the database: this game is saved there
+            send(d, board, ANNA_WINS)
+            d.wait_screen("results")
+            d.screen.update(time.monotonic() + RESULTS_IDLE_S + 1)
+            d.settle()
+            assert d.screen.name == "attract"
+            lines = [t for t in d.texts if t.startswith("Cricket:")]
+            assert lines == [
+                "Cricket: winner Anna  (Anna · Boris)",
+                "Cricket: winner Cleo  (Cleo · Dan)",
+            ], lines
