@@ -60,6 +60,15 @@ def file_as_it_is(path: Path) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
+def mark_the_points(d: Driver, video: Video) -> None:
+    """The five points clicked where the camera sees them, on the calibration screen."""
+    screen = d.screen
+    for target in TARGETS:
+        ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
+        x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
+        d.click((round(x), round(y)))
+
+
 def overlay_at(d: Driver, pt: tuple[float, float]) -> bool:
     """The overlay's colour on the screen at (or a pixel beside) a picture point."""
     x, y = d.screen.image_to_screen(pt)  # type: ignore[attr-defined]
@@ -117,11 +126,7 @@ def test_enter_on_the_saved_calibration_goes_on_to_calibrate_again(tmp_path: Pat
         assert d.screen.name == "settings" and file_as_it_is(saved) == before
         d.press("4")
         d.press("\n")
-        screen = d.screen
-        for target in TARGETS:
-            ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
-            x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
-            d.click((round(x), round(y)))
+        mark_the_points(d, video)
         d.press("\n")  # save
         d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
         assert saved.read_bytes() != before[0]
@@ -166,11 +171,7 @@ def test_a_saved_calibration_left_roots_by_sudo_cp_is_calibrated_again_and_repla
             d.press("4")
             d.press("\n")
             assert d.screen.name == "camera-calibrate", d.texts
-            screen = d.screen
-            for target in TARGETS:
-                ((u, v),) = video.camera.project(np.array([[*target.board, 0.0]]))
-                x, y = screen.image_to_screen((float(u), float(v)))  # type: ignore[attr-defined]
-                d.click((round(x), round(y)))
+            mark_the_points(d, video)
             d.press("\n")  # save
             d.wait_for(lambda: d.screen.name == "settings", what="back to the settings")
         assert saved.read_bytes() != before[0]
