@@ -30,11 +30,6 @@ TABLE_BOTTOM = 91.0
 ROW_MIN = 4.6
 
 
-def title_of(session: FormulaSession, t: Any) -> tuple[str, str]:
-    """(headline, reason) for the end screen."""
-    return end_title(session.game, t)
-
-
 def end_title(game: FormulaGame, t: Any) -> tuple[str, str]:
     """(headline, reason) of a formula game that is over (a stored one too)."""
     outcome = game.outcome()
@@ -143,7 +138,7 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         s = self.session
-        head, reason = title_of(s, t)
+        head, reason = end_title(s.game, t)
         outcome = s.game.outcome()
         colour = theme.BAD  # lost: time ran out, rounds used up, ended, both lost
         if outcome is not None and outcome.winner is not None:

@@ -126,14 +126,11 @@ class MenuScreen(Screen):
         super().on_enter()
         self.idle_since = time.monotonic()  # (uncovered: someone was just here)
 
-    def _may_idle(self) -> bool:
-        return may_idle(self.kiosk.stack)
-
     def update(self, now: float) -> None:
         idle_back_to_attract(self.kiosk.stack, self.idle_since, now)
 
     def wake_at(self) -> float | None:
-        return self.idle_since + MENU_IDLE_S if self._may_idle() else None
+        return self.idle_since + MENU_IDLE_S if may_idle(self.kiosk.stack) else None
 
     def items(self) -> list[Item]:
         raise NotImplementedError
