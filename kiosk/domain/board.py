@@ -31,7 +31,8 @@ SEGMENTS: tuple[int, ...] = (20, 1, 18, 4, 13, 6, 10, 15, 2, 17, 3, 19, 7, 16, 8
 
 def angle_of(x_mm: float, y_mm: float) -> float:
     """Clockwise angle from 12 o'clock, in degrees, 0 <= a < 360."""
-    return math.degrees(math.atan2(x_mm, y_mm)) % 360.0
+    a = math.degrees(math.atan2(x_mm, y_mm)) % 360.0
+    return 0.0 if a >= 360.0 else a  # a hair left of 12 o'clock rounds up to 360.0
 
 
 def segment_at(x_mm: float, y_mm: float) -> int:

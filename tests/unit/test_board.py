@@ -199,3 +199,18 @@ def test_a_tip_on_any_ring_edge_computed_in_floats_belongs_to_the_inner_ring(
     angle = 4.5 + 9.0 * k  # halfway between a wire and a segment's middle, all round
     dart = at(angle, radius)
     assert str(dart).startswith(ring) and (ring in ("DB", "SB") or not dart.is_miss)
+
+
+@pytest.mark.parametrize("x", [-1e-300, -5e-324, -1e-17])
+def test_a_hair_left_of_twelve_oclock_is_angle_0_not_360(x: float) -> None:
+    angle = board.angle_of(x, 100.0)
+    assert 0.0 <= angle < 360.0
+    assert dart_at(x, 100.0) == dart_at(0.0, 100.0)
+
+
+@given(
+    st.floats(min_value=-200, max_value=200, allow_nan=False),
+    st.floats(min_value=-200, max_value=200, allow_nan=False),
+)
+def test_every_angle_is_from_0_up_to_not_including_360(x: float, y: float) -> None:
+    assert 0.0 <= board.angle_of(x, y) < 360.0
