@@ -15,7 +15,7 @@ import pytest
 from kiosk_support import kiosk_on_board, kiosk_on_virtual_board, text_sizes
 
 from kiosk.adapters.camera.calibration import Calibration
-from kiosk.config import CameraConfig, Config
+from kiosk.config import CameraConfig, Config, SoundConfig
 from kiosk.ui.driver import Driver
 from kiosk.ui.screens.camera_calibrate import TARGETS
 
@@ -327,6 +327,34 @@ def test_the_volume_goes_down_as_well_as_up_from_a_keypad_without_passing_full(
     finally:
         running.close()
     assert tomllib.loads(path.read_text(encoding="utf-8"))["sound"]["volume"] == 50
+
+
+def test_the_arrows_on_the_volume_line_stop_at_full_and_at_off(tmp_path: Path) -> None:
+    # They came round: right at 100 % was silence, left at off was full volume.
+    with kiosk_on_virtual_board(tmp_path) as d:
+        to_settings(d)
+        assert d.kiosk.settings.volume == 70
+        d.key("down")  # the volume's line
+        for _ in range(4):
+            d.key("right")
+        assert d.kiosk.settings.volume == 100 and "◀ 100% ▶" in d.texts, d.texts
+        for _ in range(11):
+            d.key("left")
+        assert d.kiosk.settings.volume == 0 and "◀ off ▶" in d.texts, d.texts
+
+
+def test_a_volume_typed_into_the_config_steps_to_the_tenths_beside_it(tmp_path: Path) -> None:
+    # 75 % was shown as a bare "75", and a step right went to 10 %.
+    config = Config(sound=SoundConfig(volume=75))
+    with kiosk_on_board(tmp_path, config=config) as (d, _board):
+        to_settings(d)
+        assert "◀ 75% ▶" in d.texts, d.texts
+        d.key("down")
+        d.key("right")
+        assert d.kiosk.settings.volume == 80
+        d.key("left")
+        d.key("left")
+        assert d.kiosk.settings.volume == 60  # 75 % was only the starting point
 
 
 def test_the_volume_screen_takes_the_mouse_and_gives_way_to_the_attract_screen_when_left(

@@ -70,6 +70,9 @@ class Item:
     # With choices: what choosing the line does instead of stepping to the next choice
     # (a screen of its own, where a keypad can go both ways).
     pick: Callable[[], None] | None = None
+    # With choices: False for a scale (the volume), where left at the bottom stays
+    # there rather than coming round to the top.
+    wraps: bool = True
 
     def choice_label(self) -> str:
         if not self.choices or self.get is None:
@@ -88,7 +91,9 @@ class Item:
             i = values.index(self.get())
         except ValueError:
             i = 0
-        self.set(values[(i + delta) % len(values)])
+        to = (i + delta) % len(values) if self.wraps else min(max(i + delta, 0), len(values) - 1)
+        if to != i:  # (at the end of a scale: nothing, not even its sound)
+            self.set(values[to])
 
 
 # A menu left alone this long, with no game under it, gives way to the attract screen:

@@ -58,10 +58,13 @@ class SettingsScreen(MenuScreen):
             ),
             Item(
                 "Volume",
-                choices=[(v, percent(v / 100, s.language)) for v in VOLUMES],
+                # (with a volume typed into the file, 75 %, among them)
+                choices=[(v, percent(v / 100, s.language) if v else "off")
+                         for v in sorted({*VOLUMES, s.volume})],  # fmt: skip
                 get=lambda: s.volume,
                 set=self.set_volume,
                 pick=self.volume,
+                wraps=False,
             ),
             Item("Input", choices=self.sources(), get=lambda: s.source, set=self.set_source),
         ]
