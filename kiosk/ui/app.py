@@ -30,7 +30,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import Shown, banner_turn, draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
-from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice
+from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice, enter_confirms
 
 log = logging.getLogger("kiosk.ui")
 
@@ -310,6 +310,9 @@ class App:
             top = self.kiosk.stack.top
             if isinstance(inp, DartInput) and inp.t:
                 self._pending_darts.append(inp.t)
+            if enter_confirms(self.kiosk.stack, inp, time.monotonic()):
+                log.info("keys: Enter right after a menu's digit, taken as its confirmation")
+                continue
             if top is not None:
                 top.process_event(inp)
         if self.tick is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kiosk.adapters.keypad import KeyAction
 from kiosk.domain.darts import Dart
 
 if TYPE_CHECKING:
@@ -106,6 +107,9 @@ class Screen:
 class ScreenStack:
     def __init__(self) -> None:
         self._screens: list[Screen] = []
+        # When a menu's digit last chose a line (monotonic s), for the Enter that a
+        # "digit, then Enter" habit presses after it: see ``enter_confirms``.
+        self.digit_chose_at: float | None = None
 
     def __len__(self) -> int:
         return len(self._screens)
@@ -149,6 +153,30 @@ class ScreenStack:
             if isinstance(screen, kind):
                 return screen
         return None
+
+
+# An Enter this soon after a menu's digit chose a line confirms that digit's choice.
+ENTER_CONFIRMS_S = 3.0
+
+
+def enter_confirms(stack: ScreenStack, event: Any, now: float) -> bool:
+    """True for an Enter that only confirms what a menu's digit has just done, and is
+    not passed on. A digit chooses at once, yet many press Enter after it, as on a cash
+    machine: that Enter stepped the line's choice a second time ("6, Enter" on Rules
+    went two rules on), or chose the first line of the menu the digit opened ("1,
+    Enter" made Cricket cut-throat). Only a menu is spared it: on any other screen
+    Enter is that screen's next step (Tonight's standings, "2", then Enter: the top
+    player's page). Any other key or click ends the window."""
+    if not isinstance(event, KeyAction | Click):
+        return False  # a dart or a notice: not a press
+    chose_at, stack.digit_chose_at = stack.digit_chose_at, None
+    return (
+        isinstance(event, KeyAction)
+        and event.name == "enter"
+        and getattr(stack.top, "enter_confirms_digit", False)
+        and chose_at is not None
+        and 0 <= now - chose_at < ENTER_CONFIRMS_S
+    )
 
 
 def match_below(stack: ScreenStack) -> Screen | None:

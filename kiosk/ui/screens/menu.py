@@ -116,6 +116,7 @@ def idle_back_to_attract(stack: Any, idle_since: float, now: float) -> None:
 
 class MenuScreen(Screen):
     name = "menu"
+    enter_confirms_digit = True  # see ``screen.enter_confirms``
     title = ""
     subtitle = ""
     subtitle_args: tuple[object, ...] = ()  # put into the translated subtitle's {} fields
@@ -173,6 +174,7 @@ class MenuScreen(Screen):
             index = (event.digit - 1) % 10
             if index < n:
                 self.selected = index
+                self.kiosk.stack.digit_chose_at = time.monotonic()
                 self.choose(items[index])
         elif event.name in ("down", "next"):
             self.selected = (self.selected + 1) % n
