@@ -59,8 +59,10 @@ class SettingsScreen(MenuScreen):
             Item(
                 "Volume",
                 # (with a volume typed into the file, 75 %, among them)
-                choices=[(v, percent(v / 100, s.language) if v else "off")
-                         for v in sorted({*VOLUMES, s.volume})],  # fmt: skip
+                choices=[
+                    (v, percent(v / 100, s.language) if v else "off")
+                    for v in sorted({*VOLUMES, s.volume})
+                ],
                 get=lambda: s.volume,
                 set=self.set_volume,
                 pick=self.volume,
