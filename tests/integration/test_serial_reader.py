@@ -282,6 +282,7 @@ def test_a_board_that_never_pings_plugged_in_for_one_that_did_is_not_lost_when_q
         reader, events = open_reader(str(vb.link), ping_timeout=0.6)
         events.next(lambda e: type(e).__name__ == "Ping")
         vb.pause_pings()  # the spare: darts only, as legacy codes
+        vb.version = "0.9"  # (older firmware: it greets as another board)
         time.sleep(0.2)  # (a PING on its way as they paused is read before the swap)
         vb.replug()
         events.status("lost")
@@ -294,6 +295,30 @@ def test_a_board_that_never_pings_plugged_in_for_one_that_did_is_not_lost_when_q
         reader.stop()
     states = [s.state for s in events.of_type(Status)]  # type: ignore[attr-defined]
     assert states.count("lost") == 1 and states[-1] == "connected", states
+
+
+def test_a_pinging_board_plugged_back_that_hangs_before_its_first_ping_is_lost(
+    tmp_path: Path,
+) -> None:
+    # Its HELLO says it is the board seen to ping: its silence is timed from there,
+    # not only from a first PING that never comes (it showed "connected" for ever).
+    with VirtualBoard(tmp_path / "dartboard", ping_interval=0.1) as vb:
+        reader, events = open_reader(str(vb.link), ping_timeout=0.6)
+        assert vb.wait_for_reader(timeout=3.0)  # HELLO, as the port's opening resets it
+        vb.start()
+        events.next(lambda e: type(e).__name__ == "Ping")
+        vb.pause_pings()
+        time.sleep(0.2)
+        vb.replug()
+        events.status("lost")
+        events.status("connected")
+        assert vb.wait_for_reader(timeout=3.0)  # its HELLO, as the port's opening resets it
+        assert "silent" in events.status("lost").detail
+        vb.resume_pings()  # it came back to life
+        events.status("connected")
+        vb.send("320")
+        events.next(lambda e: e == Hit(Dart(20, 3)))
+        reader.stop()
 
 
 def test_a_board_at_another_speed_is_reported_unreadable_until_a_line_reads(

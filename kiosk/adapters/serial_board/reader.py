@@ -264,6 +264,11 @@ class BoardReader:
         self._state: str | None = None
         self._last_seen: dict[BoardEvent, float] = {}
         self._pings = False  # the board has sent PING: its silence means it is gone
+        # The greeting (name, version) of the board on the port, and those of boards seen
+        # to ping: the same firmware plugged back pings too, so its silence is timed
+        # from its HELLO on, before its first PING.
+        self._greeting: tuple[str, str] | None = None
+        self._pinging: set[tuple[str, str]] = set()
         self._unknown_log = _RateLimitedLog("unknown lines")
         self._double_log = _RateLimitedLog("double reads")
         self._unmapped_log = _RateLimitedLog("contacts not in the board map")
@@ -322,6 +327,7 @@ class BoardReader:
                     # older firmware that never pings): its silence is timed again only
                     # once it pings.
                     self._pings = False
+                    self._greeting = None
                 if probation and silent:
                     log.info("board still silent on %s; reopening", self.url)
                     continue
@@ -399,7 +405,7 @@ class BoardReader:
                 # Only a PING arms the silence timeout: a greeting alone does not prove
                 # the board pings (DaSCR's "Hello from DaSCR 2.1" reads as a HELLO, and
                 # it never pings): timed, it would be reopened, and reset, every 3 s.
-                self._pings = self._pings or any(isinstance(e, Ping) for e in events)
+                self._note_pings(events)
                 good = (fresh and CLEAN_READ.fullmatch(chunk) is not None) or any(
                     not isinstance(e, Unknown) or (isinstance(i, bytes) and WORDS.fullmatch(i))
                     for i, e in zip(items, events, strict=True)
@@ -432,6 +438,19 @@ class BoardReader:
             if (self._pings or probation) and now - last_heard > self.ping_timeout:
                 return f"silent for {self.ping_timeout:g} s (no PING)", True
         return None
+
+    def _note_pings(self, events: list[BoardEvent]) -> None:
+        """Whether the board's silence is timed: once it pings, or once it greets as a
+        board seen to ping (plugged back, it may hang before its first PING)."""
+        for event in events:
+            if isinstance(event, Hello):
+                self._greeting = (event.name, event.version)
+                if self._greeting in self._pinging:
+                    self._pings = True
+            elif isinstance(event, Ping):
+                self._pings = True
+                if self._greeting is not None:
+                    self._pinging.add(self._greeting)
 
     def _read(self, port: Any) -> bytes:
         """The bytes waiting, or (none waiting) the next line's, in chunks: see GATHER_S.
