@@ -84,3 +84,27 @@ def test_a_long_duels_end_table_is_readable_at_800x480(
         assert min(sizes[row] for row in rows) >= 3.3, sizes
         last = d.rect_of("7")  # round 7's number, above the keys' line
         assert last.bottom <= d.rect_of("Enter: play again · / or 4: menu").top
+
+
+def test_each_column_of_the_end_table_is_drawn_at_one_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each cell shrank on its own to fit: the "Best" column went 11, 16, 13 px, row by
+    # row, at 800x480 in Russian.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_board(tmp_path, size=(800, 480)) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel",
+                             digits=(3489, 1111, 9999, 2025, 7777, 1234, 5050))  # fmt: skip
+        start_formula(d.kiosk, setup)
+        d.settle()
+        for r in range(7):
+            d.pad("\n0+0+0+0\n")
+            d.pad("\n0+0+0+0\n")
+            if r < 6:
+                d.pad("\n")
+        d.wait_screen("formula-end")
+        rows = d.screen._lines()  # type: ignore[attr-defined]
+        for k in range(6):
+            cells = {row[k] for row in rows if row[k]}
+            drawn = {round(sizes[cell], 3) for cell in cells}
+            assert len(drawn) == 1, (k, {cell: sizes[cell] for cell in cells})

@@ -187,18 +187,24 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         x0, width = w * 0.03, w * 0.94
-        cols = (0.0, 0.05, 0.13, 0.46, 0.55, 0.62)
+        cols = (0.0, 0.05, 0.13, 0.43, 0.50, 0.58)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
         for k, head in enumerate(heads):
             right = cols[k + 1] if k + 1 < len(cols) else 1.0
             p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
                    max_width=(right - cols[k]) * width - 8)  # fmt: skip
         row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
+        px = min(row_h * 0.75, 4.2 * u)
+        rooms = [((cols[k + 1] if k + 1 < len(cols) else 1.0) - cols[k]) * width - 8
+                 for k in range(len(cols))]  # fmt: skip
+        # One size down each column, that of its longest cell: a cell shrunk on its own
+        # made the "Best" column jump from size to size, row by row.
+        sizes = [min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)
+                 for k in range(len(cols))]  # fmt: skip
         for r, row in enumerate(lines):
             y = top + 3.6 * u + r * row_h
             p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
             for k, cell in enumerate(row):
-                right = cols[k + 1] if k + 1 < len(cols) else 1.0
                 colour = theme.ACCENT if k == 5 else theme.TEXT
-                p.text(cell, min(row_h * 0.75, 4.2 * u), (x0 + cols[k] * width + 4, y), colour,
-                       max_width=(right - cols[k]) * width - 8)  # fmt: skip
+                p.text(cell, sizes[k], (x0 + cols[k] * width + 4, y), colour,
+                       max_width=rooms[k])  # fmt: skip
