@@ -172,10 +172,12 @@ class Painter:
         leading: float = 1.0,
     ) -> None:
         """``lines`` centred one under the other about ``centre``, ``leading`` x ``px``
-        apart (the two of ``two_lines``)."""
+        apart (the two of ``two_lines``), all at one size: that of the widest, shrunk to
+        fit (a shrunk "формулах" under a full-size "Очки в" looked like two labels)."""
+        size = min([self.fit(line, px, max_width, style) for line in lines], default=px)
         for n, line in enumerate(lines):
             dy = (n - (len(lines) - 1) / 2) * px * leading
-            self.text(line, px, (centre[0], centre[1] + dy), colour, anchor="center",
+            self.text(line, size, (centre[0], centre[1] + dy), colour, anchor="center",
                       style=style, max_width=max_width)  # fmt: skip
 
     def fit(self, text: str, px: float, max_width: float, style: str = "regular") -> float:

@@ -463,6 +463,24 @@ def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
         assert not [t for t in d.texts if re.fullmatch(r"[\d.]*\d\.\d+", t)], d.texts
 
 
+def test_a_two_line_column_head_is_drawn_at_one_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "Очки в" at full size over a shrunk "формулах" read as two labels (800x480).
+    from kiosk_support import text_sizes
+
+    sizes = text_sizes(monkeypatch)
+    with kiosk(tmp_path, size=(800, 480)) as d:
+        saved(d, "Ann", "Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")
+        d.kiosk.set_language("ru")
+        to_league(d)
+        d.press("2")  # Tonight's standings
+        assert d.screen.name == "standings"
+        assert "Очки в" in d.texts and "формулах" in d.texts, d.texts
+        assert sizes["Очки в"] == sizes["формулах"], sizes
+
+
 def test_in_russian_what_is_said_of_a_player_fits_anna_as_well_as_bob(tmp_path: Path) -> None:
     # "Добавлен", "Переименован", "Скрыт", "Bob скрыт" (masculine) were said of anyone.
     with kiosk(tmp_path) as d:
