@@ -21,6 +21,8 @@ def test_a_night_whose_only_league_game_was_ended_is_no_league_night(tmp_path: P
         d.throw("T20")
         d.pad("/")  # the game menu
         d.press("5")  # End game
+        assert "Really end the game? Choose again" in d.texts
+        assert "A game ended early gets no league result" in d.texts, d.texts
         d.press("5")  # Really end the game
         assert d.screen.name == "main-menu"
     listed = command(db, "league", "season", "list").splitlines()
@@ -44,3 +46,14 @@ def test_a_night_whose_only_league_game_was_ended_is_no_league_night(tmp_path: P
     assert listed[1].split()[1:3] == ["1", "1"], listed
     data = json.loads(command(db, "export", "--season", season, "--format", "json"))
     assert [len(n["standings"]) for n in data["nights"]] == [2]
+
+
+def test_ending_a_game_that_is_not_rated_does_not_speak_of_the_league(tmp_path: Path) -> None:
+    from kiosk_support import start_game
+
+    with kiosk(tmp_path) as d:
+        start_game(d, ("Ann", "Bob"))  # not saved players: a friendly game
+        d.pad("/")
+        d.press("5")
+        assert "Really end the game? Choose again" in d.texts, d.texts
+        assert "A game ended early gets no league result" not in d.texts

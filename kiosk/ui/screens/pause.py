@@ -22,9 +22,17 @@ class GameMenu(MenuScreen):
         end = "Really end the game? Choose again" if self.confirm_end else "End game"
         return Item(end, self.end_game)
 
+    def _league_result_lost(self) -> bool:
+        """A rated game (league Cricket, a formula qualification) still in play."""
+        session = getattr(self.game_screen, "session", None)
+        record = getattr(getattr(session, "log", None), "record", None)
+        return bool(getattr(record, "rated", False)) and not getattr(session, "over", True)
+
     def end_game(self) -> None:
         if not self.confirm_end:
             self.confirm_end = True
+            if self._league_result_lost():  # said where the keys' line was, in red
+                self.message = self.t("A game ended early gets no league result")
             return
         from kiosk.ui.screens.main_menu import MainMenu
 
