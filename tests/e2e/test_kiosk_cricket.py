@@ -33,6 +33,7 @@ def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Pa
         assert game.outcome().winner == "Anna"
         assert any(t.startswith("1. Anna") for t in d.texts)
         assert any(t.startswith("2. Boris") for t in d.texts)
+        assert "9 9" in d.texts, d.texts  # Anna's 5+ mark turns: two of 9 (it said "2")
 
 
 def test_the_winners_row_is_lit_even_when_a_name_has_an_ampersand_in_it(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.ui import i18n
-from kiosk.ui.screens.results import reason_text
+from kiosk.ui.screens.results import mark_turns_text, reason_text
 
 LOCALE = Path(__file__).resolve().parents[2] / "kiosk" / "assets" / "locale"
 
@@ -42,3 +42,12 @@ def test_the_reasons_are_translated_with_their_numbers_and_names() -> None:
 
 def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:
     assert reason_text(english, "something new") == "something new"
+
+
+def test_the_5_plus_mark_turns_are_listed_best_first_one_figure_a_turn() -> None:
+    none = dict.fromkeys(range(5, 10), 0)
+    assert mark_turns_text(none) == "\u2013"
+    assert mark_turns_text({**none, 5: 1, 7: 1, 9: 1}) == "9 7 5"
+    assert mark_turns_text({**none, 5: 2, 6: 1}) == "6 5 5"
+    assert mark_turns_text({**none, 5: 3, 8: 1}) == "8 5 5 5"
+    assert mark_turns_text({**none, 5: 4, 6: 1, 8: 1}) == "8 6 5 +3"  # six turns

@@ -24,8 +24,24 @@ from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, DartInput, Screen
 from kiosk.ui.widgets import Button
 
-# (header msgid, value, decimals)
-COLUMNS: tuple[tuple[str, Callable[[Any], float], int], ...] = (
+MARK_TURNS_LISTED = 4  # more 5+ mark turns than this: the best ones and "+N"
+
+
+def mark_turns_text(mark_turns: dict[int, int]) -> str:
+    """A player's 5-9 mark turns, best first, one figure a turn: "9 7 5" (a 9-mark
+    turn, a 7 and a 5), "8 6 5 +3" past ``MARK_TURNS_LISTED``, an en dash for none. Their
+    count alone hid the 9-mark turn the bar talks about."""
+    turns = [marks for marks, n in sorted(mark_turns.items(), reverse=True) for _ in range(n)]
+    if not turns:
+        return "\u2013"
+    if len(turns) <= MARK_TURNS_LISTED:
+        return " ".join(map(str, turns))
+    shown = MARK_TURNS_LISTED - 1
+    return " ".join(map(str, turns[:shown])) + f" +{len(turns) - shown}"
+
+
+# (header msgid, value (a number, or text as it is shown), decimals)
+COLUMNS: tuple[tuple[str, Callable[[Any], float | str], int], ...] = (
     ("Points", lambda s: s.points, 0),
     ("MPR", lambda s: s.mpr, 2),
     ("Marks", lambda s: s.marks, 0),
@@ -33,7 +49,7 @@ COLUMNS: tuple[tuple[str, Callable[[Any], float], int], ...] = (
     ("Triples", lambda s: s.triples, 0),
     ("White horse", lambda s: s.white_horses, 0),
     ("Hat trick", lambda s: s.hat_tricks, 0),
-    ("5+ mark turns", lambda s: sum(s.mark_turns.values()), 0),
+    ("5+ mark turns", lambda s: mark_turns_text(s.mark_turns), 0),
 )
 
 
@@ -228,8 +244,9 @@ class ResultsScreen(Screen):
             )
             stats = game.stats(player)  # each player's own, in a team game too
             for k, (_, value, places) in enumerate(COLUMNS):
+                figure = value(stats)
                 p.text(
-                    self.number(value(stats), places),
+                    figure if isinstance(figure, str) else self.number(figure, places),
                     row_h * 0.42,
                     (x0 + name_w + (k + 0.5) * col_w, ry + row_h * 0.45),
                     theme.TEXT,
