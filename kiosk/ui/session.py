@@ -310,8 +310,10 @@ class CricketSession:
             return refused
         # A dart taken back from the start of a turn (a 4th dart thrown before NEXT, a
         # stray one) brings back the finished turn before it, held as it was: the NEXT
-        # pressed while pulling those darts then clears the hold, not the next turn.
-        self.hold = held_turn(self.game)
+        # pressed while pulling those darts then clears the hold, not the next turn. A
+        # turn's end taken back (a player who passed with no dart after the hold was
+        # cleared) brings back that player, to throw: no earlier turn is held.
+        self.hold = held_turn(self.game) if isinstance(entry, Dart) else None
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])

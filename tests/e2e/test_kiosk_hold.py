@@ -88,3 +88,22 @@ def test_the_note_goes_with_the_next_dart(tmp_path: Path) -> None:
         assert STRAY in d.texts
         send(d, board, ["T17"])  # Anna throws on: "press - twice" no longer holds
         assert STRAY not in d.texts, d.texts
+
+
+def test_a_passed_turn_taken_back_brings_back_its_player_not_the_held_turn(
+    tmp_path: Path,
+) -> None:
+    # Anna's turn held, NEXT (the hold cleared), NEXT again (Boris passes): - showed
+    # Anna's turn held again, "Remove darts", while a dart would count for Boris.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, ("Anna", "Boris", "Clara"))
+        send(d, board, ["S20", "S19", "S18", "BTN NEXT"])
+        send(d, board, ["BTN NEXT"])  # Boris passes: Clara to throw
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Clara"
+        send(d, board, ["BTN UNDO"])
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        assert HELD not in d.texts and "Darts left: 3" in d.texts, d.texts
+        assert "Undone: end of the turn (Boris)" in d.texts, d.texts
+        send(d, board, ["T20"])
+        assert game.marks("Boris", 20) == 3

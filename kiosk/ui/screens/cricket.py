@@ -335,6 +335,10 @@ class CricketScreen(Screen):
             # for what it took back.
             who = self.session.game.current_player
             self.say(self.t("Undone: {} ({})").format(dart_name(last, self.t), who))
+        elif fb.accepted and stray is None and last is not None:
+            # A turn's end (NEXT): said as a dart is, or the last message stayed up.
+            who = self.session.game.current_player
+            self.say(self.t("Undone: end of the turn ({})").format(who))
         elif fb.accepted and stray is not None:
             # The end of the turn after a hit that may have come from pulling darts:
             # the hit is the last input again, and the next - takes it back.
