@@ -66,6 +66,12 @@ class Driver:
         while time.monotonic() < deadline and (self.screen.dirty or self.running.inbox.pending()):
             self.app.step(0.01)
 
+    def look(self) -> None:
+        """The player reads what a menu's digit opened before pressing on: an Enter from
+        now is meant, not the one that only confirms the digit (``enter_confirms``),
+        as if ``ENTER_CONFIRMS_S`` had gone by."""
+        self.kiosk.stack.digit_chose_at = None
+
     def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
         if not self.app.run(until=condition, timeout=timeout):
             raise Timeout(f"timed out waiting for {what or condition}; screen {self.screen.name}")

@@ -162,18 +162,18 @@ ENTER_CONFIRMS_S = 3.0
 def enter_confirms(stack: ScreenStack, event: Any, now: float) -> bool:
     """True for an Enter that only confirms what a menu's digit has just done, and is
     not passed on. A digit chooses at once, yet many press Enter after it, as on a cash
-    machine: that Enter stepped the line's choice a second time ("6, Enter" on Rules
-    went two rules on), or chose the first line of the menu the digit opened ("1,
-    Enter" made Cricket cut-throat). Only a menu is spared it: on any other screen
-    Enter is that screen's next step (Tonight's standings, "2", then Enter: the top
-    player's page). Any other key or click ends the window."""
-    if not isinstance(event, KeyAction | Click):
-        return False  # a dart or a notice: not a press
+    machine. That Enter acted again, on whatever the digit left on top: it stepped the
+    line's choice a second time ("6, Enter" on Rules went two rules on), chose the first
+    line of the menu the digit opened ("1, Enter" made Cricket cut-throat), started the
+    clock of the formula game the digit started, or left the page the digit opened (the
+    volume, a player's page) as soon as it came. Any other key, a click or a dart ends
+    the window."""
+    if not isinstance(event, KeyAction | Click | DartInput):
+        return False  # a notice: not the player's doing
     chose_at, stack.digit_chose_at = stack.digit_chose_at, None
     return (
         isinstance(event, KeyAction)
         and event.name == "enter"
-        and getattr(stack.top, "enter_confirms_digit", False)
         and chose_at is not None
         and 0 <= now - chose_at < ENTER_CONFIRMS_S
     )

@@ -118,6 +118,7 @@ def test_enter_on_the_saved_calibration_goes_on_to_calibrate_again(tmp_path: Pat
         before = file_as_it_is(saved)
         d.press("4")
         assert d.screen.name == "camera-check"
+        d.look()  # (the saved calibration looked at first)
         d.press("\n")  # calibrate again: marking afresh, on the same picture
         assert d.screen.name == "camera-calibrate"
         assert any(t.startswith("1/5: Mark") for t in d.texts), d.texts
@@ -125,6 +126,7 @@ def test_enter_on_the_saved_calibration_goes_on_to_calibrate_again(tmp_path: Pat
         d.press("/")  # nothing marked: quits at once, back to the settings
         assert d.screen.name == "settings" and file_as_it_is(saved) == before
         d.press("4")
+        d.look()  # (the saved calibration looked at first)
         d.press("\n")
         mark_the_points(d, video)
         d.press("\n")  # save
@@ -148,6 +150,7 @@ def test_a_saved_calibration_in_a_folder_the_kiosk_cannot_write_can_still_be_loo
                 d.press("4")
                 assert d.screen.name == "camera-check", d.texts
                 assert SAVED in d.texts
+                d.look()  # (the saved calibration looked at first)
                 d.press("\n")  # calibrate again: it could not be saved
                 assert d.screen.name == "camera-check"
                 assert f"The calibration file cannot be written: {saved}" in d.texts, d.texts
@@ -169,6 +172,7 @@ def test_a_saved_calibration_left_roots_by_sudo_cp_is_calibrated_again_and_repla
         saved.chmod(0o444)
         with plain_user():
             d.press("4")
+            d.look()  # (the saved calibration looked at first)
             d.press("\n")
             assert d.screen.name == "camera-calibrate", d.texts
             mark_the_points(d, video)

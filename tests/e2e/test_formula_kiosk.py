@@ -26,6 +26,7 @@ def test_seed_000_typed_on_the_keypad_scores_424_274_251(tmp_path: Path) -> None
         session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001, 1231)))
         d.settle()
         assert d.screen.name == "formula"
+        d.look()
         d.pad("\n")  # Enter: the digits appear, the clock starts
         assert {"3", "4", "8", "9"} <= set(d.texts)
         d.pad("00+00")  # 0 = next digit: 34+89

@@ -49,6 +49,7 @@ def test_ukrainian_names_are_listed_in_alphabet_order_everywhere(tmp_path: Path)
         d.press("/")
         d.press("2")  # Tonight's standings
         assert rows(d, IN_ORDER) == IN_ORDER[1:]
+        d.look()  # (the standings read first)
         d.press("\n")  # the top row: Гена's page
         assert d.screen.name == "player-page" and "Гена" in d.texts
         d.press("+")  # the next player on the roster

@@ -201,6 +201,7 @@ def test_the_player_page_shows_the_rating_form_and_mpr(tmp_path: Path) -> None:
         rated_win(d, ["Ann", "Bob"], "Ann")
         to_league(d)
         d.press("2")
+        d.look()  # (the standings read first)
         d.press("\n")  # the top row: Ann
         assert d.screen.name == "player-page"
         assert "Ann" in d.texts
@@ -228,6 +229,7 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
         training.finish()
         to_league(d)
         d.press("2")
+        d.look()  # (the standings read first)
         d.press("\n")  # Ann
         assert d.screen.name == "player-page"
         assert "MPR, last Cricket games: 2" in d.texts  # the training game is in the trend
@@ -457,6 +459,7 @@ def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
         mpr = f"{21 / 8 * 3:.2f}".replace(".", ",")
         after = d.texts[d.texts.index("Ann") + 1 :][:9]
         assert after[4:8] == [mpr, mpr, "50,0", "1,5"], after
+        d.look()  # (the standings read first)
         d.press("\n")  # the top row: Ann
         assert d.screen.name == "player-page"
         assert f"{d.kiosk.t('Last game')}: {mpr}" in d.texts
@@ -570,6 +573,7 @@ def test_the_player_page_s_last_game_and_average_are_drawn_alike_on_a_small_scre
         d.kiosk.set_language(language)
         to_league(d)
         d.press("2")  # Tonight's standings
+        d.look()  # (the standings read first)
         d.press("\n")  # Ann's page
         assert d.screen.name == "player-page"
         t = d.kiosk.t

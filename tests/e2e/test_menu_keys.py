@@ -1,6 +1,6 @@
 """A menu's digit chooses at once; the Enter many press after it, as on a cash
-machine, confirms that choice and does nothing more (the real kiosk, headless, on the
-virtual board)."""
+machine, confirms that choice and does nothing more, on the menu or on the screen the
+digit opened (the real kiosk, headless, on the virtual board)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 from kiosk_support import kiosk_on_virtual_board
 
 from kiosk.adapters.keypad import KeyAction
-from kiosk.ui.screen import ENTER_CONFIRMS_S, Click, ScreenStack, enter_confirms
+from kiosk.domain.darts import Dart
+from kiosk.ui.screen import ENTER_CONFIRMS_S, Click, DartInput, ScreenStack, enter_confirms
 
 
 def test_six_then_enter_changes_the_formula_rules_once(tmp_path: Path) -> None:
@@ -38,38 +39,42 @@ def test_enter_after_another_key_acts_as_ever(tmp_path: Path) -> None:
         assert d.screen.rules == "classic"  # type: ignore[attr-defined]
 
 
-class _Top:
-    """A screen on top of the stack: a menu, or not."""
-
-    def __init__(self, menu: bool) -> None:
-        self.enter_confirms_digit = menu
-
-    def on_enter(self) -> None:
-        pass
-
-
-def test_only_an_enter_soon_after_the_digit_and_on_a_menu_is_its_confirmation() -> None:
+def test_only_an_enter_soon_after_the_digit_is_its_confirmation() -> None:
     enter, plus = KeyAction("enter"), KeyAction("next")
     stack = ScreenStack()
-    stack.push(_Top(menu=True))  # type: ignore[arg-type]
     stack.digit_chose_at = 100.0
     assert enter_confirms(stack, enter, 100.0 + ENTER_CONFIRMS_S / 2)
     assert not enter_confirms(stack, enter, 100.1)  # once only
     stack.digit_chose_at = 100.0
     assert not enter_confirms(stack, enter, 100.0 + ENTER_CONFIRMS_S + 0.1)  # long after
-    for other in (plus, Click((5, 5))):
+    for other in (plus, Click((5, 5)), DartInput(Dart(20, 3), "board")):
         stack.digit_chose_at = 100.0
         assert not enter_confirms(stack, other, 100.1)
         assert not enter_confirms(stack, enter, 100.2)
-    stack.push(_Top(menu=False))  # type: ignore[arg-type]  # the digit opened a screen
-    stack.digit_chose_at = 100.0
-    assert not enter_confirms(stack, enter, 100.1)
 
 
-def test_enter_on_a_screen_a_digit_opened_is_that_screens_own(tmp_path: Path) -> None:
+def test_enter_right_after_the_digit_that_opened_a_screen_only_confirms_it(
+    tmp_path: Path,
+) -> None:
     with kiosk_on_virtual_board(tmp_path) as d:
         d.press("\n4")  # settings
-        d.press("2")  # the volume's own screen (not a menu): Enter there is "done"
+        d.press("2\n")  # the volume's own screen, where Enter is "done": it stays
         assert d.screen.name == "volume"
+        d.look()
         d.press("\n")
         assert d.screen.name == "settings"
+
+
+def test_start_game_then_enter_does_not_start_the_formula_clock(tmp_path: Path) -> None:
+    # The Enter reached the new game and showed the digits: the 2:00 clock ran, and in a
+    # qualification the game counted as played (found by a keypad-only review).
+    with kiosk_on_virtual_board(tmp_path) as d:
+        d.press("\n2")
+        d.press("1")  # Training: who plays
+        assert d.screen.name == "players"
+        d.press("2\n")  # Start game, and Enter to confirm it
+        assert d.screen.name == "formula"
+        assert "Press Enter to see the digits" in d.texts, d.texts
+        d.look()
+        d.press("\n")  # meant: the digits, and the clock
+        assert "Press Enter to see the digits" not in d.texts

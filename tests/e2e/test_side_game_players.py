@@ -37,6 +37,7 @@ def test_with_four_players_the_kiosk_asks_who_plays_and_keeps_each_ones_game(
         d.pad("3")  # Sasha
         assert d.screen.name == "formula-side"
         assert d.screen.side_player == "Sasha"  # type: ignore[attr-defined]
+        d.look()
         d.pad("\n00")  # Sasha starts a formula: the round's first two digits
         typed = d.screen.editor.text  # type: ignore[attr-defined]
         assert len(typed) == 2

@@ -264,6 +264,7 @@ def test_the_date_is_typed_on_the_keypad_in_settings_and_the_league_stops_asking
         assert d.screen.name == "settings" and "Date and time" in d.texts
         d.press("4")
         assert d.screen.name == "date-time"
+        d.look()  # (the date screen read first)
         d.press("\n")  # Enter alone: nothing set
         assert "Type the date first" in d.texts and not _calls(tmp_path)
         d.press("202613")  # month 13

@@ -116,7 +116,6 @@ def idle_back_to_attract(stack: Any, idle_since: float, now: float) -> None:
 
 class MenuScreen(Screen):
     name = "menu"
-    enter_confirms_digit = True  # see ``screen.enter_confirms``
     title = ""
     subtitle = ""
     subtitle_args: tuple[object, ...] = ()  # put into the translated subtitle's {} fields
