@@ -216,6 +216,7 @@ class MergeConfirm(MenuScreen):
         super().__init__(kiosk)
         self.source, self.target = source, target
         self.subtitle = f"{source.name} \u2192 {target.name}"
+        self.selected = 1  # "No": a merge is not undone, so Enter alone does not do it
 
     def items(self) -> list[Item]:
         return [Item("Yes, merge them", self.do), Item("No", self.back)]

@@ -1,0 +1,43 @@
+"""Merging two league players from the keypad (the real kiosk, headless, its SQLite
+file in the test's folder): a merge is not undone, so only a choice of "Yes" does it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.ui.driver import Driver
+from tests.e2e.test_league_screens import kiosk, saved, to_league
+
+
+def to_merge_confirm(d: Driver) -> None:
+    """League -> Players -> Bob -> Merge into another player -> Ann."""
+    to_league(d)
+    d.press("4")  # Players: Add a player, Show retired players, Ann, Bob
+    d.press("4")  # Bob
+    assert d.screen.name == "player-actions", d.screen.name
+    d.press("4")  # Merge into another player
+    assert d.screen.name == "merge-pick"
+    d.press("1")  # Ann, the one who stays
+    assert d.screen.name == "merge-confirm"
+    assert "Bob \u2192 Ann" in d.texts, d.texts
+
+
+def test_enter_alone_on_the_merge_question_merges_nobody(tmp_path: Path) -> None:
+    # "Yes, merge them" was lit: an Enter (meant for the list before) merged Bob away.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        to_merge_confirm(d)
+        d.look()
+        d.press("\n")
+        assert d.screen.name == "merge-pick"
+        assert {p.name for p in store.players.roster()} == {"Ann", "Bob"}
+
+
+def test_yes_on_the_merge_question_merges_the_two(tmp_path: Path) -> None:
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        to_merge_confirm(d)
+        d.press("1")  # Yes, merge them
+        assert d.screen.name == "players-list"
+        assert "Merged: Bob \u2192 Ann" in d.texts, d.texts
+        assert [p.name for p in store.players.roster()] == ["Ann"]
