@@ -425,7 +425,9 @@ class CricketGame:
         limit = f"round limit ({self.round_limit}) reached"
         if key(best) == key(second):
             return Outcome(winner=None, reason=f"{limit}: a draw", placings=self._names(order))
-        if key(best)[0] == key(second)[0]:
+        if self._rules.name == "no-score":  # (no points to be equal on)
+            why = "more marks on the board"
+        elif key(best)[0] == key(second)[0]:
             why = "equal points, more marks on the board"
         else:
             why = "fewest points" if self._rules.name == "cut-throat" else "most points"

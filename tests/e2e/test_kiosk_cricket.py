@@ -36,6 +36,18 @@ def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Pa
         assert "9 9" in d.texts, d.texts  # Anna's 5+ mark turns: two of 9 (it said "2")
 
 
+def test_a_no_score_games_results_show_no_points_column_of_zeros(tmp_path: Path) -> None:
+    with kiosk_on_virtual_board(tmp_path) as d:
+        start_game(d, variant="no-score")
+        for dart in ANNA_WINS:
+            if d.screen.name != "results":
+                d.throw(dart)
+        d.wait_screen("results")
+        assert "Anna wins!" in d.texts
+        # Points: a dash for each player (and Boris's 5+ mark turns: none), not "0"s.
+        assert d.texts.count("\u2013") == 3, d.texts
+
+
 def test_the_winners_row_is_lit_even_when_a_name_has_an_ampersand_in_it(
     tmp_path: Path,
 ) -> None:

@@ -263,3 +263,13 @@ def test_undo_on_a_fresh_game_is_refused() -> None:
     with pytest.raises(IndexError):  # as python-chess's Board.pop() on no moves
         CricketGame(TWO).pop()
     assert issubclass(NothingToUndo, ValueError)
+
+
+def test_a_no_score_game_at_its_round_limit_is_not_said_to_be_won_on_equal_points() -> None:
+    # It has no points: "wins on equal points, more marks on the board" read as if it had.
+    game = CricketGame(TWO, variant="no-score", round_limit=1)
+    play(game, "S20 END T19 END")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "Bob"
+    assert outcome.reason.endswith("Bob wins on more marks on the board"), outcome.reason
+    assert "points" not in outcome.reason

@@ -38,6 +38,8 @@ def test_the_reasons_are_translated_with_their_numbers_and_names() -> None:
     uk = i18n.load("uk", LOCALE).gettext
     said = reason_text(uk, "Anna & Chen owns every target first", team=True)
     assert said == "Anna & Chen закривають всі сектори раніше за всіх"
+    said = reason_text(uk, "round limit (10) reached: Bob wins on more marks on the board")
+    assert said == "ліміт раундів (10) вичерпано: Bob перемагає — більше міток на табло"
 
 
 def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:

@@ -226,6 +226,7 @@ class ResultsScreen(Screen):
             p.lines(lines, 2.8 * u, (x, y), theme.DIM, max_width=col_w * 0.95, leading=3 / 2.8)
         y += 4 * u
         placings = list(getattr(self.outcome, "placings", ()) or game.players)
+        no_points = getattr(self.session.setup, "variant", "") == "no-score"
         row_h = min(10 * u, 48 * u / max(1, len(placings)))
         for r, player in enumerate(placings):
             ry = y + r * row_h
@@ -243,8 +244,10 @@ class ResultsScreen(Screen):
                 max_width=name_w - 2 * u,
             )
             stats = game.stats(player)  # each player's own, in a team game too
-            for k, (_, value, places) in enumerate(COLUMNS):
+            for k, (label, value, places) in enumerate(COLUMNS):
                 figure = value(stats)
+                if label == "Points" and no_points:  # no-score: a column of 0s said nothing
+                    figure = "\u2013"
                 p.text(
                     figure if isinstance(figure, str) else self.number(figure, places),
                     row_h * 0.42,
