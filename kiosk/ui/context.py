@@ -80,6 +80,10 @@ class ResultLine:
     players: tuple[str, ...]
     detail: Callable[[Callable[[str], str]], str] = lambda t: ""
     all_lost: bool = False
+    team: bool = False  # ``winner`` is a team ("Anna & Chen"): "winners"
+    # A draw among some of the players (a round limit's, 3 or 4 players): those level
+    # at the top; () when every player drew.
+    drawn: tuple[str, ...] = ()
 
 
 RESULTS_KEPT = 8  # finished games kept for the attract screen's last results

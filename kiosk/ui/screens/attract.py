@@ -67,7 +67,9 @@ class AttractScreen(Screen):
             y += 6 * u
             for line in results[:5]:
                 if line.winner:
-                    who = f"{self.t('winner')} {line.winner}"
+                    who = f"{self.t('winners' if line.team else 'winner')} {line.winner}"
+                elif line.drawn:  # not everyone: Chen, third, did not draw
+                    who = f"{self.t('draw')} {' & '.join(line.drawn)}"
                 elif len(line.players) == 1:  # one player with no winner lost (formula darts)
                     who = self.t("lost")
                 else:  # as the end screen said: a draw, or both lost (a formula duel)

@@ -103,8 +103,15 @@ def places(game: Any, players: tuple[str, ...]) -> dict[str, int]:
 def cricket_line(game: CricketGame) -> ResultLine:
     """A Cricket game that is over, as the attract screen's last results say it."""
     outcome = game.outcome()
-    winners = " & ".join(outcome.won_by) if outcome else ""
-    return ResultLine("Cricket", winners or None, tuple(game.players))
+    players = tuple(game.players)
+    won_by = tuple(outcome.won_by) if outcome else ()
+    drawn: tuple[str, ...] = ()
+    if outcome is not None and not won_by:
+        level = places(game, players)
+        drawn = tuple(p for p in players if level.get(p) == 1)
+        drawn = drawn if 1 < len(drawn) < len(players) else ()
+    return ResultLine("Cricket", " & ".join(won_by) or None, players,
+                      team=len(won_by) > 1, drawn=drawn)  # fmt: skip
 
 
 class ResultsScreen(Screen):

@@ -1,0 +1,48 @@
+"""The attract screen's last results say who won or drew as the results screen did: a
+team's win in the plural, a draw among some of the players naming them (the real
+kiosk, headless)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk_support import kiosk_on_virtual_board
+
+from kiosk.domain.cricket import CricketGame, parse_input
+from kiosk.ui.screens.results import cricket_line
+
+
+def play(game: CricketGame, script: str) -> CricketGame:
+    for token in script.split():
+        game.apply(parse_input(token))
+    return game
+
+
+def shown(tmp_path: Path, game: CricketGame) -> list[str]:
+    with kiosk_on_virtual_board(tmp_path) as d:
+        d.kiosk.add_result(cricket_line(game))
+        d.wait_for(lambda: "Last results" in d.texts, what="the last results drawn")
+        return d.texts
+
+
+def test_a_teams_win_is_said_in_the_plural(tmp_path: Path) -> None:
+    # "winner Anna & Chen": the results screen had said "Anna & Chen win!".
+    game = CricketGame([], teams=[["Anna", "Chen"], ["Boris", "Dana"]])
+    play(game, "T20 T19 T18 END T17 T16 T15 END DB SB")
+    assert game.outcome() is not None
+    assert "Cricket: winners Anna & Chen  (Anna · Boris · Chen · Dana)" in shown(tmp_path, game)
+
+
+def test_a_draw_between_two_of_three_names_the_two(tmp_path: Path) -> None:
+    # "draw (Anna · Boris · Chen)" read as if all three drew; Chen was third.
+    game = CricketGame(["Anna", "Boris", "Chen"], round_limit=1)
+    play(game, "T20 END T20 END END")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner is None
+    assert "Cricket: draw Anna & Boris  (Anna · Boris · Chen)" in shown(tmp_path, game)
+
+
+def test_a_draw_of_two_is_a_draw(tmp_path: Path) -> None:
+    game = CricketGame(["Anna", "Boris"], round_limit=1)
+    play(game, "T20 END T20 END")
+    assert "Cricket: draw  (Anna · Boris)" in shown(tmp_path, game)
