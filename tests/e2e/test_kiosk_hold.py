@@ -107,3 +107,15 @@ def test_a_passed_turn_taken_back_brings_back_its_player_not_the_held_turn(
         assert "Undone: end of the turn (Boris)" in d.texts, d.texts
         send(d, board, ["T20"])
         assert game.marks("Boris", 20) == 3
+
+
+def test_a_turns_award_goes_when_the_next_player_passes(tmp_path: Path) -> None:
+    # "White horse! Anna" stayed up over Clara's turn after Boris passed: only a dart
+    # took it down.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, ("Anna", "Boris", "Clara"))
+        send(d, board, ["T20", "T19", "T18"])
+        assert "White horse!" in d.texts, d.texts
+        send(d, board, ["BTN NEXT"])  # Anna pulls her darts (her award may stay up)
+        send(d, board, ["BTN NEXT"])  # Boris passes: Clara to throw
+        assert "White horse!" not in d.texts, d.texts

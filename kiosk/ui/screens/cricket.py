@@ -310,7 +310,11 @@ class CricketScreen(Screen):
         stray = self.after_hold
         stray = stray if stray is not None and stray[1] == s.revision else None
         player, history = str(s.game.current_player), len(s.game.history)
-        self.feedback(s.next_player())
+        held = s.hold is not None
+        fb = s.next_player()
+        if fb.accepted and not held:  # a turn ended: the award before it is old news
+            self.award = self.award_until = None
+        self.feedback(fb)
         if stray is not None and len(s.game.history) > history and not s.over:
             # The hit may have come from pulling the darts: - takes back the turn's
             # end, - again the hit, and the finished turn is held again as it was.
