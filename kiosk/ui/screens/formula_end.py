@@ -187,7 +187,7 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         x0, width = w * 0.03, w * 0.94
-        cols = (0.0, 0.05, 0.13, 0.43, 0.50, 0.58)
+        cols = (0.0, 0.05, 0.13, 0.42, 0.51, 0.58)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
         for k, head in enumerate(heads):
             right = cols[k + 1] if k + 1 < len(cols) else 1.0
