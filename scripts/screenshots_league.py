@@ -78,6 +78,7 @@ def all_screens(shot: Shots) -> None:
             shot.take(d, "league-menu")
             d.press("2")
             shot.take(d, "league-standings-tonight")
+            d.look()  # (an Enter right after the digit would only confirm it)
             d.press("\n")
             shot.take(d, "league-player-page")
             d.press("//")
