@@ -48,6 +48,24 @@ def test_a_no_score_games_results_show_no_points_column_of_zeros(tmp_path: Path)
         assert d.texts.count("\u2013") == 3, d.texts
 
 
+def test_a_team_games_results_give_each_teams_mpr(tmp_path: Path) -> None:
+    # The scoreboard showed the team's MPR all game; the results only each player's.
+    with kiosk_on_virtual_board(tmp_path) as d:
+        start_game(d, ("Anna", "Boris", "Chen", "Dana"), teams=True)
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        for dart in ["T20", "T19", "T18", "S5", "+", "T17", "T16", "T15", "+", "+", "DB", "SB"]:
+            if dart == "+":
+                d.press("+")
+            else:
+                d.throw(dart)
+        d.wait_screen("results")
+        a, b = game.teams
+        mpr = {team: f"{game.side_stats(team[0]).mpr:.2f}" for team in game.teams}
+        line = f"Team MPR: {' & '.join(a)} {mpr[a]} \u00b7 {' & '.join(b)} {mpr[b]}"
+        assert line in d.texts, d.texts
+        assert mpr[a] != f"{game.stats(a[0]).mpr:.2f}"  # not a player's own figure
+
+
 def test_the_winners_row_is_lit_even_when_a_name_has_an_ampersand_in_it(
     tmp_path: Path,
 ) -> None:

@@ -263,6 +263,13 @@ class ResultsScreen(Screen):
                     anchor="center",
                     max_width=col_w * 0.95,
                 )
+        if game.teams:  # the MPR the scoreboard showed all game: the team's
+            sides = " \u00b7 ".join(
+                f"{' & '.join(team)} {self.number(game.side_stats(team[0]).mpr, 2)}"
+                for team in game.teams
+            )
+            p.text(f"{t('Team MPR')}: {sides}", 3 * u, (w / 2, y + len(placings) * row_h + 2 * u),
+                   theme.DIM, anchor="center", max_width=w * 0.94)  # fmt: skip
         if self.note:
             p.text(self.note, 3 * u, (w / 2, 82.5 * u), theme.ACCENT, anchor="center",
                    style="bold", max_width=w * 0.94)  # fmt: skip
