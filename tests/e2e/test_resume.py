@@ -321,6 +321,7 @@ def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
         assert d.screen.name == "formula-pause" and "End game (counts as lost)" in d.texts
         d.pad("2")
         assert "Really end the game? It counts as lost: choose again" in d.texts
+        assert "A game ended early gets no league result" not in d.texts  # it does: a loss
         d.pad("2")
         d.wait_screen("formula-end")  # lost, and shown so ("Game ended")
         assert len(d.kiosk.results) == 1  # on the attract screen's list too

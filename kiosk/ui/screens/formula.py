@@ -232,6 +232,9 @@ class FormulaPause(GameMenu):
                else "End game (counts as lost)")  # fmt: skip
         return Item(end, self.end_game)
 
+    def _league_result_lost(self) -> bool:
+        return not self._concedes() and super()._league_result_lost()  # (a loss counts)
+
     def end_game(self) -> None:
         if self.confirm_end and self._concedes() and self.session.concede(self.game_screen.now()):
             # Lost, and shown so, as a game lost on time: its end screen (and the

@@ -23,7 +23,8 @@ class GameMenu(MenuScreen):
         return Item(end, self.end_game)
 
     def _league_result_lost(self) -> bool:
-        """A rated game (league Cricket, a formula qualification) still in play."""
+        """A rated game still in play, ended with no result (league Cricket; a formula
+        qualification only before its digits are seen: after, it counts as lost)."""
         session = getattr(self.game_screen, "session", None)
         record = getattr(getattr(session, "log", None), "record", None)
         return bool(getattr(record, "rated", False)) and not getattr(session, "over", True)
