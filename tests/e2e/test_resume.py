@@ -151,6 +151,19 @@ def test_abandon_takes_two_presses_and_closes_the_game_with_no_result(tmp_path: 
         assert len(store.games.events(1)) == 1  # the log itself is kept
 
 
+def test_two_then_enter_does_not_resume_the_game_about_to_be_abandoned(tmp_path: Path) -> None:
+    # "2" asks "Really abandon? Press 2 again"; the Enter pressed after it by habit
+    # resumed the game instead (Enter is "resume" on this screen).
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("2\n")
+        assert d.screen.name == "resume" and any("Really" in t for t in d.texts), d.texts
+        d.press("2")
+        assert d.screen.name == "attract"
+
+
 def test_a_league_game_of_saved_players_is_finished_and_rated_when_its_results_are_left(
     tmp_path: Path,
 ) -> None:
@@ -216,6 +229,9 @@ def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> 
         d.settle()  # the screen before Enter promises the time that is left, not 2:00
         assert any(t.startswith("Your clock starts then: 1:1") for t in d.texts), d.texts
         assert "2:00" not in d.texts  # the big clock says the same
+        d.press("\n")  # right after the "1": only its confirmation (the clock waits)
+        assert resumed.phase == READY
+        d.look()
         d.press("\n")
         assert resumed.phase == PLAYING
         assert 67 <= resumed.remaining(time.monotonic()) <= 71

@@ -87,9 +87,16 @@ class ResumeScreen(Screen):
                 if b.hit(event.pos):
                     self.choose(b.action)
         elif isinstance(event, KeyAction):
+            # A digit that chose is a menu's digit: an Enter right after it only confirms
+            # it (``enter_confirms``), not starts the resumed game's clock, nor resumes
+            # the game "2" was about to abandon. (A game that cannot be resumed stays,
+            # with its reason: any key, Enter too, goes on from there.)
             if event.name == "enter" or event.name == "next" or event.char == "1":
                 self.choose("resume")
+                if event.char == "1" and self.kiosk.stack.top is not self:
+                    self.kiosk.stack.digit_chose_at = time.monotonic()
             elif event.char == "2":
+                self.kiosk.stack.digit_chose_at = time.monotonic()
                 self.choose("abandon")
         self.dirty = True
 
