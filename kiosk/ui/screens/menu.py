@@ -83,6 +83,18 @@ class Item:
                 return label
         return str(value)
 
+    def ends(self) -> tuple[bool, bool]:
+        """Whether a step down / up is there to take (both, unless a scale is at its
+        end): the value's arrows."""
+        if self.wraps or not self.choices or self.get is None:
+            return True, True
+        values = [v for v, _ in self.choices]
+        value = self.get()
+        if value not in values:
+            return True, True
+        i = values.index(value)
+        return i > 0, i < len(values) - 1
+
     def step(self, delta: int) -> None:
         if not self.choices or self.get is None or self.set is None:
             return
@@ -251,8 +263,10 @@ class MenuScreen(Screen):
                 # The room the label leaves (a long value, "віртуальна мішень (миша)",
                 # beside a short label), and never less than 40% of the row.
                 room = max(rect.w * 0.4, rect.right - 2.5 * u - drawn.right - 4 * u)
+                down, up = item.ends()  # (a scale at its end: no arrow that way)
+                before, after = ("\u25c0 " if down else ""), (" \u25b6" if up else "")
                 p.text(
-                    f"\u25c0 {self.t(value)} \u25b6",
+                    f"{before}{self.t(value)}{after}",
                     size,
                     (rect.right - 2.5 * u, rect.centery),
                     theme.ACCENT if chosen else theme.TEXT,
