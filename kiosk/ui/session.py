@@ -124,6 +124,9 @@ class CricketSession:
         self.setup = setup
         self.log: GameLog = log
         self.hold: LastTurn | None = held_turn(log.engine)
+        # How many inputs the game had when NEXT last cleared a held turn (the darts
+        # pulled): a dart after it taken back brings back that state, not the hold.
+        self._hold_cleared: int | None = None
         self.revision = 0  # bumped on every change; screens redraw when it moves
 
     # -- questions -------------------------------------------------------------------
@@ -186,6 +189,8 @@ class CricketSession:
         self.revision += 1
         passed = not self.over and str(game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
+        if passed:
+            self._hold_cleared = None
         log.info("dart %s by %s (%s)", dart, player, source)
         sounds = self._sounds(dart, player, before, closed_before)
         outcome = game.outcome()
@@ -212,6 +217,8 @@ class CricketSession:
         self.revision += 1
         passed = not self.over and str(self.game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
+        if passed:
+            self._hold_cleared = None
         log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
         award = feats.award(self.game) if passed else None
         return Feedback(True, self._sounds(dart, player, before, closed_before), award=award)
@@ -286,6 +293,7 @@ class CricketSession:
         if self.hold is not None:
             # The engine already passed the turn after the third dart.
             self.hold = None
+            self._hold_cleared = len(self.game.history)
             self.revision += 1
             return Feedback(True)
         player, marks = str(self.game.current_player), int(self.game.state.turn_marks)
@@ -313,7 +321,10 @@ class CricketSession:
         # pressed while pulling those darts then clears the hold, not the next turn. A
         # turn's end taken back (a player who passed with no dart after the hold was
         # cleared) brings back that player, to throw: no earlier turn is held.
-        self.hold = held_turn(self.game) if isinstance(entry, Dart) else None
+        # A dart thrown after NEXT had cleared the hold: back to the next player, to
+        # throw, as NEXT had left it.
+        cleared = len(self.game.history) == self._hold_cleared
+        self.hold = held_turn(self.game) if isinstance(entry, Dart) and not cleared else None
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)
         return Feedback(True, ["undo"])

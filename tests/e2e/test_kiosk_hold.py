@@ -119,3 +119,18 @@ def test_a_turns_award_goes_when_the_next_player_passes(tmp_path: Path) -> None:
         send(d, board, ["BTN NEXT"])  # Anna pulls her darts (her award may stay up)
         send(d, board, ["BTN NEXT"])  # Boris passes: Clara to throw
         assert "White horse!" not in d.texts, d.texts
+
+
+def test_a_dart_after_next_cleared_the_hold_taken_back_leaves_the_hold_cleared(
+    tmp_path: Path,
+) -> None:
+    # Anna pulled her darts and pressed NEXT; Boris's first dart taken back brought
+    # her turn back on hold, "Remove darts", and a NEXT more was needed.
+    with kiosk_on_board(tmp_path) as (d, board):
+        annas_turn_held(d, board)
+        send(d, board, ["BTN NEXT", "T20", "BTN UNDO"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        assert HELD not in d.texts and "Darts left: 3" in d.texts, d.texts
+        send(d, board, ["T19"])
+        assert game.marks("Boris", 19) == 3
