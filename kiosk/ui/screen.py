@@ -8,6 +8,7 @@ A screen sets ``dirty`` when its picture changed; the app redraws only then.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +114,10 @@ class ScreenStack:
 
     def __len__(self) -> int:
         return len(self._screens)
+
+    def digit_chose(self) -> None:
+        """A menu's digit has just chosen a line: an Enter soon after only confirms it."""
+        self.digit_chose_at = time.monotonic()
 
     @property
     def top(self) -> Screen | None:

@@ -31,6 +31,13 @@ from kiosk.ui.screens import resume
 from kiosk.ui.screens.formula import open_side_game, start_formula
 
 
+def left_with_one_dart(tmp_path: Path) -> None:
+    """A kiosk that stops (a power cut, a restart) after a Cricket game's first dart."""
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+
+
 def test_each_dart_is_in_the_database_when_the_scoreboard_shows_it(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path) as (d, board):
         start_game(d)
@@ -91,9 +98,7 @@ def test_the_offer_speaks_the_kiosks_language_and_tells_the_time_by_its_clock(
     monkeypatch.setenv("TZ", "Europe/Kyiv")
     time.tzset()
     try:
-        with kiosk_on_board(tmp_path) as (d, board):
-            start_game(d)
-            send(d, board, ["T20"])
+        left_with_one_dart(tmp_path)
         with Store.open(db_file(tmp_path)) as store:
             started = store.games.unfinished()[0].started_at
         with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, _board):
@@ -112,9 +117,7 @@ def test_the_offer_speaks_the_kiosks_language_and_tells_the_time_by_its_clock(
 
 
 def test_a_dart_thrown_at_the_offer_resumes_the_game_and_counts(tmp_path: Path) -> None:
-    with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["T20"])
+    left_with_one_dart(tmp_path)
     with kiosk_on_board(tmp_path) as (d, board):
         assert d.screen.name == "resume"
         send(d, board, ["S19"])
@@ -126,9 +129,7 @@ def test_a_dart_thrown_at_the_offer_resumes_the_game_and_counts(tmp_path: Path) 
 def test_with_no_answer_the_game_resumes_by_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["T20"])
+    left_with_one_dart(tmp_path)
     monkeypatch.setattr(resume, "AUTO_RESUME", 1.0)  # 30 s at the bar
     with kiosk_on_board(tmp_path) as (d, _board):
         assert d.screen.name == "resume"
@@ -137,9 +138,7 @@ def test_with_no_answer_the_game_resumes_by_itself(
 
 
 def test_abandon_takes_two_presses_and_closes_the_game_with_no_result(tmp_path: Path) -> None:
-    with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["T20"])
+    left_with_one_dart(tmp_path)
     with kiosk_on_board(tmp_path) as (d, _board):
         d.press("2")
         assert d.screen.name == "resume" and any("Really" in t for t in d.texts)
@@ -154,9 +153,7 @@ def test_abandon_takes_two_presses_and_closes_the_game_with_no_result(tmp_path: 
 def test_two_then_enter_does_not_resume_the_game_about_to_be_abandoned(tmp_path: Path) -> None:
     # "2" asks "Really abandon? Press 2 again"; the Enter pressed after it by habit
     # resumed the game instead (Enter is "resume" on this screen).
-    with kiosk_on_board(tmp_path) as (d, board):
-        start_game(d)
-        send(d, board, ["T20"])
+    left_with_one_dart(tmp_path)
     with kiosk_on_board(tmp_path) as (d, _board):
         d.press("2\n")
         assert d.screen.name == "resume" and any("Really" in t for t in d.texts), d.texts

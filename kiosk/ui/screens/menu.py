@@ -185,7 +185,7 @@ class MenuScreen(Screen):
             index = (event.digit - 1) % 10
             if index < n:
                 self.selected = index
-                self.kiosk.stack.digit_chose_at = time.monotonic()
+                self.kiosk.stack.digit_chose()
                 self.choose(items[index])
         elif event.name in ("down", "next"):
             self.selected = (self.selected + 1) % n

@@ -94,9 +94,9 @@ class ResumeScreen(Screen):
             if event.name == "enter" or event.name == "next" or event.char == "1":
                 self.choose("resume")
                 if event.char == "1" and self.kiosk.stack.top is not self:
-                    self.kiosk.stack.digit_chose_at = time.monotonic()
+                    self.kiosk.stack.digit_chose()
             elif event.char == "2":
-                self.kiosk.stack.digit_chose_at = time.monotonic()
+                self.kiosk.stack.digit_chose()
                 self.choose("abandon")
         self.dirty = True
 
