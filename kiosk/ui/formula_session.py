@@ -96,6 +96,12 @@ SOUND_WARN, SOUND_TIMEOUT = "tick", "timeup"
 SOUND_ACCEPTED, SOUND_GOAL, SOUND_REFUSED, SOUND_WIN = "hit", "close", "undo", "win"
 
 
+def seen_digits(game: FormulaGame, budget: tuple[int, float] | None) -> bool:
+    """Were digits shown in a stored game: a round answered, or its clock saved in a
+    turn (``budget``: seat, seconds left; seat -1 between turns)?"""
+    return any(r.moves for r in game.history) or (budget is not None and budget[0] >= 0)
+
+
 class FormulaSession:
     kind = "formula"
 
@@ -308,12 +314,9 @@ class FormulaSession:
 
     @property
     def digits_seen(self) -> bool:
-        """Has the player been shown any digits in this game: a round answered, the
-        clock running, or a resumed game whose clock was saved in a turn?"""
-        if self.phase == PLAYING or any(r.moves for r in self.game.history):
-            return True
-        budget = self.turn_clock.budget
-        return budget is not None and budget[0] >= 0
+        """Has the player been shown any digits in this game: the clock running, or
+        (``seen_digits``) a round answered or a clock saved in a turn?"""
+        return self.phase == PLAYING or seen_digits(self.game, self.turn_clock.budget)
 
     def concede(self, now: float) -> bool:
         """The player alone ends a game that is not over (from the game menu): it is

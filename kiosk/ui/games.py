@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,6 +40,7 @@ from kiosk.ui.i18n import in_every_language
 
 if TYPE_CHECKING:
     from kiosk.adapters.store import GameRecord, Store
+    from kiosk.domain.formula.game import FormulaGame
     from kiosk.ui.context import Kiosk
     from kiosk.ui.formula_session import FormulaSession, FormulaSetup
     from kiosk.ui.screen import Screen
@@ -285,15 +287,55 @@ class GameKeeper:
             budget=budget,
         )
 
-    def abandon(self, record: GameRecord) -> None:
+    def ends_lost(self, record: GameRecord) -> bool:
+        """Does ending this unfinished game lose it? A formula game of one player who
+        has seen its digits does, as from its menu (``FormulaSession.concede``): a
+        qualification about to be lost cannot be kept off the standings by a restart
+        and "Abandon" either."""
+        if self.store is None or record.kind == "cricket" or len(record.players) != 1:
+            return False
+        from kiosk.domain.formula.game import FormulaGame
+        from kiosk.ui.formula_session import seen_digits
+
+        try:
+            game = self.store.games.replay(record.id)
+            budget = self.store.games.clock(record.id)
+            return isinstance(game, FormulaGame) and seen_digits(game, budget)
+        except Exception as e:  # (the resume screen says why it cannot be played)
+            log.error("game %d does not replay: %s", record.id, e)
+            return False
+
+    def abandon(self, record: GameRecord) -> FormulaGame | None:
+        """The player asked at start not to go on with ``record``: closed with no result,
+        or lost (``ends_lost``): then its game, over, is returned."""
         if self.store is None:
-            return
+            return None
+        if self.ends_lost(record):
+            session = self._resumed(record)
+            if session is not None:
+                lost = session.concede(time.monotonic())
+                self.close(session.log)  # finished if lost, else abandoned
+                if lost:
+                    log.info("game %d ended at start, on request: lost", record.id)
+                    return session.game
+                return None
         try:
             self.store.abandon(record.id)
             log.info("game %d abandoned at start, on request", record.id)
         except Exception as e:
             log.error("game %d could not be abandoned: %s", record.id, e)
             self.problem(f"game {record.id} not abandoned: {e}")
+        return None
+
+    def _resumed(self, record: GameRecord) -> FormulaSession | None:
+        from kiosk.ui.formula_session import FormulaSession
+
+        try:
+            session = self.resume(record)
+        except Exception as e:
+            log.error("game %d cannot be resumed to end it: %s", record.id, e)
+            return None
+        return session if isinstance(session, FormulaSession) else None
 
 
 class FrameWatch:

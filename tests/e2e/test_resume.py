@@ -358,6 +358,50 @@ def test_a_qualification_ended_from_the_game_menu_is_a_loss_for_the_standings(
         assert rated == [(1, 1)]  # her rating went down for it
 
 
+def test_a_qualification_ended_at_the_resume_offer_is_a_loss_too(tmp_path: Path) -> None:
+    # Pulling the plug on a qualification about to be lost, then "Abandon" at the
+    # restart, kept it off the standings: ended there, it is lost, as from its menu.
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="qualification"))
+        d.settle()
+        d.press("\n")  # the digits are shown, the clock runs ... and the power goes
+        assert d.screen.session.phase == PLAYING  # type: ignore[attr-defined]
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "resume"
+        shown = " ".join(d.texts)  # (a button's label is two lines)
+        assert "2  End game (counts as lost)" in shown, d.texts
+        d.press("2")
+        shown = " ".join(d.texts)
+        assert "2  Really end the game? It counts as lost: press 2 again" in shown, d.texts
+        d.press("2")
+        assert d.screen.name == "attract"
+        assert len(d.kiosk.results) == 1  # on the attract screen's list, as a loss
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.unfinished() == []
+        game = store.games.get(1)
+        assert game.status == "finished" and game.rated
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        assert conn.execute("SELECT outcome FROM results").fetchall() == [("lost",)]
+        rated = conn.execute("SELECT after < before FROM ratings").fetchall()
+        assert rated == [(1,)]
+
+
+def test_a_formula_game_whose_digits_were_never_shown_is_only_abandoned(tmp_path: Path) -> None:
+    add_players(tmp_path, "Anna")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), mode="qualification"))
+        d.settle()  # "Press Enter to start" ... and the power goes
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert "2  Abandon" in d.texts, d.texts
+        d.pad("22")
+        assert d.screen.name == "attract"
+    with Store.open(db_file(tmp_path)) as store:
+        assert store.games.get(1).status == "abandoned"
+    with closing(sqlite3.connect(db_file(tmp_path))) as conn:
+        assert conn.execute("SELECT count(*) FROM results").fetchone() == (0,)
+
+
 def test_results_left_on_screen_go_to_the_attract_screen_and_the_game_counts(
     tmp_path: Path,
 ) -> None:

@@ -1,7 +1,10 @@
 """At start, a game left unfinished (power cut, crash, restart): Resume or Abandon.
 
 Keypad: ``1`` or Enter resumes (also the board's NEXT button), ``2`` twice abandons
-(the game is closed with no result; its events stay in the database). A dart thrown
+(the game is closed with no result; its events stay in the database). A formula game
+of one player who has seen its digits is lost instead, as when ended from its menu
+(``GameKeeper.ends_lost``): a qualification is not kept off the standings by a
+restart. A dart thrown
 at the board resumes and counts in the game. With no answer the game resumes by
 itself after ``AUTO_RESUME`` seconds: a bar's kiosk must come back to the match it
 was showing. A game that cannot be rebuilt (its log does not replay) is set aside
@@ -41,7 +44,11 @@ class ResumeScreen(Screen):
         self.confirm_abandon = False
         self.failed = ""
         self.summary = self._summary()
-        self.buttons = [Button("resume", "Resume"), Button("abandon", "Abandon")]
+        # A game of formula darts alone, its digits seen, is lost if ended (as from its
+        # menu): the button says so.
+        self.loses = kiosk.games is not None and kiosk.games.ends_lost(record)
+        end = "End game (counts as lost)" if self.loses else "Abandon"
+        self.buttons = [Button("resume", "Resume"), Button("abandon", end)]
 
     def _summary(self) -> list[str]:
         """What the game was: kind, players, how far it got."""
@@ -105,10 +112,18 @@ class ResumeScreen(Screen):
             self.resume()
         elif not self.confirm_abandon:
             self.confirm_abandon = True
-            self.buttons[1].label = "Really abandon? Press 2 again"
+            self.buttons[1].label = (
+                "Really end the game? It counts as lost: press 2 again"
+                if self.loses
+                else "Really abandon? Press 2 again"
+            )
         else:
             assert self.kiosk.games is not None
-            self.kiosk.games.abandon(self.record)
+            lost = self.kiosk.games.abandon(self.record)
+            if lost is not None:  # (on the attract screen's list, as the end screen puts it)
+                from kiosk.ui.screens.formula_end import formula_line
+
+                self.kiosk.add_result(formula_line(lost))
             self.kiosk.stack.pop()
 
     def resume(self) -> bool:
