@@ -147,11 +147,13 @@ class Painter:
         self.placed.append(rect)
         return rect
 
-    def two_lines(self, text: str, px: float, width: float, style: str = "regular") -> list[str]:
+    def two_lines(
+        self, text: str, px: float, width: float, style: str = "regular", keep: float = 5 / 6
+    ) -> list[str]:
         """A label on one line, or on two (at the space or after the hyphen nearest its
-        middle) when one line would shrink it by more than a sixth ("Белая лошадь" in a
-        narrow column, "Александра-" "Виктория" in a name box)."""
-        if self.fit(text, px, width, style) >= px * 5 / 6:
+        middle) when one line would shrink it below ``keep`` of its size (by more than a
+        sixth: "Белая лошадь" in a narrow column, "Александра-" "Виктория" in a name box)."""
+        if self.fit(text, px, width, style) >= px * keep:
             return [text]
         cuts = [(i, i + 1) for i, c in enumerate(text) if c == " "]
         cuts += [(i + 1, i + 1) for i, c in enumerate(text[:-1]) if c == "-" and i > 0]

@@ -291,6 +291,22 @@ def test_settings_that_allow_no_perfect_game_show_no_perfect_game_note(tmp_path:
         assert not any(t.startswith("Perfect game") for t in d.texts)
 
 
+def test_the_perfect_game_note_says_whether_the_digits_or_the_score_rule_it_out(
+    tmp_path: Path,
+) -> None:
+    # "not any more" before the player typed a thing read as a verdict on them: it is
+    # the round's digits that cannot score the 150 a perfect game needs.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(4420, 3489)))
+        d.settle()
+        assert "Perfect game (0 by round 4): still possible" in d.texts
+        d.pad("\n")  # 4420: no formula of these makes 100 (or 200, 300 ...)
+        assert "Perfect game (0 by round 4): not with these digits" in d.texts, d.texts
+        d.pad("0+0+0+0\n")  # 4+4+2+0 = 10: 491 left, more than 3 rounds can take
+        d.pad("\n")
+        assert "Perfect game (0 by round 4): not any more" in d.texts, d.texts
+
+
 def test_the_game_menu_shows_the_clock_and_the_time_running_out_there_ends_it(
     tmp_path: Path,
 ) -> None:

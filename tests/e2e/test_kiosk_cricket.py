@@ -537,7 +537,7 @@ def test_in_ukrainian_the_variant_and_the_round_limit_s_tie_break_are_worded_as_
         send(d, board, ["T20", "BTN NEXT", "S20", "BTN NEXT"])  # 0 points each: marks decide
         d.wait_screen("results")
         # The marks standing on the scoreboard (табло), not on a "дошка".
-        said = "ліміт раундів (1) вичерпано: Anna перемагає — очок порівну, більше міток на табло"
+        said = "Ліміт раундів (1) вичерпано: Anna перемагає — очок порівну, більше міток на табло"
         assert said in d.texts, d.texts
 
 

@@ -288,8 +288,10 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert "Choose a player for every place" in d.texts
         d.press("1")  # place 1
         assert d.screen.name == "seat-chooser"
+        assert "Who plays?  place 1 of 2" in d.texts, d.texts  # (not "(1)": of what?)
         d.press("2")  # New player is 1; Ann is 2
         assert d.screen.name == "seat-chooser"  # straight on to place 2
+        assert "Who plays?  place 2 of 2" in d.texts, d.texts
         d.press("2")  # Bob (Ann is taken)
         assert d.screen.name == "players"
         assert "Ann" in d.texts and "Bob" in d.texts
@@ -466,22 +468,32 @@ def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
         assert not [t for t in d.texts if re.fullmatch(r"[\d.]*\d\.\d+", t)], d.texts
 
 
-def test_a_two_line_column_head_is_drawn_at_one_size(
+def test_the_standings_heads_are_drawn_at_one_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # "Очки в" at full size over a shrunk "формулах" read as two labels (800x480).
+    # "Очки в" at full size over a shrunk "формулах" read as two labels, and a shrunk
+    # "Drawn" beside a full-size "Won" as a lesser column (800x480).
     from kiosk_support import text_sizes
+
+    from kiosk.ui.screens.standings import COLUMNS
 
     sizes = text_sizes(monkeypatch)
     with kiosk(tmp_path, size=(800, 480)) as d:
         saved(d, "Ann", "Bob")
         rated_win(d, ["Ann", "Bob"], "Ann")
-        d.kiosk.set_language("ru")
         to_league(d)
-        d.press("2")  # Tonight's standings
-        assert d.screen.name == "standings"
-        assert "Очки в" in d.texts and "формулах" in d.texts, d.texts
-        assert sizes["Очки в"] == sizes["формулах"], sizes
+        for language in ("ru", "en"):
+            d.kiosk.set_language(language)
+            sizes.clear()
+            d.press("2")  # Tonight's standings
+            assert d.screen.name == "standings"
+            texts = d.texts  # the title, "Player", the heads, then "1", "Ann", ...
+            lines = texts[texts.index(d.kiosk.t("Player")) + 1 : texts.index("Ann") - 1]
+            assert " ".join(lines) == " ".join(d.kiosk.t(label) for label, *_ in COLUMNS)
+            heads = {line: sizes[line] for line in lines}
+            assert len(set(heads.values())) == 1, heads
+            assert min(heads.values()) >= 2.7, heads  # (% of the height: from the bar)
+            d.press("/")  # back to the league menu
 
 
 def test_in_russian_what_is_said_of_a_player_fits_anna_as_well_as_bob(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ def test_a_whole_game_thrown_on_the_board_ends_on_the_winner_screen(tmp_path: Pa
         assert game.outcome().winner == "Anna"
         assert any(t.startswith("1. Anna") for t in d.texts)
         assert any(t.startswith("2. Boris") for t in d.texts)
-        assert "9 9" in d.texts, d.texts  # Anna's 5+ mark turns: two of 9 (it said "2")
+        assert "9, 9" in d.texts, d.texts  # Anna's 5+ mark turns: two of 9 (it said "2")
 
 
 def test_a_no_score_games_results_show_no_points_column_of_zeros(tmp_path: Path) -> None:
@@ -98,12 +98,12 @@ def test_a_draw_at_the_round_limit_shares_first_place_and_says_why(tmp_path: Pat
         send(d, board, ["T20", "BTN NEXT", "T20", "BTN NEXT"])  # one round, level
         d.wait_screen("results")
         assert "Draw!" in d.texts
-        assert "round limit (1) reached: a draw" in d.texts
+        assert "Round limit (1) reached: a draw" in d.texts
         assert "1. Anna" in d.texts and "1. Boris" in d.texts
         d.kiosk.set_language("ru")
         d.screen.dirty = True
         d.settle()
-        assert "лимит раундов (1) исчерпан: ничья" in d.texts
+        assert "Лимит раундов (1) исчерпан: ничья" in d.texts
 
 
 def test_a_team_wins_together_and_shares_its_place(tmp_path: Path) -> None:

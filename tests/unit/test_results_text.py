@@ -32,14 +32,14 @@ def test_a_name_with_braces_is_shown_as_it_is() -> None:
 
 def test_the_reasons_are_translated_with_their_numbers_and_names() -> None:
     ru = i18n.load("ru", LOCALE).gettext
-    assert reason_text(ru, "round limit (7) reached: a draw") == "лимит раундов (7) исчерпан: ничья"
+    assert reason_text(ru, "round limit (7) reached: a draw") == "Лимит раундов (7) исчерпан: ничья"
     said = reason_text(ru, "round limit (3) reached: Anna wins on most points")
-    assert said == "лимит раундов (3) исчерпан: Anna побеждает — больше всего очков"
+    assert said == "Лимит раундов (3) исчерпан: Anna побеждает — больше всего очков"
     uk = i18n.load("uk", LOCALE).gettext
     said = reason_text(uk, "Anna & Chen owns every target first", team=True)
     assert said == "Anna & Chen закривають всі сектори раніше за всіх"
     said = reason_text(uk, "round limit (10) reached: Bob wins on more marks on the board")
-    assert said == "ліміт раундів (10) вичерпано: Bob перемагає — більше міток на табло"
+    assert said == "Ліміт раундів (10) вичерпано: Bob перемагає — більше міток на табло"
 
 
 def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:
@@ -49,7 +49,7 @@ def test_a_reason_it_does_not_know_is_shown_as_it_comes() -> None:
 def test_the_5_plus_mark_turns_are_listed_best_first_one_figure_a_turn() -> None:
     none = dict.fromkeys(range(5, 10), 0)
     assert mark_turns_text(none) == "\u2013"
-    assert mark_turns_text({**none, 5: 1, 7: 1, 9: 1}) == "9 7 5"
-    assert mark_turns_text({**none, 5: 2, 6: 1}) == "6 5 5"
-    assert mark_turns_text({**none, 5: 3, 8: 1}) == "8 5 5 5"
-    assert mark_turns_text({**none, 5: 4, 6: 1, 8: 1}) == "8 6 5 +3"  # six turns
+    assert mark_turns_text({**none, 5: 1, 7: 1, 9: 1}) == "9, 7, 5"
+    assert mark_turns_text({**none, 5: 2, 6: 1}) == "6, 5, 5"
+    assert mark_turns_text({**none, 5: 3, 8: 1}) == "8, 5, 5, 5"
+    assert mark_turns_text({**none, 5: 4, 6: 1, 8: 1}) == "8, 6, 5 +3"  # six turns

@@ -187,16 +187,16 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         x0, width = w * 0.03, w * 0.94
-        cols = (0.0, 0.05, 0.13, 0.42, 0.51, 0.58)
+        cols = (0.0, 0.05, 0.13, 0.42, 0.49, 0.58)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
-        for k, head in enumerate(heads):
-            right = cols[k + 1] if k + 1 < len(cols) else 1.0
-            p.text(head, 2.6 * u, (x0 + cols[k] * width, top), theme.DIM,
-                   max_width=(right - cols[k]) * width - 8)  # fmt: skip
-        row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
-        px = min(row_h * 0.75, 4.2 * u)
         rooms = [((cols[k + 1] if k + 1 < len(cols) else 1.0) - cols[k]) * width - 8
                  for k in range(len(cols))]  # fmt: skip
+        # One size for the heads, as for each column below
+        size = min(p.fit(head, 2.6 * u, rooms[k]) for k, head in enumerate(heads))
+        for k, head in enumerate(heads):
+            p.text(head, size, (x0 + cols[k] * width, top), theme.DIM, max_width=rooms[k])
+        row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
+        px = min(row_h * 0.75, 4.2 * u)
         # One size down each column, that of its longest cell: a cell shrunk on its own
         # made the "Best" column jump from size to size, row by row.
         sizes = [min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)

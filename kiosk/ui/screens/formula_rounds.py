@@ -70,6 +70,7 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
     # or its head; the formula takes the rest. Fixed shares of the width shrank the
     # round's number to a speck at 800x480.
     widths = [0.0] * len(heads)
+    head_ws = [p.fonts.get(int(L.s(2.6))).size(head)[0] + 1.2 * p.u for head in heads]
     widest = [
         "8" * len(str(s.rules.max_rounds)),
         "8888",
@@ -78,21 +79,27 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
         "+150",
         "888",
     ]
-    for k, head in enumerate(heads):
+    for k in range(len(heads)):
         if k == formula_col:
             continue
         font = p.fonts.get(int(L.s(3.2)), styles[k])
         cells = [row[k] for row in rows] + widest[k : k + 1]
         value = max((font.size(cell)[0] for cell in cells), default=0)
-        widths[k] = max(value, p.fonts.get(int(L.s(2.6))).size(head)[0]) + 1.2 * p.u
+        widths[k] = value + 1.2 * p.u
     width = x1 - x0
     # A huge negative result's points and score (ten digits and more) are shrunk into
-    # their column: grown to fit, they squeezed the formula to a speck under them.
-    widths = [w if k == formula_col else min(w, width * COLUMN_MAX) for k, w in enumerate(widths)]
+    # their column: grown to fit, they squeezed the formula to a speck under them. Its
+    # head is not ("Рахунок" shrunk to a speck beside "Оч.").
+    widths = [
+        w if k == formula_col else max(min(w, width * COLUMN_MAX), head_ws[k])
+        for k, w in enumerate(widths)
+    ]
     widths[formula_col] = max(0.0, width - sum(widths))
     lefts = [x0 + sum(widths[:k]) for k in range(len(heads))]
+    # One size for the heads ("Рахунок" shrunk on its own beside a full-size "Оч.")
+    size = min(p.fit(head, L.s(2.6), widths[k] - 0.6 * p.u) for k, head in enumerate(heads))
     for k, head in enumerate(heads):
-        p.text(head, L.s(2.6), (lefts[k], top), theme.DIM, max_width=widths[k] - 0.6 * p.u)
+        p.text(head, size, (lefts[k], top), theme.DIM, max_width=widths[k] - 0.6 * p.u)
     fit = int((L.y(99) - top - row_h) // row_h)
     shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
     for r, (row, colour, first) in enumerate(shown):

@@ -137,14 +137,15 @@ def draw_formula(p: theme.Painter, screen: FormulaScreen) -> None:
 def _header(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
     s = screen.session
     t = screen.t
-    title = (
-        f"{t('Formula darts')} · {t(s.rules.name.capitalize())} · {t(MODE_LABELS[s.setup.mode])}"
-    )
+    parts = [t("Formula darts"), t(s.rules.name.capitalize()), t(MODE_LABELS[s.setup.mode])]
     if s.setup.computer:
-        title += f" · {t('Computer')}: {t(s.setup.computer.capitalize())}"
+        parts.append(f"{t('Computer')}: {t(s.setup.computer.capitalize())}")
     has_name = s.player is not None and len(s.players) > 1
-    left = p.text(title, L.s(3.4), (x0, L.y(4)), theme.DIM, anchor="midleft",
-                  max_width=(x1 - x0) * (0.4 if has_name else 0.6))  # fmt: skip
+    room = (x1 - x0) * (0.4 if has_name else 0.6)
+    title = " · ".join(parts)
+    if p.fit(title, L.s(3.4), room) < L.s(3.4) * 5 / 6:
+        title = " · ".join(parts[1:])  # (the screen says it is formula darts) not a speck
+    left = p.text(title, L.s(3.4), (x0, L.y(4)), theme.DIM, anchor="midleft", max_width=room)
     number = s.shown_round.number if s.phase != PLAYING and s.shown_round else s.game.round
     if s.phase == READY:
         number = s.game.round
@@ -438,6 +439,8 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
         return  # (a duel's note is the answering player's: between turns, nobody's)
     if perfect_still_possible(s, player):
         note, colour = t("Perfect game (0 by round {n}): still possible"), theme.GOOD
+    elif s.perfect_possible(player):  # the points allow it, this round's digits do not
+        note, colour = t("Perfect game (0 by round {n}): not with these digits"), theme.DIM
     else:
         note, colour = t("Perfect game (0 by round {n}): not any more"), theme.DIM
     note = fill(note, n=s.rules.min_rounds)

@@ -211,7 +211,10 @@ class SeatChooser(PagedMenu):
         super().__init__(kiosk)
         self.pick = pick
         self.seat = seat
-        self.title = f"{self.t('Who plays?')}  ({seat + 1})"
+        title = self.t("Who plays?")
+        if len(pick.seats) > 1:  # which place: "(1)" alone did not say
+            title += "  " + fill(self.t("place {n} of {total}"), n=seat + 1, total=len(pick.seats))
+        self.title = title
 
     def head(self) -> list[Item]:
         out = [Item("New player", lambda: self.pick.type_name(self.seat))]

@@ -28,16 +28,17 @@ MARK_TURNS_LISTED = 4  # more 5+ mark turns than this: the best ones and "+N"
 
 
 def mark_turns_text(mark_turns: dict[int, int]) -> str:
-    """A player's 5-9 mark turns, best first, one figure a turn: "9 7 5" (a 9-mark
-    turn, a 7 and a 5), "8 6 5 +3" past ``MARK_TURNS_LISTED``, an en dash for none. Their
-    count alone hid the 9-mark turn the bar talks about."""
+    """A player's 5-9 mark turns, best first, one figure a turn: "9, 7, 5" (a 9-mark
+    turn, a 7 and a 5), "8, 6, 5 +3" past ``MARK_TURNS_LISTED``, an en dash for none.
+    Their count alone hid the 9-mark turn the bar talks about; with spaces only, two
+    9-mark turns, "9 9", read as 99."""
     turns = [marks for marks, n in sorted(mark_turns.items(), reverse=True) for _ in range(n)]
     if not turns:
         return "\u2013"
     if len(turns) <= MARK_TURNS_LISTED:
-        return " ".join(map(str, turns))
+        return ", ".join(map(str, turns))
     shown = MARK_TURNS_LISTED - 1
-    return " ".join(map(str, turns[:shown])) + f" +{len(turns) - shown}"
+    return ", ".join(map(str, turns[:shown])) + f" +{len(turns) - shown}"
 
 
 # (header msgid, value (a number, or text as it is shown), decimals)
@@ -60,10 +61,10 @@ REASONS = (
     (r"(?P<who>.+) owns every target (?P<how>.+)",
      "{who} owns every target {how}", "{who} own every target {how}"),
     (r"round limit \((?P<n>\d+)\) reached: a draw",
-     "round limit ({n}) reached: a draw", "round limit ({n}) reached: a draw"),
+     "Round limit ({n}) reached: a draw", "Round limit ({n}) reached: a draw"),
     (r"round limit \((?P<n>\d+)\) reached: (?P<who>.+) wins on (?P<why>.+)",
-     "round limit ({n}) reached: {who} wins on {why}",
-     "round limit ({n}) reached: {who} win on {why}"),
+     "Round limit ({n}) reached: {who} wins on {why}",
+     "Round limit ({n}) reached: {who} win on {why}"),
 )  # fmt: skip
 
 

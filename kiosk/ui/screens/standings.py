@@ -28,18 +28,18 @@ NONE = "\u2013"  # an en dash: no games of that kind
 # (header msgid, value (None: no games of that kind), decimals, width in % of the
 # screen) after the rank and the name.
 COLUMNS: tuple[tuple[str, Callable[[Any], float | None], int, float], ...] = (
-    ("Played", lambda s: s.played, 0, 6.5),
-    ("Won", lambda s: s.won, 0, 5.5),
-    ("Lost", lambda s: s.lost, 0, 5.5),
-    ("Drawn", lambda s: s.drawn, 0, 5.5),
-    ("MPR", lambda s: s.cricket_mpr if s.cricket_darts else None, 2, 8.0),
+    ("Played", lambda s: s.played, 0, 7.0),
+    ("Won", lambda s: s.won, 0, 5.0),
+    ("Lost", lambda s: s.lost, 0, 5.0),
+    ("Drawn", lambda s: s.drawn, 0, 7.0),
+    ("MPR", lambda s: s.cricket_mpr if s.cricket_darts else None, 2, 6.0),
     ("Best MPR", lambda s: s.best_cricket_mpr, 2, 8.0),
     # formula darts: average points a round, average rounds to bring the score to 0 (of
     # the games that did), the fewest in one game
-    ("Formula points", lambda s: s.formula_avg_points if s.formula_rounds else None, 1, 8.0),
+    ("Formula points", lambda s: s.formula_avg_points if s.formula_rounds else None, 1, 8.5),
     ("Rounds to 0", lambda s: s.formula_avg_rounds if s.formula_finished else None, 1, 8.0),
     ("Fewest rounds", lambda s: s.best_formula_rounds, 0, 8.0),
-    ("Rating", lambda s: s.rating, 0, 7.0),
+    ("Rating", lambda s: s.rating, 0, 7.5),
 )
 
 
@@ -153,10 +153,20 @@ class StandingsScreen(StorePage):
         for _label, _value, _places, width in COLUMNS:
             xs.append((x, w * width / 100))
             x += w * width / 100
-        p.text(self.t("Player"), 3.4 * u, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
-        for (label, _value, _places, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
-            lines = p.two_lines(self.t(label), 3.4 * u, cw * 0.95)
-            p.lines(lines, 3.4 * u, (cx + cw / 2, header_y), theme.DIM, max_width=cw * 0.95)
+        heads = [
+            p.two_lines(self.t(label), 3.4 * u, cw * 0.95, keep=1.0)
+            for (label, *_), (_cx, cw) in zip(COLUMNS, xs, strict=True)
+        ]
+        # One size for the row of heads, that of the one shrunk most: "Drawn" shrunk
+        # on its own beside a full-size "Won" looked like a lesser column. So a head
+        # takes two lines rather than shrink at all ("Best" "MPR").
+        size = min(
+            p.fit(line, 3.4 * u, cw * 0.95) for lines, (_cx, cw) in zip(heads, xs, strict=True)
+            for line in lines
+        )  # fmt: skip
+        p.text(self.t("Player"), size, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
+        for lines, (cx, cw) in zip(heads, xs, strict=True):
+            p.lines(lines, size, (cx + cw / 2, header_y), theme.DIM, max_width=cw * 0.95)
         self._rects = []
         if not self.rows:
             text = self.message or self.t(
