@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.ui.driver import Driver
-from tests.e2e.test_league_screens import kiosk, saved, to_league
+from tests.e2e.test_league_screens import kiosk, rated_win, saved, to_league
 
 
 def to_merge_confirm(d: Driver) -> None:
@@ -41,3 +41,21 @@ def test_yes_on_the_merge_question_merges_the_two(tmp_path: Path) -> None:
         assert d.screen.name == "players-list"
         assert "Merged: Bob \u2192 Ann" in d.texts, d.texts
         assert [p.name for p in store.players.roster()] == ["Ann"]
+
+
+def test_a_merge_refused_says_why_large_and_leaves_only_a_way_back(tmp_path: Path) -> None:
+    # The refusal was a small red line at the foot, under a lit "Yes, merge them".
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        rated_win(d, ["Ann", "Bob"], "Ann")  # they played each other: two people
+        to_merge_confirm(d)
+        d.press("1")  # Yes, merge them
+        assert d.screen.name == "merge-confirm"
+        assert "These two cannot be merged" in d.texts, d.texts
+        assert "They played in the same game: two players, not one" in d.texts, d.texts
+        assert any(t.startswith("Keypad:") for t in d.texts)  # (the foot is the keys again)
+        assert "Yes, merge them" not in d.texts and "Back" in d.texts
+        d.look()
+        d.press("\n")  # the one line left: back
+        assert d.screen.name == "merge-pick"
+        assert {p.name for p in store.players.roster()} == {"Ann", "Bob"}

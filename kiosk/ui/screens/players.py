@@ -11,8 +11,9 @@ from functools import partial
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
-from kiosk.ui.screens.menu import Item, MenuScreen
+from kiosk.ui.screens.menu import Item, MenuScreen, centred
 from kiosk.ui.screens.name_entry import NameEntry
 
 ON_OFF = [(False, "off"), (True, "on")]
@@ -217,8 +218,11 @@ class MergeConfirm(MenuScreen):
         self.source, self.target = source, target
         self.subtitle = f"{source.name} \u2192 {target.name}"
         self.selected = 1  # "No": a merge is not undone, so Enter alone does not do it
+        self.refused = ""  # why the store would not merge them, said in the question's place
 
     def items(self) -> list[Item]:
+        if self.refused:
+            return [Item("Back", self.back)]
         return [Item("Yes, merge them", self.do), Item("No", self.back)]
 
     def do(self) -> None:
@@ -227,6 +231,10 @@ class MergeConfirm(MenuScreen):
             return
         done = guarded(self, lambda: store.players.merge(self.source.name, self.target.name), None)
         if done is None:
+            # A small red line at the foot, with "Yes, merge them" still lit, did not
+            # say that this is the end of it: the reason, large, and only a way back.
+            self.refused, self.message = self.message, ""
+            self.title, self.selected = "These two cannot be merged", 0
             return
         stack = self.kiosk.stack
         while not isinstance(stack.top, PlayersScreen) and len(stack) > 1:
@@ -234,3 +242,8 @@ class MergeConfirm(MenuScreen):
         top = stack.top
         if isinstance(top, PlayersScreen):
             top.notice = f"{self.t('Merged')}: {self.source.name} \u2192 {self.target.name}"
+
+    def draw(self, p: theme.Painter) -> None:
+        super().draw(p)
+        if self.refused:
+            centred(p, self.refused, 4.2, 36, theme.BAD, width=0.9)
