@@ -219,6 +219,19 @@ def test_an_unplugged_board_is_lost_and_found_again_behind_its_link(board: Virtu
     reader.stop()
 
 
+def test_part_of_a_line_held_when_the_board_is_unplugged_is_said(board: VirtualBoard) -> None:
+    # "T20" of a T20 whose line end never came, the cable pulled: it went unsaid.
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.write(b"T20")
+    time.sleep(0.05)  # (read, and held: no line end yet)
+    board.replug()
+    events.status("lost")
+    texts = [u.text for u in events.of_type(Unknown)]  # type: ignore[attr-defined]
+    assert texts == ["T20 (no line end, then nothing)"]
+    assert hits(events) == []  # not scored: its end may have said T20 or T20x
+    reader.stop()
+
+
 def test_a_board_that_goes_away_is_retried_until_it_comes_back(tmp_path: Path) -> None:
     link = tmp_path / "dartboard"
     first = VirtualBoard(link)

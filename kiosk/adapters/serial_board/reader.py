@@ -381,6 +381,7 @@ class BoardReader:
             try:
                 chunk = self._read(port)
             except (serial.SerialException, OSError) as e:
+                self._cut_at_loss(splitter)
                 return f"read failed: {e}", False
             now = time.monotonic()
             came = self._came_at
@@ -436,8 +437,16 @@ class BoardReader:
             for rate_limited in self._rate_limited:
                 rate_limited.flush(now)
             if (self._pings or probation) and now - last_heard > self.ping_timeout:
+                self._cut_at_loss(splitter)
                 return f"silent for {self.ping_timeout:g} s (no PING)", True
         return None
+
+    def _cut_at_loss(self, splitter: LineSplitter) -> None:
+        """The part of a line held when the board is lost ("T2" of a T20 as the cable
+        came out) is said, as after silence mid-line: it went with nothing said."""
+        cut = splitter.cut()
+        if cut is not None:
+            self._deliver(cut, time.monotonic())
 
     def _note_pings(self, events: list[BoardEvent]) -> None:
         """Whether the board's silence is timed: once it pings, or once it greets as a
