@@ -280,8 +280,19 @@ class ResultsScreen(Screen):
             "undo": t("Undo (-)"),
             "times": t("Correct a dart (*)"),
         }
+        # Each button as wide as its label needs, the room left shared out: four equal
+        # boxes put "Исправить дротик (*)" on two small lines beside three large ones.
         n = len(self.buttons)
-        bw = (w * 0.94 - (n - 1) * u) / n
-        for k, b in enumerate(self.buttons):
-            rect = pygame.Rect(int(x0 + k * (bw + u)), int(86 * u), int(bw), int(9 * u))
-            b.draw(p, rect, labels[b.action])
+        room = w * 0.94 - (n - 1) * u
+        font = p.fonts.get(int(9 * u * 0.42), "bold")
+        needs = [font.size(labels[b.action])[0] / 0.9 for b in self.buttons]
+        spare = room - sum(needs)
+        widths = (
+            [need + spare / n for need in needs]
+            if spare >= 0
+            else [need * room / sum(needs) for need in needs]
+        )
+        left = x0
+        for b, bw in zip(self.buttons, widths, strict=True):
+            b.draw(p, pygame.Rect(int(left), int(86 * u), int(bw), int(9 * u)), labels[b.action])
+            left += bw + u
