@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from kiosk_support import (
     ANNA_WINS,
     kiosk_on_board,
     kiosk_on_virtual_board,
     send,
     start_game,
+    text_sizes,
 )
 
 
@@ -157,3 +159,23 @@ def test_a_rematch_passes_the_throw_on_as_legs_alternate(tmp_path: Path) -> None
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert game.current_player == "Boris"  # the other team starts; teams as they were
         assert sorted(map(sorted, game.sides)) == [["Anna", "Chen"], ["Boris", "Dana"]]
+
+
+def test_the_results_buttons_are_one_size_in_russian_at_800x480(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four equal boxes put "Исправить дротик (*)" on two small lines beside three
+    # large one-line labels.
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_virtual_board(tmp_path, size=(800, 480)) as d:
+        start_game(d)
+        for dart in ANNA_WINS:
+            if d.screen.name != "results":
+                d.throw(dart)
+        d.wait_screen("results")
+        d.kiosk.set_language("ru")
+        d.screen.dirty = True
+        d.settle()
+        labels = ["Реванш (Enter)", "Меню (/)", "Отменить (-)", "Исправить дротик (*)"]
+        assert all(label in d.texts for label in labels), d.texts  # one line each
+        assert len({round(sizes[label], 2) for label in labels}) == 1, sizes
