@@ -4,8 +4,9 @@ others are); the board map did not load; a setting was stepped over at start; th
 database was deleted or replaced while open; the database is damaged; results are
 not being saved (no database, or the last input could not be committed).
 
-The first banner lies at the top, over the title and the round, so the foot keeps
-what the screen answers there (a typed dart refused, while the banner says to type
+The first banner lies at the top, over the title and the round (the Cricket
+scoreboard then says its round by the darts left), so the foot keeps what the
+screen answers there (a typed dart refused, while the banner says to type
 darts); a screen whose title is the task (the camera calibration's "mark the 20/1
 wire") has it at the foot instead. A second banner goes to the other end. There is no
 room for a third strip: one under the first covered the players' names on the
@@ -63,6 +64,11 @@ def draw_banner(p: theme.Painter, kiosk: Kiosk, *, at_foot: bool = False, turn: 
         _strip(p, top, h, text, colour, count)
     rects = tuple(pygame.Rect(0, int(top), p.w, round(h)) for top, *_ in shown)
     return Shown(rects, len(strips) > 2)
+
+
+def banner_up(kiosk: Kiosk) -> bool:
+    """Is a banner drawn (the first over the screen's header, on most screens)?"""
+    return bool(_strips(kiosk))
 
 
 def strips_at_foot(kiosk: Kiosk) -> int:

@@ -136,12 +136,14 @@ def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path
         d.wait_for(lambda: banner in d.texts, what="the banner")
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert game.current_player == "Anna" and len(game.darts_this_turn) == 1
+        # The banner lies over the header's round: it is said by the darts left.
+        assert "Darts left: 2  \u00b7  Round 1 / 20" in d.texts, d.texts
         with board._lock:
             board._plug()
         board.hello()
         d.wait_for(lambda: d.kiosk.board.state == "connected", what="reconnect")
         d.settle()
-        assert banner not in d.texts
+        assert banner not in d.texts and "Darts left: 2" in d.texts
         send(d, board, ["S19"])
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 

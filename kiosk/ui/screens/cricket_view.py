@@ -16,6 +16,7 @@ import pygame
 
 from kiosk.domain.darts import BULL
 from kiosk.ui import theme
+from kiosk.ui.banner import banner_up
 from kiosk.ui.entry import TIMES, dart_name
 from kiosk.ui.widgets import draw_marks
 
@@ -153,16 +154,21 @@ def _header(p: theme.Painter, screen: CricketScreen, x0: float, x1: float) -> No
     if getattr(game, "single_bull", False):
         title += f" · {t('single bull')}"
     p.text(title, 3.6 * u, (x0, 3.8 * u), theme.DIM, anchor="midleft", max_width=(x1 - x0) * 0.5)
-    shown = screen.session.shown_round
-    colour = theme.TEXT
-    if game.round_limit and shown >= game.round_limit:
-        rnd, colour = f"{t('Last round')} {shown} / {game.round_limit}", theme.ACCENT
-    elif game.round_limit:
-        rnd = f"{t('Round')} {shown} / {game.round_limit}"
-    else:
-        rnd = f"{t('Round')} {shown}"
+    rnd, colour = round_text(screen)
     p.text(rnd, 4.6 * u, (x1, 3.8 * u), colour, anchor="midright", style="bold",
            max_width=(x1 - x0) * 0.45)  # fmt: skip
+
+
+def round_text(screen: CricketScreen) -> tuple[str, tuple[int, ...]]:
+    """ "Round 3 / 20" ("Last round 20 / 20" lit), as the header says it."""
+    game = screen.session.game
+    t = screen.t
+    shown = screen.session.shown_round
+    if game.round_limit and shown >= game.round_limit:
+        return f"{t('Last round')} {shown} / {game.round_limit}", theme.ACCENT
+    if game.round_limit:
+        return f"{t('Round')} {shown} / {game.round_limit}", theme.TEXT
+    return f"{t('Round')} {shown}", theme.TEXT
 
 
 def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: float) -> None:
@@ -227,6 +233,12 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         status, colour = t("Remove darts, then + (next player)"), theme.ACCENT
     else:
         status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
+        if banner_up(screen.kiosk):
+            # A banner (the board lost: darts typed meanwhile) lies over the header and
+            # its round: the round is said here while it does.
+            rnd, rnd_colour = round_text(screen)
+            status = f"{status}  ·  {rnd}"
+            colour = rnd_colour if rnd_colour == theme.ACCENT else colour
     if screen.typed:
         status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
     # Beside the virtual board the row is narrow: two lines rather than a tiny one
