@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kiosk.adapters.files import write_text_atomically
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.season_export import GAME_COLUMNS, STANDING_COLUMNS
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.out:
             bom = args.format == "csv"
-            args.out.write_text(text, encoding="utf-8-sig" if bom else "utf-8")
+            # (beside it, then renamed: a full disk keeps last week's export whole)
+            write_text_atomically(args.out, text, "utf-8-sig" if bom else "utf-8")
         else:
             sys.stdout.write(text)
     except OSError as e:

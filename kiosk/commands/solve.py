@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import sys
 from typing import TextIO
 
+from kiosk.adapters.files import write_text_atomically
 from kiosk.domain.formula.expression import evaluate
 from kiosk.domain.formula.rules import RULE_SETS
 from kiosk.domain.formula.solver import Solver
@@ -35,8 +37,13 @@ def run(args: argparse.Namespace) -> int:
     solver = Solver()
     if args.all:
         if args.out:
-            with open(args.out, "w", newline="", encoding="utf-8") as f:
-                _write_table(solver, f, args.score)
+            table = io.StringIO(newline="")
+            _write_table(solver, table, args.score)
+            try:
+                write_text_atomically(args.out, table.getvalue())  # (an old table stays whole)
+            except OSError as e:
+                print(f"solve: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+                return 1
             print(f"wrote 9000 numbers to {args.out}")
         else:
             _write_table(solver, sys.stdout, args.score)

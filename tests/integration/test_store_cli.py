@@ -105,6 +105,34 @@ def test_a_season_exports_as_csv_with_season_and_night_rows(db, tmp_path):
     ]
 
 
+def test_an_export_that_cannot_be_written_whole_leaves_last_weeks_file_whole(db, tmp_path):
+    # Re-exported each week to the same file on a nearly full USB stick: the file was
+    # written in place, so a full disk left a cut-off JSON where last week's CSV was.
+    night = league_with_a_game(db)
+    with Store.open(db) as store:
+        for k in range(80):  # a season of games: a JSON export of about 55 KB
+            live = store.start_game("cricket", ["Ann", "Bob"], rated=True, night_id=night.id)
+            win_cricket(live, k % 2)
+    out = tmp_path / "league.csv"
+    assert main(["export", "--db", str(db), "--season", "Spring", "--out", str(out)]) == 0
+    last_week = out.read_bytes()
+    full_disk = (  # no file may grow past 40 KB (the database is read, not grown)
+        "import resource, signal, sys; from kiosk.cli import main;"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN);"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (40000, 40000));"
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    argv = ["export", "--db", str(db), "--season", "Spring", "--format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-c", full_disk, *argv, "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and "darts-kiosk export:" in done.stderr, done.stderr
+    assert out.read_bytes() == last_week
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("kiosk.")] == [out.name]
+
+
 def test_exporting_an_unknown_season_says_so(db, capsys):
     league_with_a_game(db)
     assert main(["export", "--db", str(db), "--season", "Autumn"]) == 1

@@ -30,6 +30,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from kiosk.adapters.files import write_text_atomically
+
 SAME_SHAPE = 0.01  # pictures whose width / height is within this of the calibration's
 # Points; below this every point is trusted (least squares: a mis-click is named). With
 # 6, one mis-click leaves 5 that agree against at most 4 for any fit through it.
@@ -236,10 +238,7 @@ class Calibration:
 
     def save(self, path: str | Path) -> None:
         """Write atomically (temp file + rename): a power cut leaves the old file or the new."""
-        p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(p)
+        write_text_atomically(path, json.dumps(self.to_dict(), indent=1) + "\n")
 
     def for_size(self, size: tuple[int, int]) -> Calibration:
         """The same calibration for pictures of another size from the same camera (a

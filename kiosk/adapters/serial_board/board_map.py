@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.adapters.files import write_text_atomically
 from kiosk.adapters.serial_board.protocol import BoardEvent, Button, Hit, Raw, parse_line
 
 VERSION = 1
@@ -109,14 +109,4 @@ def load(path: str | os.PathLike[str]) -> BoardMap:
 
 def save(board_map: BoardMap, path: str | os.PathLike[str]) -> None:
     """Write atomically (temp file + rename): a crash mid-write leaves the old map."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(board_map.to_json())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, board_map.to_json())
