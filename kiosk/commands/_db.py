@@ -24,7 +24,7 @@ from pathlib import Path
 from kiosk.adapters.store.schema import DB_NAME
 from kiosk.config import ConfigError, load_config
 
-__all__ = ["ConfigError", "add_db_arguments", "db_path"]
+__all__ = ["ConfigError", "add_db_arguments", "db_path", "trouble"]
 
 # systemd's StateDirectory=darts-kiosk (systemd/darts-kiosk.service).
 INSTALLED_STATE = Path("/var/lib/darts-kiosk")
@@ -98,3 +98,17 @@ def _check_service_user(folder: Path) -> None:
         )
     if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
         raise ConfigError(f"the kiosk's data in {folder} is {owner}'s, not yours: {how}")
+
+
+def trouble(db: Path, e: BaseException) -> str:
+    """What a command says when the database cannot be used. SQLite calls a healthy file
+    on a read-only or full disk "not a usable SQLite database: unable to open database
+    file": said so, an owner could think the league's file damaged. Said as the kiosk
+    says it (``why_not_saved``), with what a command needs: SQLite writes beside the
+    file even to read it."""
+    from kiosk.store_open import why_not_saved
+
+    said = why_not_saved(db, e)
+    if said == f"{db}: {e}":
+        return str(e)  # (not the disk's fault: as it came, the file named in it)
+    return f"{said}; a copy on a writable disk can be read (--db COPY)"

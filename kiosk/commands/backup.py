@@ -19,7 +19,7 @@ from pathlib import Path
 
 from kiosk.adapters.store import StoreError
 from kiosk.adapters.store.schema import connect
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
 
 NAME = "backup"
 HELP = "copy the database to PATH (safe while the kiosk runs)"
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         os.replace(tmp, target)
     except (StoreError, sqlite3.Error, OSError) as e:
         tmp.unlink(missing_ok=True)
-        print(f"darts-kiosk backup: {e}", file=sys.stderr)
+        print(f"darts-kiosk backup: {trouble(source, e)}", file=sys.stderr)
         return 1
     print(f"backed up {source} to {target}")
     return 0

@@ -34,7 +34,7 @@ from typing import Any
 from kiosk.adapters.files import write_text_atomically
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.season_export import GAME_COLUMNS, STANDING_COLUMNS
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
 
 NAME = "export"
 HELP = "export a season's standings and games as CSV or JSON"
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         with Store.open(db) as store:
             data = store.league.export(args.season)
     except (LeagueError, StoreError) as e:
-        print(f"darts-kiosk export: {e}", file=sys.stderr)
+        print(f"darts-kiosk export: {trouble(db, e)}", file=sys.stderr)
         return 1
     if args.format == "csv":
         text = to_csv(data, args.table)

@@ -29,7 +29,7 @@ from datetime import date, datetime
 
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.league import MAX_MOVE, NightGame, Standing, night_date, positions
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
 from kiosk.domain.figures import fixed
 
 NAME = "league"
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 return _move(store, *_game_numbers(args.games), args.to)
             return _standings(store, args.season, args.night)
     except (LeagueError, StoreError, OSError) as e:
-        return _fail(str(e))
+        return _fail(trouble(db, e))
 
 
 def _start(store: Store, name: str) -> int:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from kiosk.adapters.store import PlayerError, Store, StoreError
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
 from kiosk.domain.figures import fixed
 
 NAME = "players"
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         with Store.open(db) as store:
             return _run(store, args)
     except (PlayerError, StoreError, OSError, UnicodeDecodeError) as e:
-        print(f"darts-kiosk players: {e}", file=sys.stderr)
+        print(f"darts-kiosk players: {trouble(db, e)}", file=sys.stderr)
         return 1
 
 

@@ -202,3 +202,29 @@ def test_the_store_tells_when_its_files_are_deleted_or_replaced(tmp_path: Path) 
         assert [p.name for p in copy.players.roster()] == ["Anna", "Boris", "Cleo"]
     with Store.open(tmp_path / "old.sqlite3") as old:  # the file renamed away: whole
         assert [p.name for p in old.players.roster()] == ["Anna", "Boris"]
+
+
+def test_the_commands_call_a_read_only_folder_that_not_a_broken_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "league standings", "export", "players list" and "backup" said "... is not a
+    # usable SQLite database: unable to open database file" of a healthy file.
+    from kiosk.cli import main
+
+    folder = tmp_path / "state"
+    folder.mkdir()
+    db = folder / "kiosk.sqlite3"
+    with Store.open(db) as store:
+        store.players.add("Ann")
+    folder.chmod(0o500)
+    try:
+        with plain_user():  # (root writes to any folder)
+            backup = ["backup", str(tmp_path / "b.db")]
+            for argv in (["players", "list"], ["league", "standings"],
+                         ["export", "--season", "2026"], backup):  # fmt: skip
+                assert main([*argv, "--db", str(db)]) == 1, argv
+                err = capsys.readouterr().err
+                assert f"{folder} cannot be written" in err, (argv, err)
+                assert "not a usable" not in err and "copy on a writable disk" in err, err
+    finally:
+        folder.chmod(0o700)
