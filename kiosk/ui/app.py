@@ -45,6 +45,9 @@ UNKNOWN_NOTICES = 3
 MIN_ASPECT = 1.6
 LATENCIES_KEPT = 2000  # the darts whose dart-to-screen time is kept (bench/latency.py)
 UNKNOWN_SHOWN = 24  # characters of the line on screen
+# Lines this close together are said together: the second notice replaced the first
+# before it was drawn ("T2" cut off, then "0": only "0" was said).
+UNKNOWN_JOIN_S = 1.0
 
 
 CONTACT_NOT_MAPPED = "A dart on contact {} is not in the board map: type it on the keypad"
@@ -58,6 +61,8 @@ class UnknownLines:
         self.every_s, self.burst = every_s, burst
         self.shown: list[float] = []  # when each shown in the last ``every_s`` was
         self.contact_shown_at: float | None = None
+        self.lines: list[str] = []  # the lines said together last, and when the last came
+        self.line_at: float | None = None
         # Whether the top screen shows notices (``Screen.shows_notices``): a line that
         # comes while it does not (the attract screen, a menu) is only logged, and the
         # next one is shown as soon as a game is on screen.
@@ -71,7 +76,13 @@ class UnknownLines:
             return None
         self.shown.append(now)
         shown = text if len(text) <= UNKNOWN_SHOWN else text[: UNKNOWN_SHOWN - 3] + "..."
-        return Notice("The board sent a line the kiosk does not know: '{}'", (shown,))
+        together = self.line_at is not None and now - self.line_at < UNKNOWN_JOIN_S
+        self.lines = [*self.lines, shown] if together else [shown]
+        self.line_at = now
+        if len(self.lines) == 1:
+            return Notice("The board sent a line the kiosk does not know: '{}'", (shown,))
+        said = ", ".join(f"'{line}'" for line in self.lines)
+        return Notice("The board sent lines the kiosk does not know: {}", (said,))
 
     def contact(self, row: int, col: int, now: float) -> Notice | None:
         """A dart on a contact the board map does not have: it was not scored."""

@@ -179,7 +179,8 @@ def test_garbage_lines_from_the_board_are_shown_and_the_game_goes_on(
         board.write(b"\xff\xfeT2O\n")
         shown = "The board sent a line the kiosk does not know: '\\xff\\xfeT2O'"
         d.wait_for(lambda: shown in d.texts, what="the notice")
-        board.write(b"D0\n")  # another, soon after: said too (it used to go unsaid)
+        time.sleep(1.0)  # (later than UNKNOWN_JOIN_S: said on its own)
+        board.write(b"D0\n")  # another: said too (it used to go unsaid)
         d.wait_for(lambda: "The board sent a line the kiosk does not know: 'D0'" in d.texts,
                    what="the second notice")  # fmt: skip
         # A fourth within the minute (a board speaking a dialect): logged, not shown.
@@ -189,6 +190,16 @@ def test_garbage_lines_from_the_board_are_shown_and_the_game_goes_on(
         assert not any("ZZZ" in t for t in d.texts)
         game = d.screen.session.game  # type: ignore[attr-defined]
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
+
+
+def test_two_garbage_lines_read_together_are_said_together(tmp_path: Path) -> None:
+    # "T2", its line end lost, then "0": the second notice replaced the first before
+    # it was drawn, and only "0" was said of a dart that went missing.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        board.write(b"T2?\n0\n")
+        shown = "The board sent lines the kiosk does not know: 'T2?', '0'"
+        d.wait_for(lambda: shown in d.texts, what="both lines")
 
 
 def test_a_garbage_line_before_the_game_does_not_keep_the_next_one_off_the_game_screen(
