@@ -5,6 +5,7 @@ file as it was (the last good export, calibration or board map), never a cut-off
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
+        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
             f.flush()
@@ -23,3 +25,26 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The new file's permissions: the old file's, or as ``open`` would make it (0644
+    under the usual umask). A temporary file is 0600: a calibration written by one
+    user (``sudo``) could no longer be read by the kiosk's service user."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without setting it (``os.umask`` sets it, for every
+    thread at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
