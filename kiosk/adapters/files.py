@@ -12,11 +12,21 @@ from pathlib import Path
 
 def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
     """``text`` into ``path``, whole or not at all (``OSError`` if not: the old file stays,
-    and no temporary file is left)."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    and no temporary file is left). A symbolic link is followed (the file it names is
+    replaced, the link stays); what is not a file (``/dev/stdout``, a pipe) is written
+    to as it is: renamed over, it would be a file in its place."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.is_file():
+        with open(target, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as e:  # (said of the file asked for, not of a hidden temporary one)
+        raise OSError(e.errno, e.strerror, str(path)) from None
     try:
         os.fchmod(fd, _mode_for(target))
+        _keep_owner(fd, target)
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
             f.flush()
@@ -35,6 +45,16 @@ def _mode_for(target: Path) -> int:
         return stat.S_IMODE(target.stat().st_mode)
     except OSError:
         return 0o666 & ~_umask()
+
+
+def _keep_owner(fd: int, target: Path) -> None:
+    """The old file's owner and group, where this user may give them (root may)."""
+    try:
+        st = target.stat()
+        if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+            os.fchown(fd, st.st_uid, st.st_gid)
+    except OSError:
+        pass  # (a new file, or not ours to give: the writer's, as open() makes it)
 
 
 def _umask() -> int:

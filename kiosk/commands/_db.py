@@ -111,4 +111,6 @@ def trouble(db: Path, e: BaseException) -> str:
     said = why_not_saved(db, e)
     if said == f"{db}: {e}":
         return str(e)  # (not the disk's fault: as it came, the file named in it)
-    return f"{said}; a copy on a writable disk can be read (--db COPY)"
+    if said.startswith(f"{db.parent} cannot be written"):  # (not a full disk, a file's owner)
+        return f"{said}; a copy on a writable disk can be read (--db COPY)"
+    return said

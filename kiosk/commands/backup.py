@@ -72,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
         os.replace(tmp, target)
     except (StoreError, sqlite3.Error, OSError) as e:
         tmp.unlink(missing_ok=True)
-        print(f"darts-kiosk backup: {trouble(source, e)}", file=sys.stderr)
+        # (the source's open fails as a StoreError; the copy's own errors are the target's)
+        said = trouble(source, e) if isinstance(e, StoreError) else str(e)
+        print(f"darts-kiosk backup: {said}", file=sys.stderr)
         return 1
     print(f"backed up {source} to {target}")
     return 0

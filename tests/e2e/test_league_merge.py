@@ -59,3 +59,26 @@ def test_a_merge_refused_says_why_large_and_leaves_only_a_way_back(tmp_path: Pat
         d.press("\n")  # the one line left: back
         assert d.screen.name == "merge-pick"
         assert {p.name for p in store.players.roster()} == {"Ann", "Bob"}
+
+
+def test_a_merge_the_database_could_not_take_can_be_tried_again(tmp_path: Path) -> None:
+    # Only the store's refusal ends the question: a locked or full disk is said at the
+    # foot, with the question still there to answer again.
+    import sqlite3
+
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann", "Bob")
+        to_merge_confirm(d)
+        merge = store.players.merge
+
+        def busy(source: str, into: str) -> object:
+            raise sqlite3.OperationalError("database is locked")
+
+        store.players.merge = busy  # type: ignore[method-assign]
+        d.press("1")  # Yes, merge them
+        assert "These two cannot be merged" not in d.texts and "Yes, merge them" in d.texts
+        assert "The database did not answer: nothing was changed" in d.texts, d.texts
+        store.players.merge = merge  # type: ignore[method-assign]
+        d.press("1")
+        assert d.screen.name == "players-list"
+        assert [p.name for p in store.players.roster()] == ["Ann"]

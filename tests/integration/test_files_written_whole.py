@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,32 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_part(
         write_text_atomically(target, "the new map\n")
     assert target.read_text() == "the old map\n"
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_a_symbolic_link_is_followed_and_stays_a_link(tmp_path: Path) -> None:
+    real = tmp_path / "exports" / "league.csv"
+    real.parent.mkdir()
+    real.write_text("last week\n")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(real)
+    write_text_atomically(link, "this week\n")
+    assert link.is_symlink() and real.read_text() == "this week\n"
+
+
+def test_what_is_not_a_file_is_written_to_not_replaced(tmp_path: Path) -> None:
+    # "--out /dev/stdout" (as root) put a plain file where /dev/stdout was.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(fifo.read_text()))
+    reader.start()
+    write_text_atomically(fifo, "through the pipe\n")
+    reader.join(5)
+    assert read == ["through the pipe\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_folder_that_is_not_there_is_said_of_the_file_asked_for(tmp_path: Path) -> None:
+    with pytest.raises(OSError) as e:
+        write_text_atomically(tmp_path / "gone" / "league.csv", "x\n")
+    assert e.value.filename == str(tmp_path / "gone" / "league.csv")  # not ".league.csv.x.part"

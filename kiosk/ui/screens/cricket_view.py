@@ -237,7 +237,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
             # A banner (the board lost: darts typed meanwhile) lies over the header and
             # its round: the round is said here while it does.
             rnd, rnd_colour = round_text(screen)
-            status = f"{status}  ·  {rnd}"
+            status = f"{status}\n{rnd}"
             colour = rnd_colour if rnd_colour == theme.ACCENT else colour
     if screen.typed:
         status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
@@ -331,8 +331,15 @@ def _left_lines(
     leading: float,
 ) -> pygame.Rect:
     """``text`` in bold from ``left_middle``: on one line at ``sizes[0]``, or on two at
-    ``sizes[1]`` (``two_lines``) where one would shrink it; the rectangle drawn."""
-    rows = p.two_lines(text, sizes[0], width, "bold")
+    ``sizes[1]`` (``two_lines``) where one would shrink it; the rectangle drawn. A
+    newline in ``text`` is where its two lines part ("Darts left: 2" / "Round 3 / 20"),
+    or "  ·  " on one line."""
+    if "\n" in text:
+        one = text.replace("\n", "  \u00b7  ")
+        fits = p.fit(one, sizes[0], width, "bold") >= sizes[0]
+        rows = [one] if fits else text.split("\n")
+    else:
+        rows = p.two_lines(text, sizes[0], width, "bold")
     size = sizes[0] if len(rows) == 1 else sizes[1]
     x, y = left_middle
     rects = []

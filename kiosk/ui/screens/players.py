@@ -6,15 +6,19 @@ Also ``PagedMenu``: a menu over a list too long for one screen (pages of seven, 
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from functools import partial
 from typing import Any
 
 from kiosk.adapters.keypad import KeyAction
+from kiosk.adapters.store.players import PlayerError
 from kiosk.ui import theme
 from kiosk.ui.screens.league import StoreMenu, guarded, reason, roster, store_of
 from kiosk.ui.screens.menu import Item, MenuScreen, centred
 from kiosk.ui.screens.name_entry import NameEntry
+
+log = logging.getLogger("kiosk.league")
 
 ON_OFF = [(False, "off"), (True, "on")]
 
@@ -229,12 +233,19 @@ class MergeConfirm(MenuScreen):
         store = store_of(self.kiosk)
         if store is None:
             return
-        done = guarded(self, lambda: store.players.merge(self.source.name, self.target.name), None)
-        if done is None:
+        try:
+            store.players.merge(self.source.name, self.target.name)
+        except PlayerError as e:
             # A small red line at the foot, with "Yes, merge them" still lit, did not
             # say that this is the end of it: the reason, large, and only a way back.
-            self.refused, self.message = self.message, ""
+            # (A database that cannot be written is said at the foot: it can be tried
+            # again.)
+            self.refused = reason(self, e)
             self.title, self.selected = "These two cannot be merged", 0
+            return
+        except (sqlite3.Error, ValueError) as e:  # said at the foot, as elsewhere
+            log.warning("store: %s", e)
+            self.message = reason(self, e)
             return
         stack = self.kiosk.stack
         while not isinstance(stack.top, PlayersScreen) and len(stack) > 1:
