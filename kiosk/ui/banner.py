@@ -74,7 +74,7 @@ def banner_up(kiosk: Kiosk) -> bool:
 def strips_at_foot(kiosk: Kiosk) -> int:
     """How many banners ``draw_banner(at_foot=True)`` puts at the foot of the screen
     (the first): a screen keeps its own foot clear of them."""
-    return 1 if _strips(kiosk) else 0
+    return 1 if banner_up(kiosk) else 0
 
 
 def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:

@@ -223,7 +223,9 @@ def test_part_of_a_line_held_when_the_board_is_unplugged_is_said(board: VirtualB
     # "T20" of a T20 whose line end never came, the cable pulled: it went unsaid.
     reader, events = open_reader(board.link)  # type: ignore[arg-type]
     board.write(b"T20")
-    time.sleep(0.05)  # (read, and held: no line end yet)
+    deadline = time.monotonic() + 5
+    while reader.stats.bytes < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)  # (read, and held: no line end yet)
     board.replug()
     events.status("lost")
     texts = [u.text for u in events.of_type(Unknown)]  # type: ignore[attr-defined]

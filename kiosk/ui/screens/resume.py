@@ -4,11 +4,10 @@ Keypad: ``1`` or Enter resumes (also the board's NEXT button), ``2`` twice aband
 (the game is closed with no result; its events stay in the database). A formula game
 of one player who has seen its digits is lost instead, as when ended from its menu
 (``GameKeeper.ends_lost``): a qualification is not kept off the standings by a
-restart. A dart thrown
-at the board resumes and counts in the game. With no answer the game resumes by
-itself after ``AUTO_RESUME`` seconds: a bar's kiosk must come back to the match it
-was showing. A game that cannot be rebuilt (its log does not replay) is set aside
-(abandoned) with the reason on screen.
+restart. A dart thrown at the board resumes and counts in the game. With no answer
+the game resumes by itself after ``AUTO_RESUME`` seconds: a bar's kiosk must come
+back to the match it was showing. A game that cannot be rebuilt (its log does not
+replay) is set aside (abandoned) with the reason on screen.
 """
 
 from __future__ import annotations
