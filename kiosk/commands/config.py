@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
         if args.print_defaults:
             sys.stdout.write(defaults_toml())
         elif args.check is not None:
-            problems = _calibration_problems(load_config(args.check, search_paths=()))
+            config = load_config(args.check, search_paths=())
+            problems = _board_map_problems(config) + _calibration_problems(config)
             if problems:
                 for problem in problems:
                     print(f"darts-kiosk: {args.check}: {problem}", file=sys.stderr)
@@ -50,6 +51,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"darts-kiosk: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _board_map_problems(config: Config) -> list[str]:
+    """The board map the kiosk would not load at start (it then reads the board as
+    sending hits, and says so on a banner): missing, or not a board map."""
+    if not config.input.board_map:
+        return []
+    from kiosk.adapters.serial_board.board_map import BoardMapError, load
+
+    try:
+        load(config.input.board_map)
+    except BoardMapError as e:
+        return [f"[input] board_map: {e}: the kiosk would not load it (darts-kiosk board-learn"
+                " makes one)"]  # fmt: skip
+    return []
 
 
 def _calibration_problems(config: Config) -> list[str]:

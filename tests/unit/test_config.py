@@ -387,3 +387,19 @@ def test_a_later_file_with_fewer_cameras_than_calibrations_is_named_for_its_devi
         load_config(search_paths=(system, user))
     assert str(err.value).startswith(f"{user}: [camera] devices: 1 given")
     assert "an earlier file sets 2 calibrations" in str(err.value)
+
+
+def test_checking_a_file_loads_its_board_map(tmp_path: Path) -> None:
+    # "board_map = ..." pointing nowhere, or at "{}", was called OK; the kiosk then
+    # read the board without its map, and said so only on its banner.
+    for text in (None, "{}"):
+        mapped = tmp_path / "map.json"
+        if text is not None:
+            mapped.write_text(text)
+        conf = write(tmp_path / "board.toml", f'[input]\nboard_map = "{mapped}"\n')
+        refused = run_cli("--check", str(conf))
+        assert refused.returncode == 2 and "OK" not in refused.stdout, refused
+        assert f"[input] board_map: {mapped}" in refused.stderr, refused.stderr
+    mapped.write_text('{"version": 1, "contacts": {"3,7": "T20", "0,1": "S20i"}}')
+    ok = run_cli("--check", str(conf))
+    assert ok.returncode == 0, ok.stderr
