@@ -239,7 +239,7 @@ class App:
         self._offset = (0, (h - band) // 2)
         self._canvas = self._full.subsurface(pygame.Rect(self._offset, (w, band)))
         if band < h:
-            log.info("a tall screen (%dx%d): drawn in a %dx%d band across its middle",
+            log.info("a screen squarer than 16:10 (%dx%d): drawn in a %dx%d band across its middle",
                      w, h, w, band)  # fmt: skip
         self._painter = theme.Painter(self._canvas, self._fonts)
         self._force = True
