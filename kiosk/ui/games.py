@@ -305,19 +305,21 @@ class GameKeeper:
             log.error("game %d does not replay: %s", record.id, e)
             return False
 
-    def abandon(self, record: GameRecord) -> FormulaGame | None:
+    def abandon(self, record: GameRecord, lost: bool | None = None) -> FormulaGame | None:
         """The player asked at start not to go on with ``record``: closed with no result,
-        or lost (``ends_lost``): then its game, over, is returned."""
+        or lost (``ends_lost``, or ``lost`` as the offer found it): then its game, over,
+        is returned."""
         if self.store is None:
             return None
-        if self.ends_lost(record):
+        if self.ends_lost(record) if lost is None else lost:
             session = self._resumed(record)
             if session is not None:
-                lost = session.concede(time.monotonic())
+                conceded = session.concede(time.monotonic())
                 self.close(session.log)  # finished if lost, else abandoned
-                if lost:
+                if conceded:
                     log.info("game %d ended at start, on request: lost", record.id)
                     return session.game
+                log.error("game %d: its loss could not be saved: abandoned", record.id)
                 return None
         try:
             self.store.abandon(record.id)

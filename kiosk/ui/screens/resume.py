@@ -118,7 +118,7 @@ class ResumeScreen(Screen):
             )
         else:
             assert self.kiosk.games is not None
-            lost = self.kiosk.games.abandon(self.record)
+            lost = self.kiosk.games.abandon(self.record, self.loses)
             if lost is not None:  # (on the attract screen's list, as the end screen puts it)
                 from kiosk.ui.screens.formula_end import formula_line
 
