@@ -27,6 +27,7 @@ import argparse
 import csv
 import io
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Store.open(db) as store:
             data = store.league.export(args.season)
-    except (LeagueError, StoreError) as e:
+    except (LeagueError, StoreError, sqlite3.Error) as e:
         print(f"darts-kiosk export: {trouble(db, e)}", file=sys.stderr)
         return 1
     if args.format == "csv":

@@ -23,6 +23,7 @@ The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             if args.action == "move":
                 return _move(store, *_game_numbers(args.games), args.to)
             return _standings(store, args.season, args.night)
-    except (LeagueError, StoreError, OSError) as e:
+    except (LeagueError, StoreError, sqlite3.Error, OSError) as e:
         return _fail(trouble(db, e))
 
 

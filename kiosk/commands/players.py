@@ -10,6 +10,7 @@ with no players).
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Store.open(db) as store:
             return _run(store, args)
-    except (PlayerError, StoreError, OSError, UnicodeDecodeError) as e:
+    except (PlayerError, StoreError, sqlite3.Error, OSError, UnicodeDecodeError) as e:
         print(f"darts-kiosk players: {trouble(db, e)}", file=sys.stderr)
         return 1
 

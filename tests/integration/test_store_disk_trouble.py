@@ -228,3 +228,24 @@ def test_the_commands_call_a_read_only_folder_that_not_a_broken_database(
                 assert "not a usable" not in err and "copy on a writable disk" in err, err
     finally:
         folder.chmod(0o700)
+
+
+def test_a_command_writing_to_a_file_not_its_own_names_the_file_not_sqlite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "players add" on a database left root's 0644 by "sudo cp" ended in the CLI's
+    # catch-all with SQLite's bare "attempt to write a readonly database".
+    from kiosk.cli import main
+
+    db = tmp_path / "kiosk.sqlite3"
+    with Store.open(db) as store:
+        store.players.add("Ann")
+    db.chmod(0o444)
+    try:
+        with plain_user():  # (root writes to any file)
+            assert main(["players", "add", "Bob", "--db", str(db)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("darts-kiosk players: "), err
+        assert f"{db} cannot be written by" in err and "not damaged" in err, err
+    finally:
+        db.chmod(0o644)
