@@ -4,7 +4,6 @@ players typed on the keypad, standings, a player's page, renames, a league game.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -446,56 +445,6 @@ def test_without_a_database_the_league_menu_says_results_are_not_saved(tmp_path:
         assert d.screen.name == "league-menu"
 
 
-@pytest.mark.parametrize("language", ["uk", "ru"])
-def test_in_ukrainian_and_russian_figures_are_written_with_a_decimal_comma(
-    tmp_path: Path, language: str
-) -> None:
-    with kiosk(tmp_path) as d:
-        store = saved(d, "Ann", "Bob")
-        formula_qualifications(store, "Ann")  # 50.0 points a round, 1.5 rounds to 0
-        rated_win(d, ["Ann", "Bob"], "Ann")  # Cricket: 21 marks in 8 darts
-        d.kiosk.set_language(language)
-        to_league(d)
-        d.press("2")  # Tonight's standings
-        assert d.screen.name == "standings"
-        mpr = f"{21 / 8 * 3:.2f}".replace(".", ",")
-        after = d.texts[d.texts.index("Ann") + 1 :][:9]
-        assert after[4:8] == [mpr, mpr, "50,0", "1,5"], after
-        d.look()  # (the standings read first)
-        d.press("\n")  # the top row: Ann
-        assert d.screen.name == "player-page"
-        assert f"{d.kiosk.t('Last game')}: {mpr}" in d.texts
-        assert not [t for t in d.texts if re.fullmatch(r"[\d.]*\d\.\d+", t)], d.texts
-
-
-def test_the_standings_heads_are_drawn_at_one_size(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # "Очки в" at full size over a shrunk "формулах" read as two labels, and a shrunk
-    # "Drawn" beside a full-size "Won" as a lesser column (800x480).
-    from kiosk_support import text_sizes
-
-    from kiosk.ui.screens.standings import COLUMNS
-
-    sizes = text_sizes(monkeypatch)
-    with kiosk(tmp_path, size=(800, 480)) as d:
-        saved(d, "Ann", "Bob")
-        rated_win(d, ["Ann", "Bob"], "Ann")
-        to_league(d)
-        for language in ("ru", "en"):
-            d.kiosk.set_language(language)
-            sizes.clear()
-            d.press("2")  # Tonight's standings
-            assert d.screen.name == "standings"
-            texts = d.texts  # the title, "Player", the heads, then "1", "Ann", ...
-            lines = texts[texts.index(d.kiosk.t("Player")) + 1 : texts.index("Ann") - 1]
-            assert " ".join(lines) == " ".join(d.kiosk.t(label) for label, *_ in COLUMNS)
-            heads = {line: sizes[line] for line in lines}
-            assert len(set(heads.values())) == 1, heads
-            assert min(heads.values()) >= 2.7, heads  # (% of the height: from the bar)
-            d.press("/")  # back to the league menu
-
-
 def test_in_russian_what_is_said_of_a_player_fits_anna_as_well_as_bob(tmp_path: Path) -> None:
     # "Добавлен", "Переименован", "Скрыт", "Bob скрыт" (masculine) were said of anyone.
     with kiosk(tmp_path) as d:
@@ -569,29 +518,6 @@ def test_without_a_database_the_league_items_say_so_in_words_that_fit_each(
         t = d.kiosk.t
         for item in ("Players", "Tonight's standings", "Start a rated Cricket game"):
             assert f"{t(item)}  ({note})" in d.texts, d.texts
-
-
-@pytest.mark.parametrize("language", ["uk", "ru"])
-def test_the_player_page_s_last_game_and_average_are_drawn_alike_on_a_small_screen(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
-) -> None:
-    # "Остання гра: 2,38" (bold, in half the width) was drawn smaller than "Середнє".  # noqa: RUF003
-    from kiosk_support import text_sizes
-
-    sizes = text_sizes(monkeypatch)
-    with kiosk(tmp_path, size=(800, 480)) as d:
-        saved(d, "Ann", "Bob")
-        rated_win(d, ["Ann", "Bob"], "Ann")
-        d.kiosk.set_language(language)
-        to_league(d)
-        d.press("2")  # Tonight's standings
-        d.look()  # (the standings read first)
-        d.press("\n")  # Ann's page
-        assert d.screen.name == "player-page"
-        t = d.kiosk.t
-        last = next(x for x in d.texts if x.startswith(f"{t('Last game')}: "))
-        mean = next(x for x in d.texts if x.startswith(f"{t('Average')}: "))
-        assert abs(sizes[last] - sizes[mean]) < 0.3, (sizes[last], sizes[mean])
 
 
 def test_the_tenth_line_of_a_menu_is_numbered_0_the_key_that_picks_it(tmp_path: Path) -> None:

@@ -214,20 +214,14 @@ def test_the_commands_call_a_read_only_folder_that_not_a_broken_database(
     folder = tmp_path / "state"
     folder.mkdir()
     db = folder / "kiosk.sqlite3"
-    with Store.open(db) as store:
-        store.players.add("Ann")
-    folder.chmod(0o500)
-    try:
-        with plain_user():  # (root writes to any folder)
-            backup = ["backup", str(tmp_path / "b.db")]
-            for argv in (["players", "list"], ["league", "standings"],
-                         ["export", "--season", "2026"], backup):  # fmt: skip
-                assert main([*argv, "--db", str(db)]) == 1, argv
-                err = capsys.readouterr().err
-                assert f"{folder} cannot be written" in err, (argv, err)
-                assert "not a usable" not in err and "copy on a writable disk" in err, err
-    finally:
-        folder.chmod(0o700)
+    with saved_then_not_ours(db, folder, 0o500):
+        backup = ["backup", str(tmp_path / "b.db")]
+        for argv in (["players", "list"], ["league", "standings"],
+                     ["export", "--season", "2026"], backup):  # fmt: skip
+            assert main([*argv, "--db", str(db)]) == 1, argv
+            err = capsys.readouterr().err
+            assert f"{folder} cannot be written" in err, (argv, err)
+            assert "not a usable" not in err and "copy on a writable disk" in err, err
 
 
 def test_a_command_writing_to_a_file_not_its_own_names_the_file_not_sqlite(
@@ -238,14 +232,23 @@ def test_a_command_writing_to_a_file_not_its_own_names_the_file_not_sqlite(
     from kiosk.cli import main
 
     db = tmp_path / "kiosk.sqlite3"
+    with saved_then_not_ours(db, db, 0o444):
+        assert main(["players", "add", "Bob", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("darts-kiosk players: "), err
+    assert f"{db} cannot be written by" in err and "not damaged" in err, err
+
+
+@contextmanager
+def saved_then_not_ours(db: Path, what: Path, mode: int) -> Iterator[None]:
+    """A database with a player in it, then ``what`` (it, or its folder) set to ``mode``
+    for the ``with`` block, run without root's power to write anything."""
     with Store.open(db) as store:
         store.players.add("Ann")
-    db.chmod(0o444)
+    before = what.stat().st_mode
+    what.chmod(mode)
     try:
-        with plain_user():  # (root writes to any file)
-            assert main(["players", "add", "Bob", "--db", str(db)]) == 1
-        err = capsys.readouterr().err
-        assert err.startswith("darts-kiosk players: "), err
-        assert f"{db} cannot be written by" in err and "not damaged" in err, err
+        with plain_user():  # (root writes to any file and folder)
+            yield
     finally:
-        db.chmod(0o644)
+        what.chmod(before)
