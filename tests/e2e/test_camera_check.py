@@ -27,7 +27,7 @@ from tests.plain_user import plain_user
 pytestmark = pytest.mark.timeout(90)
 
 SAVED = "Camera 1: the calibration saved, over its picture now"
-KEYS = "Enter = calibrate again   / = back"
+KEYS = "Enter = calibrate again   0 = new picture   / = back"
 
 
 @contextmanager
@@ -35,11 +35,7 @@ def kiosk_with_camera(tmp_path: Path, frames: int = 30) -> Iterator[tuple[Runnin
     """The real app on the virtual board; its one camera a video of a still board
     (camera.avi), calibrated (camera.json); at the Settings screen."""
     video = render_turn(11, [Step("still", frames)], off_axis=20.0)
-    h, w = video.frames[0].shape[:2]
-    out = cv2.VideoWriter(str(tmp_path / "camera.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
-    for frame in video.frames:
-        out.write(frame)
-    out.release()
+    film(video, tmp_path / "camera.avi")
     video.calibration.save(tmp_path / "camera.json")
     base = Config()
     camera = dataclasses.replace(base.camera, devices=(str(tmp_path / "camera.avi"),),
@@ -54,6 +50,15 @@ def kiosk_with_camera(tmp_path: Path, frames: int = 30) -> Iterator[tuple[Runnin
         yield running, d, video
     finally:
         running.close()
+
+
+def film(video: Video, path: Path) -> None:
+    """``video`` as the file the kiosk's camera reads."""
+    h, w = video.frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for frame in video.frames:
+        out.write(frame)
+    out.release()
 
 
 def file_as_it_is(path: Path) -> tuple[bytes, int]:
@@ -181,6 +186,43 @@ def test_a_saved_calibration_left_roots_by_sudo_cp_is_calibrated_again_and_repla
         assert saved.read_bytes() != before[0]
 
 
+def test_0_takes_a_new_picture_after_the_camera_was_nudged(tmp_path: Path) -> None:
+    # The owner checks, sees the rings off, nudges the camera: 0 shows where it looks
+    # now without leaving the screen (the picture is a still, not the camera's stream).
+    saved = tmp_path / "camera.json"
+    with kiosk_with_camera(tmp_path) as (_running, d, _video):
+        before = file_as_it_is(saved)
+        d.press("4")
+        assert d.screen.name == "camera-check" and KEYS in d.texts
+        old = d.screen.view.image.astype(int)  # type: ignore[attr-defined]
+        nudged = render_turn(11, [Step("still", 30)], off_axis=20.0,
+                             turned_since_calibrated=(4.0, -3.0))  # fmt: skip
+        film(nudged, tmp_path / "camera.avi")
+        d.press("0")
+        assert "Taking a new picture..." in d.texts, d.texts
+        d.wait_for(lambda: "Taking a new picture..." not in d.texts, what="the new picture")
+        new = d.screen.view.image.astype(int)  # type: ignore[attr-defined]
+        shown = nudged.frames[-1].astype(int)
+        assert np.abs(new - shown).mean() < np.abs(old - shown).mean() / 3
+        assert d.screen.name == "camera-check" and file_as_it_is(saved) == before
+
+        # The camera gone (unplugged, the file moved): the picture stays, and says so.
+        (tmp_path / "camera.avi").unlink()
+        d.press("0")
+        d.wait_for(lambda: "Taking a new picture..." not in d.texts, what="the answer")
+        assert "No picture from the camera" in d.texts, d.texts
+        assert d.screen.view.image.astype(int).tolist() == new.tolist()  # type: ignore[attr-defined]
+
+        # A camera that now gives another size of picture: the calibration is not for it.
+        small = render_turn(11, [Step("still", 12)], off_axis=20.0, size=(640, 360))
+        film(small, tmp_path / "camera.avi")
+        d.press("0")
+        d.wait_for(lambda: "Taking a new picture..." not in d.texts, what="the answer")
+        assert "The camera now gives pictures of another size" in d.texts, d.texts
+        d.press("/")
+        assert d.screen.name == "settings" and file_as_it_is(saved) == before
+
+
 def test_while_the_cameras_score_the_saved_calibration_is_shown_over_their_latest_picture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -194,6 +236,7 @@ def test_while_the_cameras_score_the_saved_calibration_is_shown_over_their_lates
         first = d.screen.view.image  # type: ignore[attr-defined]
         d.wait_for(lambda: d.screen.view.image is not first, timeout=5, what="a newer picture")  # type: ignore[attr-defined]
         assert SAVED in d.texts
+        assert "Enter = calibrate again   / = back" in d.texts  # no "0": it follows them
         d.press("/")
         assert d.screen.name == "settings"
 

@@ -6,8 +6,10 @@ screen, on the same picture).
 
 While the cameras score, the picture follows the camera (``fresh``: the scorer's
 latest, looked at every ``REFRESH_S``); else it is the one still taken when the
-screen opened (opening the camera again each second would hold up the kiosk).
-A dart that lands meanwhile goes to the match below, as from a menu.
+screen opened (opening the camera again each second would hold up the kiosk), and
+``0`` takes a new one (``grab``): the owner who has just nudged the camera sees
+where it looks now without leaving. A dart that lands meanwhile goes to the match
+below, as from a menu.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def check_first(
     *,
     again: Callable[[np.ndarray], CameraCalibrateScreen],
     fresh: Callable[[], np.ndarray | None] | None = None,
+    grab: Callable[[], np.ndarray | None] | None = None,
     refuse: Callable[[], str | None] | None = None,
 ) -> Screen:
     """What a camera's line in Settings opens on ``image``: its saved calibration
@@ -61,7 +64,9 @@ def check_first(
         screen.message = kiosk.t("The calibration saved cannot be used: mark the points again")
         screen.error = True
         return screen
-    return CameraCheckScreen(kiosk, image, saved, number, again=again, fresh=fresh, refuse=refuse)
+    return CameraCheckScreen(
+        kiosk, image, saved, number, again=again, fresh=fresh, grab=grab, refuse=refuse
+    )
 
 
 class CameraCheckScreen(Screen):
@@ -77,11 +82,14 @@ class CameraCheckScreen(Screen):
         *,
         again: Callable[[np.ndarray], Screen],
         fresh: Callable[[], np.ndarray | None] | None = None,
+        grab: Callable[[], np.ndarray | None] | None = None,
         refuse: Callable[[], str | None] | None = None,
     ) -> None:
         """``saved`` for pictures of ``image``'s size; camera ``number`` (from 1);
         ``again(picture)``: the marking screen that Enter puts in this one's place,
-        unless ``refuse()`` says why it could not be saved (then said here)."""
+        unless ``refuse()`` says why it could not be saved (then said here);
+        ``grab()``: a new still picture (it opens the camera: a second or so), taken
+        when ``0`` asks, until ``fresh`` gives the scoring cameras' pictures."""
         super().__init__(kiosk)
         self.view = BoardPicture(image)
         self.saved = saved
@@ -90,6 +98,10 @@ class CameraCheckScreen(Screen):
         self.refuse = refuse
         self.refused = ""  # why Enter did not calibrate again
         self.fresh = fresh
+        self.grab = grab
+        self.taking = False  # "0" pressed: the picture is taken once that is on screen
+        self._said_taking = False
+        self.picture_note = ""  # what came of the last "0"
         self._next_look: float | None = None
 
     def image_to_screen(self, pt: tuple[float, float]) -> tuple[float, float]:
@@ -110,8 +122,12 @@ class CameraCheckScreen(Screen):
                     self.kiosk.stack.replace(self.again(self.view.image))
             elif event.name in ("menu", "back", "cancel"):
                 self.kiosk.stack.pop()
+            elif event.name == "digit" and event.char == "0" and self.grab is not None:
+                self.taking, self._said_taking, self.dirty = True, False, True
 
     def update(self, now: float) -> None:
+        if self.taking and self._said_taking:
+            self._take_picture()
         if self.fresh is None:
             return
         if self._next_look is None or now >= self._next_look:
@@ -123,17 +139,43 @@ class CameraCheckScreen(Screen):
                 and picture.shape == self.view.image.shape
             ):
                 self.view.set_image(picture)
+                self.grab = None  # the cameras score now: the picture follows them
                 self.dirty = True
 
+    def _take_picture(self) -> None:
+        """The new still picture ``0`` asked for (after "Taking a new picture" was
+        drawn: the camera takes a second to open); one that does not come, or comes in
+        another size than the calibration's, leaves the old one up and says why."""
+        assert self.grab is not None
+        self.taking, self.dirty = False, True
+        try:
+            picture = self.grab()
+        except Exception as e:  # a camera that fails never stops the kiosk
+            log.error("camera %d: no picture: %s", self.camera, e)
+            picture = None
+        if picture is None:
+            log.warning("camera %d: no new picture", self.camera)
+            self.picture_note = self.t("No picture from the camera")
+        elif picture.shape[:2] != self.view.image.shape[:2]:
+            h, w = picture.shape[:2]
+            log.warning("camera %d: a new picture of %dx%d, not the calibration's size",
+                        self.camera, w, h)  # fmt: skip
+            self.picture_note = self.t("The camera now gives pictures of another size")
+        else:
+            self.view.set_image(picture)
+            self.picture_note = ""
+
     def wake_at(self) -> float | None:
+        if self.taking:
+            return 0.0  # at once, once drawn
         return self._next_look if self.fresh is not None else None
 
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        said = 3.4 if self.refused else 0.0  # the line saying why Enter did nothing
-        bottom = p.h - (8 + said + BANNER_H * strips_at_foot(self.kiosk)) * u
+        line = 3.4 if self.refused or self.grab else 0.0  # why Enter or 0 did nothing
+        bottom = p.h - (8 + line + BANNER_H * strips_at_foot(self.kiosk)) * u
         self.view.draw(p, picture_place((p.w, p.h), self.view.image_size, 11 * u, bottom))
         self.view.draw_overlay(p, self.saved)
         title = self.t("Do the rings and wires lie on the board?")
@@ -142,8 +184,17 @@ class CameraCheckScreen(Screen):
         sub = self.t("Camera {}: the calibration saved, over its picture now").format(self.camera)
         p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.TEXT, anchor="midtop", max_width=w * 0.96)
         keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
-        p.text(self.t("Enter = calibrate again   / = back"), 2.6 * u, (w / 2, keys_y),
-               theme.DIM, anchor="center", max_width=w * 0.96)  # fmt: skip
-        if self.refused:
-            p.text(self.refused, 2.8 * u, (w / 2, keys_y - 3.4 * u), theme.BAD, anchor="center",
+        keys = "Enter = calibrate again   / = back"
+        if self.grab is not None:
+            keys = "Enter = calibrate again   0 = new picture   / = back"
+        p.text(self.t(keys), 2.6 * u, (w / 2, keys_y), theme.DIM, anchor="center",
+               max_width=w * 0.96)  # fmt: skip
+        said, colour = self.refused, theme.BAD
+        if self.taking:
+            said, colour = self.t("Taking a new picture..."), theme.ACCENT
+            self._said_taking = True
+        elif self.picture_note:
+            said = self.picture_note
+        if said:
+            p.text(said, 2.8 * u, (w / 2, keys_y - 3.4 * u), colour, anchor="center",
                    max_width=w * 0.96)  # fmt: skip

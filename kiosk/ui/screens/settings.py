@@ -174,10 +174,11 @@ class SettingsScreen(MenuScreen):
         # reader at a time); else the camera is opened for one.
         picture = getattr(self.kiosk.devices, "camera_picture", None)
         image = picture(index) if picture is not None else None
+        from kiosk.commands._camera_calibrate import grab_frame
+
+        grab = partial(grab_frame, device) if image is None else None  # "0": a new still
         if image is None:
             try:
-                from kiosk.commands._camera_calibrate import grab_frame
-
                 image = grab_frame(device)
             except Exception as e:  # a camera that fails never stops the kiosk
                 log.error("camera %s: no picture: %s", device, e)
@@ -189,8 +190,8 @@ class SettingsScreen(MenuScreen):
 
         fresh = partial(picture, index) if picture is not None else None
         again = partial(calibration_screen, self.kiosk, out=Path(out))
-        self.kiosk.stack.push(check_first(self.kiosk, image, Path(out), index + 1,
-                                          again=again, fresh=fresh, refuse=refuse))  # fmt: skip
+        self.kiosk.stack.push(check_first(self.kiosk, image, Path(out), index + 1, again=again,
+                                          fresh=fresh, grab=grab, refuse=refuse))  # fmt: skip
 
 
 def calibration_screen(kiosk: Any, image: Any, out: Path) -> CameraCalibrateScreen:
