@@ -20,6 +20,7 @@ from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.keypad import KeyAction
 from kiosk.commands._camera_calibrate import Session, open_session
+from kiosk.domain import board
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.camera_calibrate import TARGETS
 
@@ -425,12 +426,8 @@ def test_the_command_refuses_to_write_the_calibration_over_another_picture(
     assert json.loads(cal.read_text())["points"]
 
 
-def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(
-    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
-) -> None:
-    # The numbers hidden (a dark surround): "mark the 20 by hand", which --yes has no
-    # window for, was all it said; --twenty-at is how it is done headless.
-    cam, image = camera
+def _numbers_hidden(cam: synthetic.Camera, image: np.ndarray) -> np.ndarray:
+    """The picture with the number ring painted dark: which segment is 20 cannot be read."""
     hidden = image.copy()
     rings = [np.array([_truth(cam, (r * math.cos(a), r * math.sin(a)))
                        for a in np.linspace(0, 2 * math.pi, 200)], np.int32)
@@ -439,6 +436,16 @@ def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(
     cv2.fillPoly(mask, [rings[0]], 255)
     cv2.fillPoly(mask, [rings[1]], 0)
     hidden[mask > 0] = (20, 20, 20)
+    return hidden
+
+
+def test_a_headless_calibration_that_cannot_tell_the_20_says_to_give_twenty_at(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # The numbers hidden (a dark surround): "mark the 20 by hand", which --yes has no
+    # window for, was all it said; --twenty-at is how it is done headless.
+    cam, image = camera
+    hidden = _numbers_hidden(cam, image)
     pic, out = tmp_path / "board.png", tmp_path / "cal.json"
     cv2.imwrite(str(pic), hidden)
     done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
@@ -485,3 +492,50 @@ def test_the_window_with_no_display_to_show_it_is_refused_not_left_waiting_unsee
     said = "camera-calibrate: no display to show the calibration window on ("
     assert any(line.startswith(said) for line in done.stderr.splitlines()), done.stderr
     assert "--auto --yes" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_marks_on_the_double_ring_s_inner_edge_are_put_right_by_the_rings(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # The inner edge taken for the outer one: a board 6 % small, darts on the double
+    # ring scored as singles. The rings, fitted from the marks, are shown instead.
+    cam, _ = camera
+    for t in TARGETS:
+        x, y = t.board
+        inner = board.DOUBLE_INNER / board.DOUBLE_OUTER
+        _click(session, _truth(cam, (x * inner, y * inner)))
+    assert session.screen.reviewing
+    assert any("mm off the rings" in t for t in session.app.texts), session.app.texts
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
+
+
+def test_auto_without_readable_numbers_says_how_to_mark_the_20_and_that_way_works(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, image = camera
+    s = open_session(_numbers_hidden(cam, image), tmp_path / "cal.json", size=(1280, 720))
+    try:
+        _put(s, KeyAction("digit", "0"))
+        assert not s.screen.reviewing
+        assert any("Mark the first point (the 20/1 wire), then press 0." in t
+                   for t in s.app.texts), s.app.texts  # fmt: skip
+        _click(s, _truth(cam, TARGETS[0].board))
+        _put(s, KeyAction("digit", "0"))
+        assert s.screen.reviewing, s.app.texts
+        _put(s, KeyAction("enter"))
+        assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
+    finally:
+        s.close()
+
+
+def test_a_first_mark_on_the_wrong_wire_is_not_trusted_by_auto_when_the_numbers_say_so(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    cam, _ = camera
+    _click(session, _truth(cam, TARGETS[1].board))  # the 6/10 wire taken for the 20/1
+    _put(session, KeyAction("digit", "0"))
+    assert not session.screen.reviewing
+    assert any("numbers put 20 elsewhere" in t for t in session.app.texts), session.app.texts
+    _put(session, KeyAction("enter"))
+    assert not (tmp_path / "cal.json").exists()

@@ -89,15 +89,28 @@ def test_without_readable_numbers_it_asks_for_the_20_and_a_hint_on_it_is_enough(
     assert _errors(res.calibration, cam)[1] < DOUBLE_MM
 
 
-def test_a_hint_wins_over_the_numbers_when_they_disagree() -> None:
+def test_a_hint_the_numbers_contradict_is_refused_not_trusted() -> None:
+    # A first mark on the wrong wire (18, two segments clockwise, has red rings like
+    # 20) would turn every dart by two segments; the numbers, read clearly, say so.
     cam, img = _scene(4, 20.0)
-    # 18 has red rings like 20, two segments (36 degrees) clockwise of it.
     at_18 = _truth_image(cam, np.array([board.point_at(board.segment_centre_angle(18), 140.0)]))
     res = auto_calibrate(img, twenty_hint=(float(at_18[0, 0]), float(at_18[0, 1])))
-    assert res.calibration is not None
-    # The user said the 18 is the 20: the board is turned by two segments, as asked.
-    x, y = res.calibration.image_to_board(at_18)[0]
+    assert res.calibration is None
+    assert "numbers put 20 elsewhere" in res.reason
+    at_20 = _truth_image(cam, np.array([board.point_at(board.segment_centre_angle(20), 140.0)]))
+    agreed = auto_calibrate(img, twenty_hint=(float(at_20[0, 0]), float(at_20[0, 1])))
+    assert agreed.calibration is not None, agreed.reason
+    x, y = agreed.calibration.image_to_board(at_20)[0]
     assert board.segment_at(float(x), float(y)) == 20
+
+
+@pytest.mark.parametrize(("radius", "said"), [(5.0, "on the bull"), (300.0, "off the board")])
+def test_a_hint_on_the_bull_or_off_the_board_is_refused(radius: float, said: str) -> None:
+    cam, img = _scene(4, 20.0)
+    pt = _truth_image(cam, np.array([board.point_at(board.segment_centre_angle(20), radius)]))
+    res = auto_calibrate(img, twenty_hint=(float(pt[0, 0]), float(pt[0, 1])))
+    assert res.calibration is None
+    assert said in res.reason
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ How (all numpy / OpenCV, no learning):
    and treble rings; which of the ten candidates has 20 at its top comes from the
    number ring (one- and two-digit numbers have different amounts of ink: the pattern
    of digit counts is unique under a 36 degree turn), or from a hint (an image point on
-   the 20 segment, e.g. a click).
+   the 20 segment, e.g. a click). Numbers read clearly overrule a hint: a hint they
+   contradict (a first mark on the wrong wire) is refused, not trusted.
 4. ECC alignment (``cv2.findTransformECCWithMask``, eight parameters) of a model of
    the rings' colours (Lab a*: red +, green -) refines the homography to a fraction of
    a millimetre.
@@ -50,6 +51,7 @@ R_OUTER = board.DOUBLE_OUTER
 R_INNER = board.TREBLE_INNER
 TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
 TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
+BOARD_EDGE = 226.0  # mm: a regulation board is 451 mm across, numbers included
 MIN_ECC = 0.55  # a correlation below this is not a board we can trust
 MIN_PATTERN = 0.45  # normalised red/green pattern correlation
 MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong picks
@@ -94,7 +96,8 @@ class Refused(Exception):
 
 def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = None) -> AutoResult:
     """Find the board in a BGR ``image``. ``twenty_hint``: an image point on the 20
-    segment (any radius; the 20/1 wire will do), to use instead of reading the numbers."""
+    segment (any radius off the bull; the 20/1 wire will do), for when the numbers cannot
+    be read; refused when numbers read clearly put 20 elsewhere."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         return AutoResult(None, 0.0, "not a colour picture", template="not a colour picture")
     try:
@@ -109,11 +112,15 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     a_star = lab[:, :, 1] - 128.0
     grey = lab[:, :, 0]
     H0, phase, pattern, _ = board_turns(img, a_star)
+    read, read_margin = turn_from_numbers(grey, H0, phase)
     if hint is not None:
         turn = _turn_from_hint(H0, phase, hint)
         margin, how = 1.0, "hint"
+        if read_margin >= MIN_DIGIT_MARGIN and read != turn:  # the numbers are the authority
+            raise Refused("the board's numbers put 20 elsewhere than the mark: "
+                          "mark a point on the 20 segment", 0.5)  # fmt: skip
     else:
-        turn, margin = turn_from_numbers(grey, H0, phase)
+        turn, margin = read, read_margin
         how = "numbers"
         if margin < MIN_DIGIT_MARGIN:
             raise Refused("cannot tell which segment is 20 from the numbers; mark the 20 by hand",
@@ -398,7 +405,14 @@ def turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[i
 
 
 def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> int:
+    """Which of the ten turns puts 20 where ``hint`` is; refused when the hint is on
+    the bull (no direction) or off the board."""
     bx, by = apply(_rotate(phase) @ H0, np.array([hint], float))[0]
+    r = float(np.hypot(bx, by))
+    if r < board.OUTER_BULL:
+        raise Refused("the mark for 20 is on the bull: mark a point out on the 20 segment")
+    if not np.isfinite(r) or r > BOARD_EDGE:
+        raise Refused("the mark for 20 is off the board: mark a point on the 20 segment")
     a = board.angle_of(float(bx), float(by))
     return int(np.argmin([abs((a + 36.0 * j + 180.0) % 360.0 - 180.0) for j in range(10)]))
 

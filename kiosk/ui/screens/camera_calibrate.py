@@ -65,13 +65,14 @@ def _wire_point(left: int, right: int) -> tuple[float, float]:
 
 
 TARGETS: tuple[Target, ...] = (
-    Target("where the double ring meets the 20/1 wire", _wire_point(20, 1)),
-    Target("where the double ring meets the 6/10 wire", _wire_point(6, 10)),
-    Target("where the double ring meets the 3/19 wire", _wire_point(3, 19)),
-    Target("where the double ring meets the 11/14 wire", _wire_point(11, 14)),
+    Target("the outer edge of the double ring on the 20/1 wire", _wire_point(20, 1)),
+    Target("the outer edge of the double ring on the 6/10 wire", _wire_point(6, 10)),
+    Target("the outer edge of the double ring on the 3/19 wire", _wire_point(3, 19)),
+    Target("the outer edge of the double ring on the 11/14 wire", _wire_point(11, 14)),
     Target("the centre of the bull", (0.0, 0.0)),
 )
 
+MARKS_OFF_MM = 4.0  # marks this far from the rings' fit: the fit is shown instead
 COARSE, FINE = 8.0, 1.0  # crosshair steps, picture pixels
 LARGE = 0.05  # the large step, of the picture's width
 MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
@@ -177,8 +178,18 @@ class CameraCalibrateScreen(Screen):
             self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
                          "then go round clockwise.")  # fmt: skip
             return
-        self.calibration = cal
         self.from_auto = None
+        if check.verdict == "refitted" and check.calibration and check.drift_mm >= MARKS_OFF_MM:
+            # Marks on the double ring's inner edge (about 6 % small) or a slip of the
+            # hand: the rings, fitted from the marks, are surer than the marks.
+            log.warning("marked points %.0f mm off the board's rings: the rings' fit is shown",
+                        check.drift_mm)  # fmt: skip
+            self.calibration = check.calibration
+            self.message = fill(self.t("The marks are {mm} mm off the rings: shown as the rings "
+                                       "lie. Enter = save, . = back, - = start again"),
+                                mm=f"{check.drift_mm:.0f}")  # fmt: skip
+            return
+        self.calibration = cal
         self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
 
     def _refuse(self, why: str) -> None:
@@ -209,6 +220,8 @@ class CameraCalibrateScreen(Screen):
         self.dirty = True  # (also when run before any input: the command's --auto)
         if result.calibration is None:
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
+            if hint is None and "segment is 20" in result.template:  # how to mark it
+                self.message += " " + self.t("Mark the first point (the 20/1 wire), then press 0.")
             return
         self.calibration, self.from_auto = result.calibration, result
         sure = percent(result.confidence, self.kiosk.settings.language)
