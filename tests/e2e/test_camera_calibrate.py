@@ -83,6 +83,8 @@ def test_clicking_the_five_points_shows_the_board_and_enter_saves_a_calibration_
     assert not (tmp_path / "cal.json").exists()  # nothing is saved before Enter
     _put(session, KeyAction("enter"))
     assert session.screen.saved
+    assert "Calibration saved" in session.app.texts
+    assert not any("Enter = save" in t for t in session.app.texts)  # done: no keys offered
     cal = Calibration.load(tmp_path / "cal.json")
     assert len(cal.points) == 5
     # A click lands on a whole screen pixel (1.2 picture pixels here): about 0.5 mm.

@@ -27,7 +27,7 @@ from tests.plain_user import plain_user
 pytestmark = pytest.mark.timeout(90)
 
 SAVED = "Camera 1: the calibration saved, over its picture now"
-KEYS = "Enter = calibrate again   0 = new picture   / = back"
+KEYS = "/ = yes, keep it   Enter = no, calibrate again   0 = new picture"
 
 
 @contextmanager
@@ -236,7 +236,7 @@ def test_while_the_cameras_score_the_saved_calibration_is_shown_over_their_lates
         first = d.screen.view.image  # type: ignore[attr-defined]
         d.wait_for(lambda: d.screen.view.image is not first, timeout=5, what="a newer picture")  # type: ignore[attr-defined]
         assert SAVED in d.texts
-        assert "Enter = calibrate again   / = back" in d.texts  # no "0": it follows them
+        assert "/ = yes, keep it   Enter = no, calibrate again" in d.texts  # no "0": live
         d.press("/")
         assert d.screen.name == "settings"
 

@@ -383,6 +383,8 @@ class CameraCalibrateScreen(Screen):
                       "0 = automatic calibration")  # fmt: skip
 
     def _keys(self) -> str:
+        if self.saved:  # the screen closes by itself: no keys to offer
+            return ""
         if self.reviewing:
             return self.t("Enter = save   . = back   - = start again   / = quit without saving")
         if self.target is None:  # all marked, and refused

@@ -184,9 +184,9 @@ class CameraCheckScreen(Screen):
         sub = self.t("Camera {}: the calibration saved, over its picture now").format(self.camera)
         p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.TEXT, anchor="midtop", max_width=w * 0.96)
         keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
-        keys = "Enter = calibrate again   / = back"
+        keys = "/ = yes, keep it   Enter = no, calibrate again"
         if self.grab is not None:
-            keys = "Enter = calibrate again   0 = new picture   / = back"
+            keys = "/ = yes, keep it   Enter = no, calibrate again   0 = new picture"
         p.text(self.t(keys), 2.6 * u, (w / 2, keys_y), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
         said, colour = self.refused, theme.BAD
