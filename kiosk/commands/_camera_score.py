@@ -16,6 +16,7 @@ from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 from kiosk.adapters.camera.fusion import Estimate, Fused, estimate_from, fuse
 from kiosk.adapters.camera.recheck import MOVED_MM, recheck
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
+from kiosk.adapters.camera.same_board import SAME_BOARD, board_alike
 from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import find_tip, too_much_change
 
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     misfit: list[int] = []  # cameras whose calibration does not fit their pictures
     busy: list[int] = []  # cameras whose pictures changed too much for one dart
     taken_out: list[int] = []  # cameras that see the dart in BEFORE, not in AFTER
+    unlike: list[int] = []  # cameras whose BEFORE and AFTER are not the same board
     for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
         try:
             cal = Calibration.load(c)
@@ -132,6 +134,12 @@ def run(args: argparse.Namespace) -> int:
             left = ": left out" if len(cals) > 1 else ""
             print(f"camera-score: camera {i + 1}: {why}{left}", file=sys.stderr)
             continue
+        if (alike := board_alike(imgs[0], imgs[1], cal)) is not None and alike < SAME_BOARD:
+            unlike.append(i + 1)
+            if len(cals) > 1:  # one camera: the refusal below says it
+                print(f"camera-score: camera {i + 1}: {b} and {a} do not show the same board: "
+                      "left out", file=sys.stderr)  # fmt: skip
+            continue
         f = find_tip(imgs[0], imgs[1], cal)
         if f is None:
             if too_much_change(imgs[0], imgs[1]):
@@ -169,6 +177,12 @@ def run(args: argparse.Namespace) -> int:
         # Not "none": the dart may well be there; these pictures cannot tell.
         return _fail(f"camera {', '.join(map(str, moved))} moved between the pictures: "
                      "take both from a camera that holds still")  # fmt: skip
+    if fused is None and unlike and not estimates:
+        which = (f"{befores[0]} and {afters[0]}" if len(cals) == 1 else
+                 f"camera {', '.join(map(str, unlike))}: BEFORE and AFTER")  # fmt: skip
+        return _fail(f"{which} do not show the same board (one of them black, grey, noise or "
+                     "covered, or from another camera?): take both from the camera, of the "
+                     "board")  # fmt: skip
     if fused is None and busy and not estimates:
         return _fail(f"camera {', '.join(map(str, busy))}: too much changed between the "
                      "pictures to tell a dart: take AFTER with the board clear of hands and "

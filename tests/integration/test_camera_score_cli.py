@@ -208,6 +208,35 @@ def test_a_camera_that_moved_far_is_left_out_and_the_others_score(tmp_path):
     assert "camera 1:" in r.stderr and "left out" in r.stderr
 
 
+@pytest.mark.parametrize("blank", ["black", "noise"])
+def test_a_before_with_no_board_in_it_is_refused_not_scored_none(tmp_path, blank):
+    # A camera still starting (black) or a garbled picture: the tip search found no
+    # dart between it and the board, and "none" was said as if the board were clear.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    shape = t.before[0].shape
+    rng = np.random.default_rng(1)
+    picture = (np.zeros(shape, np.uint8) if blank == "black"
+               else rng.integers(0, 256, shape, dtype=np.uint8))  # fmt: skip
+    cv2.imwrite(b, picture)
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert f"{b} and {a} do not show the same board" in r.stderr
+
+
+def test_a_camera_with_no_board_in_its_before_is_left_out_and_the_others_score(tmp_path):
+    t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(20.0, 40.0))
+    args = []
+    for i in range(3):
+        cal, b, a = _files(tmp_path, t, i)
+        args += ["--calibration", cal, "--before", b, "--after", a]
+    cv2.imwrite(args[3], np.zeros(t.before[0].shape, np.uint8))  # camera 1's before: black
+    r = _cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+    assert "camera 1:" in r.stderr and "do not show the same board: left out" in r.stderr
+
+
 def test_four_points_with_three_on_one_wire_are_refused_in_one_line_not_a_crash(tmp_path):
     # The bull and two points on the 20/1 wire are on one line, the fourth off it: no
     # homography follows from them (it once came out wild far from the points, where a

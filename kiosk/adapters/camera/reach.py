@@ -21,7 +21,7 @@ def reach_mask(cal: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
     key = (cal.homography.tobytes(), tuple(shape[:2]))
     if key in _REACH:
         return _REACH.get(key)  # (another camera's thread may clear it meanwhile)
-    mask = _reach(cal, shape[0], shape[1])
+    mask = disc_mask(cal, shape[0], shape[1], REACH_MM)
     if len(_REACH) > 8:  # (a few cameras, each recalibrated now and then)
         _REACH.clear()
     _REACH[key] = mask
@@ -31,9 +31,11 @@ def reach_mask(cal: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
 _REACH: dict[tuple[bytes, tuple[int, ...]], np.ndarray | None] = {}
 
 
-def _reach(cal: Calibration, h: int, w: int) -> np.ndarray | None:
+def disc_mask(cal: Calibration, h: int, w: int, radius_mm: float) -> np.ndarray | None:
+    """The picture's pixels (bool, ``h`` x ``w``) within ``radius_mm`` of the bull, or
+    None when that circle does not map into the picture as one."""
     angles = np.radians(np.arange(0.0, 360.0, 2.0))
-    ring = np.column_stack([REACH_MM * np.sin(angles), REACH_MM * np.cos(angles),
+    ring = np.column_stack([radius_mm * np.sin(angles), radius_mm * np.cos(angles),
                             np.ones_like(angles)])  # fmt: skip
     q = ring @ np.linalg.inv(cal.homography).T  # board mm -> picture (homogeneous)
     if not np.all(q[:, 2] * np.sign(q[0, 2]) > 1e-9):
