@@ -49,6 +49,9 @@ def grab_frame(source: str, warmup: int = WARMUP_FRAMES) -> np.ndarray | None:
     """One frame from a camera or a video file (the last of the first ``warmup``)."""
     from kiosk.adapters.camera.capture import open_capture
 
+    # FFmpeg's own lines ("[mjpeg @ 0x...] No JPEG data found") would come before ours,
+    # which say what is wrong in words (set before the first capture is opened).
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     cap = open_capture(source)
     if cap is None:
         return None
@@ -148,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
             language = _language(getattr(args, "config", None))
         except ConfigError as e:
             return _fail(str(e))
+    # A camera or file that is not there is said first: no display to show it on is
+    # beside the point then.
+    if args.image and not Path(args.image).is_file():
+        return _fail(f"{args.image}: no such file")
+    if not args.image and (why := missing_source(args.camera)) is not None:
+        return _fail(why)
     if not (args.auto and args.yes) and (why := no_display()) is not None:
         return _fail(f"{why}: run it on the kiosk's screen (or where DISPLAY is set), or "
                      "headless with --auto --yes (and --twenty-at X,Y if it cannot tell the "
@@ -156,10 +165,11 @@ def run(args: argparse.Namespace) -> int:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
         if image is None:
             return _fail(f"{args.image}: cannot read the picture")
-    elif (why := missing_source(args.camera)) is not None:
-        return _fail(why)
     else:
         image = grab_frame(args.camera)
+        if image is None and os.path.isfile(args.camera):
+            return _fail(f"{args.camera}: not a video OpenCV can read (a still picture goes "
+                         "with --image)")  # fmt: skip
         if image is None:
             return _fail(
                 f"{args.camera}: no picture from the camera (unplugged? or busy: a "

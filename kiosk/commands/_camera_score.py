@@ -75,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if not cals:
         return _fail("--calibration is required")
     if not (len(cals) == len(befores) == len(afters)):
-        return _fail(f"{len(cals)} calibrations, {len(befores)} befores, {len(afters)} afters: "
-                     "give one of each per camera")  # fmt: skip
+        counts = ", ".join(f"{n} {word if n == 1 else word + 's'}" for n, word in
+                           ((len(cals), "calibration"), (len(befores), "before"),
+                            (len(afters), "after")))  # fmt: skip
+        return _fail(f"{counts}: give one of each per camera")
     estimates = []
     moved: list[int] = []  # cameras whose pictures are too far apart to line up
     misfit: list[int] = []  # cameras whose calibration does not fit their pictures
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         greys = [_grey(im) for im in imgs]
         if greys[0] != greys[1]:  # (a camera gone to night mode): the colours are all change
             grey, colour = (b, a) if greys[0] else (a, b)
-            print(f"camera-score: camera {i + 1}: {grey} is grey and {colour} in colour: both "
+            print(f"camera-score: camera {i + 1}: {grey} has no colour and {colour} has: both "
                   "read in grey", file=sys.stderr)  # fmt: skip
             imgs = [cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
                     for im in imgs]  # fmt: skip

@@ -327,7 +327,7 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     outside = _cli("--image", str(pic), "--out", out, "--auto", "--yes", "--twenty-at", "9999,9999")
     assert outside.returncode == 2 and "not in the 1280x720 picture" in outside.stderr
     missing = _cli("--image", str(tmp_path / "nope.png"), "--out", out)
-    assert missing.returncode == 2 and missing.stderr.strip().endswith("cannot read the picture")
+    assert missing.returncode == 2 and missing.stderr.strip().endswith("nope.png: no such file")
     assert "WARN" not in missing.stderr  # (OpenCV's own line, before ours)
     assert not (tmp_path / "cal.json").exists()
 
@@ -386,6 +386,20 @@ def test_a_camera_or_video_that_is_not_there_is_named_not_taken_for_a_busy_camer
         assert done.returncode == 2
         assert done.stderr.startswith(f"camera-calibrate: {source}: {said}"), done.stderr
         assert "busy" not in done.stderr and "WARN" not in done.stderr
+    # Said before "no display" too: over SSH, the mistyped name is what to put right.
+    cmd = [sys.executable, "-m", "kiosk", "camera-calibrate", "--camera", "/dev/video987",
+           "--out", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, cwd=ROOT, env=_no_screen("x11"), capture_output=True, text=True,
+                          timeout=30)  # fmt: skip
+    assert done.returncode == 2 and "no such camera" in done.stderr, done.stderr
+    assert "display" not in done.stderr
+    # A file that is there but no video: named as such, without FFmpeg's own lines.
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("hello\n")
+    done = _cli("--camera", str(notes), "--out", str(out), "--auto", "--yes")
+    assert done.returncode == 2
+    assert done.stderr == (f"camera-calibrate: {notes}: not a video OpenCV can read (a still "
+                           "picture goes with --image)\n")  # fmt: skip
     assert not out.exists()
 
 

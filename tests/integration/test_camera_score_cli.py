@@ -119,6 +119,13 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path):
     assert "nope.json: cannot read" in r.stderr
 
 
+def test_uneven_camera_arguments_are_counted_in_plain_words(tmp_path):
+    r = _cli("--calibration", "c1.json", "--calibration", "c2.json", "--before", "b.jpg",
+             "--after", "a.jpg")  # fmt: skip
+    assert r.returncode == 2
+    assert "2 calibrations, 1 before, 1 after: give one of each per camera" in r.stderr
+
+
 @pytest.mark.parametrize("ext", ["png", "jpg"])
 def test_a_picture_given_as_the_calibration_is_named_as_a_picture_not_as_bad_json(tmp_path, ext):
     # It said "not JSON: 'utf-8' codec can't decode byte 0x89 in position 0".
@@ -405,7 +412,7 @@ def test_a_grey_before_with_a_colour_after_is_read_in_grey_not_as_all_change(tmp
     r = _cli("--calibration", cal, b, a)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "T20"
-    assert "is grey and" in r.stderr and "both read in grey" in r.stderr
+    assert "has no colour and" in r.stderr and "both read in grey" in r.stderr
 
 
 def test_verbose_lines_go_to_stderr_and_stdout_stays_the_dart_and_the_point(tmp_path):

@@ -136,7 +136,7 @@ class Calibration:
                 listed = ", ".join(str(i + 1) for i in lined)
                 raise CalibrationError(
                     f"the {name} points {listed} are (nearly) on one line and only one point"
-                    " is off it (given once or more): a homography needs 4 points with no"
+                    " is off it (given once or more): a calibration needs 4 points with no"
                     " three on a line (add a point off that line)"
                 )
         for name, arr, least, unit in (("image", img, MIN_IMAGE_SPREAD_PX, "px"),

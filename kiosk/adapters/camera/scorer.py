@@ -160,7 +160,7 @@ class CameraScorer:
                 loop=loop,
                 retry_interval=retry_interval,
                 size=calibrations[i].image_size,
-                name=f"camera-{i}",
+                name=f"camera {i + 1}",
                 clock=clock,
             )
             for i, src in enumerate(sources)
