@@ -180,7 +180,7 @@ class CricketSession:
     def throw(self, dart: Dart, source: str = "board") -> Feedback:
         game = self.game
         if self.over:
-            return Feedback(False, message="game over")
+            return Feedback(False, message="Game over")
         player, darts_before, round_before, before, closed_before = _before_a_dart(game)
         feats = _Feats.before(game, player)
         refused = self._commit(lambda: self.log.dart(dart))
@@ -204,7 +204,7 @@ class CricketSession:
         game = self.game
         last = game.history[-1] if game.history else None
         if not isinstance(last, Dart):
-            return Feedback(False, message="nothing to undo")
+            return Feedback(False, message="Nothing to undo")
         game.pop()  # to see the turn as it was before the last dart; put back at once
         try:
             player, darts_before, round_before, before, closed_before = _before_a_dart(game)
@@ -289,7 +289,7 @@ class CricketSession:
 
     def next_player(self) -> Feedback:
         if self.over:
-            return Feedback(False, message="game over")
+            return Feedback(False, message="Game over")
         if self.hold is not None:
             # The engine already passed the turn after the third dart.
             self.hold = None
@@ -311,7 +311,7 @@ class CricketSession:
 
     def undo(self) -> Feedback:
         if not self.game.history:
-            return Feedback(False, message="nothing to undo")
+            return Feedback(False, message="Nothing to undo")
         entry = self.game.history[-1]
         refused = self._commit(self.log.undo)
         if refused is not None:

@@ -60,7 +60,7 @@ def test_undo_goes_back_across_a_turn_and_is_repeatable(tmp_path: Path) -> None:
         d.press("--")
         assert game.history == () and game.marks("Anna", 20) == 0
         d.press("-")  # nothing left: refused with a message, no crash
-        assert any("nothing to undo" in t for t in d.texts)
+        assert any("Nothing to undo" in t for t in d.texts)
 
 
 def test_next_player_ends_a_turn_early_and_after_three_darts_only_clears_the_hold(

@@ -87,11 +87,11 @@ def test_a_win_taken_back_from_the_results_no_longer_says_game_over(tmp_path: Pa
         start_game(d)
         send(d, board, ANNA_WINS[:14])  # the 14th dart (SB) wins
         send(d, board, ["BTN NEXT"])  # habit: NEXT after the darts are pulled
-        assert d.screen.message == "game over"  # type: ignore[attr-defined]
+        assert d.screen.message == "Game over"  # type: ignore[attr-defined]
         d.wait_screen("results")
         d.press("-")  # the winning dart was wrong
         assert d.screen.name == "cricket" and d.screen.session.game.outcome() is None  # type: ignore[attr-defined]
-        assert "game over" not in d.texts
+        assert "Game over" not in d.texts
 
 
 def test_a_draw_at_the_round_limit_shares_first_place_and_says_why(tmp_path: Path) -> None:
