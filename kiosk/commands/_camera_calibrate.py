@@ -49,9 +49,6 @@ def grab_frame(source: str, warmup: int = WARMUP_FRAMES) -> np.ndarray | None:
     """One frame from a camera or a video file (the last of the first ``warmup``)."""
     from kiosk.adapters.camera.capture import open_capture
 
-    # FFmpeg's own lines ("[mjpeg @ 0x...] No JPEG data found") would come before ours,
-    # which say what is wrong in words (set before the first capture is opened).
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     cap = open_capture(source)
     if cap is None:
         return None
@@ -123,6 +120,10 @@ def _size(text: str) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     # What can be checked without the camera first: nobody marks five points to learn
     # then that the file cannot be written.
+    # FFmpeg's own lines ("[mjpeg @ 0x...] No JPEG data found") would come before ours,
+    # which say what is wrong in words (set before the first capture is opened; the
+    # command's process only: the kiosk's log keeps them).
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     if args.image and args.camera:
         return _fail("give --camera DEV_OR_FILE or --image FILE, not both")
     if not (args.image or args.camera):
@@ -167,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{args.image}: cannot read the picture")
     else:
         image = grab_frame(args.camera)
-        if image is None and os.path.isfile(args.camera):
+        if (
+            image is None
+            and isinstance(parse_source(args.camera), str)
+            and os.path.isfile(args.camera)
+        ):
             return _fail(f"{args.camera}: not a video OpenCV can read (a still picture goes "
                          "with --image)")  # fmt: skip
         if image is None:

@@ -231,6 +231,15 @@ def test_a_before_with_no_board_in_it_is_refused_not_scored_none(tmp_path, blank
     assert f"{b} and {a} do not show the same board" in r.stderr
 
 
+def test_a_camera_nudged_between_the_pictures_is_still_the_same_board_and_scores(tmp_path):
+    # The same-board check compared the pictures before lining them up: 20 px of a
+    # knock, which the tip search lines up, was refused as "not the same board".
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0), moved=(22.0, 12.0))
+    r = _cli("--calibration", *_files(tmp_path, t, 0))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20"
+
+
 def test_a_camera_with_no_board_in_its_before_is_left_out_and_the_others_score(tmp_path):
     t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(20.0, 40.0))
     args = []

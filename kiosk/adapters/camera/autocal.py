@@ -51,7 +51,9 @@ R_OUTER = board.DOUBLE_OUTER
 R_INNER = board.TREBLE_INNER
 TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
 TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
-BOARD_EDGE = 226.0  # mm: a regulation board is 451 mm across, numbers included
+# mm: a regulation board is 451 mm across, numbers included (226 mm to its edge); a
+# hint is judged on the rings' first, rough fit, up to about 10 % off in scale
+OFF_BOARD_MM = 250.0
 MIN_ECC = 0.55  # a correlation below this is not a board we can trust
 MIN_PATTERN = 0.45  # normalised red/green pattern correlation
 MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong picks
@@ -411,7 +413,7 @@ def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> 
     r = float(np.hypot(bx, by))
     if r < board.OUTER_BULL:
         raise Refused("the mark for 20 is on the bull: mark a point out on the 20 segment")
-    if not np.isfinite(r) or r > BOARD_EDGE:
+    if not np.isfinite(r) or r > OFF_BOARD_MM:
         raise Refused("the mark for 20 is off the board: mark a point on the 20 segment")
     a = board.angle_of(float(bx), float(by))
     return int(np.argmin([abs((a + 36.0 * j + 180.0) % 360.0 - 180.0) for j in range(10)]))

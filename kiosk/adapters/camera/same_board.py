@@ -4,9 +4,10 @@ the board in it holds no dart to find: the tip search, comparing them, finds non
 ``none`` would be said as if the board were clear.
 
 The pictures' grey levels over the board (within the double ring, through the
-calibration) are compared by their correlation: a dart, its shadow and a change of
-light keep it high (rendered throws, 400, a camera nudged in a quarter of them: 0.78
-at the least, 0.99 the median), a picture with no board in it brings it to about 0."""
+calibration) are compared by their correlation, AFTER first moved back onto BEFORE
+when the camera was nudged between them (``register.whole_motion``, as the tip search
+does): a dart, its shadow and a change of light keep it high, a picture with no board
+in it brings it to about 0. Figures: ``bench/camera_same_board.py``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.camera.reach import disc_mask
+from kiosk.adapters.camera.register import back, whole_motion
 from kiosk.domain import board
 
 SAME_BOARD = 0.5  # correlation over the board below this: not the same board
@@ -29,6 +31,7 @@ def board_alike(before: np.ndarray, after: np.ndarray, cal: Calibration) -> floa
     mask = disc_mask(cal, h, w, board.DOUBLE_OUTER)
     if mask is None or int(mask.sum()) < 100:
         return None
+    after = back(after, whole_motion(before, after), before, quick=True)
     b = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY)[mask].astype(np.float32)
     a = cv2.cvtColor(after, cv2.COLOR_BGR2GRAY)[mask].astype(np.float32)
     if float(b.std()) < FLAT or float(a.std()) < FLAT:
