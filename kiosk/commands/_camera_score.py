@@ -230,15 +230,19 @@ def _checked(
                "camera moved since it was calibrated")  # fmt: skip
         return r.calibration, (f"{c}: {off}; scored with the board's rings found again in "
                                f"{b}, as the kiosk does: calibrate it again")  # fmt: skip
-    if r.verdict == "moved":
+    if r.verdict == "moved" or (r.verdict == "numbers" and cal.mirrored):
         if cal.mirrored:
             return None, (f"{c}: {mirror}: every dart would come out at its mirror image;"
                           " mark the points again in the order named")  # fmt: skip
-        off = f"{r.drift_mm:.0f} mm" if r.drift_mm >= MOVED_MM else "turned"
+        off = f"{r.drift_mm:.0f} mm off" if r.drift_mm >= MOVED_MM else "turned round"
         return None, (f"{c} does not fit the pictures: the board in {b} is not where this "
-                      f"calibration puts it ({off} off): another camera's calibration (its "
-                      "/dev/video number swapped with another's?), or the camera moved since "
-                      "it was calibrated")  # fmt: skip
+                      f"calibration puts it ({off}): another camera's calibration (its "
+                      "/dev/video number swapped with another's?), the camera moved since "
+                      "it was calibrated, or the pictures turned upside down")  # fmt: skip
+    if r.verdict == "numbers":
+        return cal, (f"{c}: the board's numbers in {b} put 20 elsewhere than it does, its "
+                     "rings where it puts them (darts over the numbers?): scored as it is; "
+                     "if the board is clear, calibrate the camera again")  # fmt: skip
     if cal.mirrored and r.verdict == "unknown":
         return cal, (f"{c}: {mirror}: unless the camera mirrors its picture, darts come out "
                      "at their mirror image")  # fmt: skip

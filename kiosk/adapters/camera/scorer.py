@@ -253,6 +253,12 @@ class CameraScorer:
             why = "moved since it was calibrated: calibrate it again"
             self._emit(CameraStatus(i, "lost", why, calibrate=True))
             return
+        elif r.verdict == "numbers":
+            then = "checking again" if self._checks[i].again else r.detail
+            log.warning("camera %d: the board's numbers put 20 elsewhere than its calibration, "
+                        "its rings where it puts them (darts over the numbers?): %s",
+                        self.numbers[i], then)  # fmt: skip
+            return
         else:
             log.info("camera %d: could not check its calibration against the board (%s)%s",
                      self.numbers[i], r.detail,

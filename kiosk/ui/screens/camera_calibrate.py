@@ -173,7 +173,7 @@ class CameraCalibrateScreen(Screen):
             self._refuse("These points go round the wrong way: mark them in the order named.")
             return
         check = recheck(self.image, cal)
-        if check.verdict == "moved":  # (the kiosk would not score with it either)
+        if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
             log.warning("marked points refused: %s (%.0f mm off)", check.detail, check.drift_mm)
             self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
                          "then go round clockwise.")  # fmt: skip
