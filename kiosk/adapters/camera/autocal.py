@@ -119,8 +119,8 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
         turn = _turn_from_hint(H0, phase, hint)
         margin, how = 1.0, "hint"
         if read_margin >= MIN_DIGIT_MARGIN and read != turn:  # the numbers are the authority
-            raise Refused("the board's numbers put 20 elsewhere than the mark: "
-                          "mark a point on the 20 segment", 0.5)  # fmt: skip
+            raise Refused("the board's numbers put 20 elsewhere than the mark: mark a point "
+                          "on the 20 segment (no darts over the numbers)", 0.5)  # fmt: skip
     else:
         turn, margin = read, read_margin
         how = "numbers"

@@ -118,6 +118,7 @@ class CameraCalibrateScreen(Screen):
         self.message = ""
         self.error = False
         self.asked: str | None = None  # "undo" or "quit": asked once, done on the next
+        self._rows = 0  # lines under the prompt as drawn last (0: not drawn yet)
         self.saved = False
         self.finished = False  # the command stops when this is set
 
@@ -129,12 +130,14 @@ class CameraCalibrateScreen(Screen):
     def screen_to_image(self, pos: tuple[float, float]) -> tuple[float, float]:
         return self.view.screen_to_image(pos)
 
-    def layout(self, size: tuple[int, int]) -> pygame.Rect:
-        """The picture's place on a screen of ``size``: below the prompt, above the
-        key help (and the advice, when there is one), as large as fits with its aspect
-        kept."""
+    def layout(self, size: tuple[int, int], rows: int | None = None) -> pygame.Rect:
+        """The picture's place on a screen of ``size``: below the prompt and ``rows``
+        lines under it (what to do, the advice; as drawn last: one, or three with the
+        advice), above the key help, as large as fits with its aspect kept."""
         u = size[1] / 100.0
-        top = (18 if self._advice() else 11) * u  # (advice: two lines)
+        if rows is None:
+            rows = self._rows or (3 if self._advice() else 1)
+        top = (11 + 3.4 * (rows - 1)) * u
         bottom = size[1] - (8 + BANNER_H * strips_at_foot(self.kiosk)) * u
         return picture_place(size, self.image_size, top, bottom)
 
@@ -324,7 +327,12 @@ class CameraCalibrateScreen(Screen):
 
     def draw(self, p: theme.Painter) -> None:
         u, w = p.u, p.w
-        self.view.draw(p, self.layout((p.w, p.h)))
+        # What to do, and the advice, on two lines rather than shrunk on a small screen
+        # (a refusal is what most needs reading from a step back).
+        sub = p.two_lines(self.message or self._hint(), 2.8 * u, w * 0.96)
+        advice = p.two_lines(a, 2.8 * u, w * 0.96) if (a := self._advice()) else []
+        self._rows = len(sub) + len(advice)
+        self.view.draw(p, self.layout((p.w, p.h), self._rows))
         if self.calibration is not None:
             self.view.draw_overlay(p, self.calibration)
         for i, m in enumerate(self.marks):
@@ -334,13 +342,13 @@ class CameraCalibrateScreen(Screen):
         title = self._title()
         p.text(title, 4.2 * u, (w / 2, 1.5 * u), theme.ACCENT, anchor="midtop", style="bold",
                max_width=w * 0.96)  # fmt: skip
-        sub = self.message or self._hint()
-        p.text(sub, 2.8 * u, (w / 2, 7.2 * u), theme.BAD if self.error else theme.TEXT,
-               anchor="midtop", max_width=w * 0.96)  # fmt: skip
-        if advice := self._advice():  # on two lines rather than shrunk on a small screen
-            for n, line in enumerate(p.two_lines(advice, 2.8 * u, w * 0.96)):
-                p.text(line, 2.8 * u, (w / 2, (10.8 + 3.3 * n) * u), theme.BAD, anchor="midtop",
-                       max_width=w * 0.96)  # fmt: skip
+        for n, line in enumerate(sub):
+            p.text(line, 2.8 * u, (w / 2, (7.2 + 3.3 * n) * u),
+                   theme.BAD if self.error else theme.TEXT, anchor="midtop",
+                   max_width=w * 0.96)  # fmt: skip
+        for n, line in enumerate(advice, start=len(sub)):
+            p.text(line, 2.8 * u, (w / 2, (7.2 + 3.3 * (n + 0.1)) * u), theme.BAD,
+                   anchor="midtop", max_width=w * 0.96)  # fmt: skip
         # The key help above the banners at the foot (a camera to calibrate is the
         # usual reason this screen is open, and its banner is up all the while).
         keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
