@@ -122,6 +122,27 @@ def test_on_a_camera_rig_a_plus_pressed_after_the_pull_is_asked_again_not_a_lost
         assert said in d.texts, d.texts
         d.press("+")  # Boris passes, asked and meant
         assert game.current_player == "Chen"
+        assert said not in d.texts  # it named Boris: Chen is up now
+
+
+def test_the_plus_again_question_goes_once_the_player_it_names_throws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk.devices import Devices
+
+    monkeypatch.setattr(Devices, "active", property(lambda self: "camera"))
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris"))
+        send(d, board, ["S20", "S19", "S18"])
+        pulled(d)
+        d.press("+")
+        said = "The turn passed when the darts were pulled: + again ends Boris's turn"
+        assert said in d.texts, d.texts
+        d.press("3*20\n")  # Boris types a dart after all, then ends his turn
+        assert said not in d.texts, d.texts
+        d.press("+")
+        assert d.game().game.current_player == "Anna"
+        assert not any("+ again ends" in t for t in d.texts), d.texts
 
 
 def test_the_cameras_question_stays_through_the_pull_and_goes_with_the_next_dart(

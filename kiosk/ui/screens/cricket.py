@@ -303,6 +303,7 @@ class CricketScreen(Screen):
             player = self.session.game.current_player
             self.say(self.t("The turn passed when the darts were pulled: "
                             "+ again ends {}'s turn").format(player))  # fmt: skip
+            self.refusal = True  # (it names this player: gone with their next dart or +)
             return
         self.pulled_at = None
         self._owed_paid()
@@ -314,6 +315,8 @@ class CricketScreen(Screen):
         fb = s.next_player()
         if fb.accepted and not held:  # a turn ended: the award before it is old news
             self.award = self.award_until = None
+        if fb.accepted:
+            self._refusal_gone()
         self.feedback(fb)
         if stray is not None and len(s.game.history) > history and not s.over:
             # The hit may have come from pulling the darts: - takes back the turn's
