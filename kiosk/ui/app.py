@@ -30,7 +30,15 @@ from kiosk.ui import theme
 from kiosk.ui.banner import Shown, banner_turn, draw_banner
 from kiosk.ui.context import Kiosk
 from kiosk.ui.inbox import DeviceEvent, Inbox
-from kiosk.ui.screen import Click, DartDoubt, DartInput, DartsPulled, Notice, enter_confirms
+from kiosk.ui.screen import (
+    Click,
+    DartDoubt,
+    DartInput,
+    DartsPulled,
+    Notice,
+    enter_confirms,
+    match_below,
+)
 
 log = logging.getLogger("kiosk.ui")
 
@@ -117,9 +125,10 @@ def translate_device(
         name = BUTTON_ACTIONS.get(ev.name)
         return KeyAction(name) if name else None
     if kind == "Status":
-        log.info(
-            "%s %s: %s", "cameras" if item.source == "camera" else "board", ev.state, ev.detail
-        )
+        if item.source == "camera":  # (detail "cameras", or "cameras moved")
+            log.info("cameras %s%s", ev.state, " (moved)" if "moved" in ev.detail else "")
+        else:
+            log.info("board %s: %s", ev.state, ev.detail)
         kiosk.set_board(ev.state, ev.detail)
         return None
     if kind == "CamerasDown":
@@ -325,6 +334,13 @@ class App:
                 log.info("keys: Enter right after a menu's digit, taken as its confirmation")
                 continue
             if top is not None:
+                if (
+                    isinstance(inp, DartInput)
+                    and not getattr(top, "takes_darts", False)
+                    and (match_below(self.kiosk.stack) is None)
+                ):  # (a video as a camera plays on through the menus: say where they went)
+                    log.info("dart %s from the %s with no game on (%s): not scored", inp.dart,
+                             inp.source, top.name)  # fmt: skip
                 top.process_event(inp)
         if self.tick is not None:
             self.tick(time.monotonic())

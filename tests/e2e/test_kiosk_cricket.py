@@ -243,6 +243,22 @@ def test_a_dart_that_lands_while_the_game_menu_is_open_counts_and_the_board_come
         assert [str(x) for x in game.darts_this_turn] == ["T20", "T19"]
 
 
+def test_a_dart_with_no_game_on_is_said_in_the_log_as_not_scored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A video standing in for a camera plays on through the menus: its darts went
+    # nowhere without a word.
+    with caplog.at_level("INFO"), kiosk_on_board(tmp_path) as (d, board):
+        d.wait_for(lambda: d.screen.name in ("attract", "menu"), what="a menu")
+        board.send("T20")
+
+        def said() -> bool:
+            return any("dart T20 from the board with no game on" in r.getMessage()
+                       and "not scored" in r.getMessage() for r in caplog.records)  # fmt: skip
+
+        d.wait_for(said, what="the log line")
+
+
 def test_a_dart_on_a_contact_with_no_map_is_told_on_screen_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:
