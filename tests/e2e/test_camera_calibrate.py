@@ -112,6 +112,9 @@ def test_start_again_and_quit_ask_once_before_throwing_marks_away(
     for t in TARGETS:
         _click(session, _truth(cam, t.board))
     assert screen.reviewing
+    review = "Check the rings and wires. Enter = save, . = back, - = start again"
+    _put(session, KeyAction("undo", "-"), KeyAction("cancel", "/"), KeyAction("digit", "8"))
+    assert review in session.app.texts, session.app.texts  # what to do is back, not blank
     _put(session, KeyAction("cancel", "/"))
     assert not screen.finished
     _put(session, KeyAction("cancel", "/"))

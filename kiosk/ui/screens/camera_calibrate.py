@@ -119,6 +119,7 @@ class CameraCalibrateScreen(Screen):
         self.error = False
         self.asked: str | None = None  # "undo" or "quit": asked once, done on the next
         self._rows = 0  # lines under the prompt as drawn last (0: not drawn yet)
+        self._before_ask: tuple[str, bool] = ("", False)  # (message, error) before - or /
         self.saved = False
         self.finished = False  # the command stops when this is set
 
@@ -286,6 +287,8 @@ class CameraCalibrateScreen(Screen):
         if asked == name or not (self.reviewing or (self.marks and not refused)):
             return False
         self.asked = name
+        if asked is None:  # (one question in place of the other: what was said before it)
+            self._before_ask = (self.message, self.error)  # back when another key is pressed
         if name == "undo":
             self.message = self.t("- again to start again: the points marked go")
         else:
@@ -299,8 +302,9 @@ class CameraCalibrateScreen(Screen):
             "undo" if name == "undo" else "quit"
         ):
             return
-        if self.asked is not None:  # another key: the question goes
-            self.asked, self.message, self.error = None, "", False
+        if self.asked is not None:  # another key: the question goes, what was said comes back
+            self.asked = None
+            self.message, self.error = self._before_ask
         if name in ("menu", "cancel"):
             self.finished = True
         elif name == "back":
