@@ -558,3 +558,22 @@ def test_a_first_mark_on_the_wrong_wire_is_not_trusted_by_auto_when_the_numbers_
     assert any("numbers put 20 elsewhere" in t for t in session.app.texts), session.app.texts
     _put(session, KeyAction("enter"))
     assert not (tmp_path / "cal.json").exists()
+
+
+def test_true_marks_refused_for_darts_over_the_numbers_say_to_pull_them(tmp_path: Path) -> None:
+    # A picture with darts in the board whose numbers read as if 20 were elsewhere
+    # (tests/integration/test_camera_recheck.py): the marks, where they belong, are
+    # refused; the refusal says what to try besides marking again.
+    rng = np.random.default_rng(302)
+    tips = [synthetic.sample_tip(rng) for _ in range(3)]
+    throw = synthetic.render_grouped(302, tips, 3, off_axis=(15.0, 50.0))[2]
+    cam = throw.cameras[0]
+    s = open_session(throw.after[0], tmp_path / "cal.json", size=(1280, 720))
+    try:
+        for t in TARGETS:
+            _click(s, _truth(cam, t.board))
+        assert not s.screen.reviewing and s.screen.error
+        said = " ".join(s.app.texts)  # (on two lines)
+        assert "darts over the numbers? pull them out first" in said, said
+    finally:
+        s.close()

@@ -179,8 +179,14 @@ class CameraCalibrateScreen(Screen):
         check = recheck(self.image, cal)
         if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
             log.warning("marked points refused: %s (%.0f mm off)", check.detail, check.drift_mm)
-            self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
-                         "then go round clockwise.")  # fmt: skip
+            if check.verdict == "numbers":  # the rings fit: marking begun at another wire,
+                # or the numbers misread with darts over them
+                self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
+                             "then go round clockwise (darts over the numbers? pull them "
+                             "out first).")  # fmt: skip
+            else:
+                self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
+                             "then go round clockwise.")  # fmt: skip
             return
         self.from_auto = None
         if check.verdict == "refitted" and check.calibration and check.drift_mm >= MARKS_OFF_MM:
