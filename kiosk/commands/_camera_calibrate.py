@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                      "headless with --auto --yes (and --twenty-at X,Y if it cannot tell the "
                      "20)")  # fmt: skip
     if args.image:
-        image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+        image = cv2.imread(args.image, cv2.IMREAD_COLOR)  # (there: said above if not)
         if image is None:
             return _fail(f"{args.image}: cannot read the picture")
     else:

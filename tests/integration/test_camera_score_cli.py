@@ -26,6 +26,16 @@ def _files(tmp_path, throw, i, ext="png"):
     return str(cal), str(b), str(a)
 
 
+def _rig_args(tmp_path, throw, n=3):
+    """``--calibration C --before B --after A`` for each of the throw's first ``n``
+    cameras, the files written into ``tmp_path``."""
+    args = []
+    for i in range(n):
+        cal, b, a = _files(tmp_path, throw, i)
+        args += ["--calibration", cal, "--before", b, "--after", a]
+    return args
+
+
 def test_two_identical_pictures_score_none(tmp_path):
     t = render_throw(1, 1)
     cal, b, _ = _files(tmp_path, t, 0)
@@ -100,10 +110,7 @@ def test_a_dart_running_out_of_the_picture_is_read_from_its_end_in_the_picture(t
 
 def test_three_cameras_are_fused_into_one_dart_and_a_board_point(tmp_path):
     t = render_throw(1002, 3)
-    args = []
-    for i in range(3):
-        cal, b, a = _files(tmp_path, t, i)
-        args += ["--calibration", cal, "--before", b, "--after", a]
+    args = _rig_args(tmp_path, t)
     r = _cli(*args)
     assert r.returncode == 0, r.stderr
     dart, point = r.stdout.splitlines()
@@ -203,10 +210,7 @@ def test_a_pair_taken_by_a_camera_that_moved_far_is_refused_not_scored_none(tmp_
 
 def test_a_camera_that_moved_far_is_left_out_and_the_others_score(tmp_path):
     t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(20.0, 40.0))
-    args = []
-    for i in range(3):
-        cal, b, a = _files(tmp_path, t, i)
-        args += ["--calibration", cal, "--before", b, "--after", a]
+    args = _rig_args(tmp_path, t)
     shifted = cv2.warpAffine(cv2.imread(args[5]), np.float32([[1, 0, 70], [0, 1, 20]]), (1280, 720))
     cv2.imwrite(args[5], shifted)  # camera 1's after picture: the camera knocked 73 px
     r = _cli(*args)
@@ -242,10 +246,7 @@ def test_a_camera_nudged_between_the_pictures_is_still_the_same_board_and_scores
 
 def test_a_camera_with_no_board_in_its_before_is_left_out_and_the_others_score(tmp_path):
     t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(20.0, 40.0))
-    args = []
-    for i in range(3):
-        cal, b, a = _files(tmp_path, t, i)
-        args += ["--calibration", cal, "--before", b, "--after", a]
+    args = _rig_args(tmp_path, t)
     cv2.imwrite(args[3], np.zeros(t.before[0].shape, np.uint8))  # camera 1's before: black
     r = _cli(*args)
     assert r.returncode == 0, r.stderr
@@ -444,10 +445,7 @@ def test_a_board_point_is_never_printed_as_minus_zero():
 def test_a_camera_whose_dart_is_far_from_the_others_is_named_as_left_out(tmp_path):
     t = render_throw(1002, 3)
     other = render_throw(7_100_011, 1, off_axis=(15.0, 50.0))  # another dart altogether
-    args = []
-    for i in range(2):
-        cal, b, a = _files(tmp_path, t, i)
-        args += ["--calibration", cal, "--before", b, "--after", a]
+    args = _rig_args(tmp_path, t, 2)
     (tmp_path / "other").mkdir()
     cal, b, a = _files(tmp_path / "other", other, 0)
     r = _cli(*args, "--calibration", cal, "--before", b, "--after", a)
