@@ -27,6 +27,8 @@ SEED = 5
 
 def take(s: Session, shot: Shots, name: str) -> None:
     s.app.step(0)
+    while s.screen.busy:  # (a check said on screen first, run on the next step)
+        s.app.step(0)
     shot.save(s.app.canvas, name)
 
 

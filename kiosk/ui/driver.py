@@ -63,7 +63,9 @@ class Driver:
         """Run the loop until everything queued is handled and drawn."""
         deadline = time.monotonic() + timeout
         self.app.step(0)
-        while time.monotonic() < deadline and (self.screen.dirty or self.running.inbox.pending()):
+        while time.monotonic() < deadline and (
+            self.screen.dirty or self.running.inbox.pending() or getattr(self.screen, "busy", False)
+        ):  # (busy: a check said on screen, run on the next step: the camera calibration's)
             self.app.step(0.01)
 
     def look(self) -> None:

@@ -64,6 +64,8 @@ def _put(s: Session, *events: object) -> None:
     for e in events:
         s.inbox.put(e, source="keypad")
     s.app.step(0)
+    while s.screen.busy:  # a check said on screen first runs on the next step
+        s.app.step(0)
 
 
 def _click(s: Session, pt: tuple[float, float]) -> None:
@@ -577,3 +579,57 @@ def test_true_marks_refused_for_darts_over_the_numbers_say_to_pull_them(tmp_path
         assert "darts over the numbers? pull them out first" in said, said
     finally:
         s.close()
+
+
+@pytest.mark.parametrize(
+    ("off", "shift"),
+    [
+        (1, (0.0, -25.0)),  # the five points disagree: refused before the rings were asked
+        (4, (-15.0, 10.0)),  # ... the bull
+        (2, (0.0, -25.0)),  # the five agree well enough; the rings say which is off
+    ],
+)
+def test_one_mark_off_is_named_and_the_rings_fit_is_shown_to_save(
+    session: Session,
+    camera: tuple[synthetic.Camera, np.ndarray],
+    tmp_path: Path,
+    off: int,
+    shift: tuple[float, float],
+) -> None:
+    # One slip of the hand among five marks: which one cannot be told from the points
+    # alone, but the board's rings, fitted from all five, tell, and put it right.
+    cam, _ = camera
+    for i, t in enumerate(TARGETS):
+        dx, dy = shift if i == off else (0.0, 0.0)
+        _click(session, _truth(cam, (t.board[0] + dx, t.board[1] + dy)))
+    assert session.screen.reviewing and not session.screen.error
+    mm = round(math.hypot(*shift))
+    said = f"Mark {off + 1} is {mm} mm off the rings: shown as the rings lie."
+    assert any(t.startswith(said) for t in session.app.texts), session.app.texts
+    _put(session, KeyAction("enter"))
+    assert _error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
+
+
+def test_a_check_that_takes_a_while_is_said_on_screen_before_it_runs(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray]
+) -> None:
+    # The marks checked against the rings, or the automatic calibration, take a second
+    # or more (longer on a Pi): the screen says what it is doing rather than freeze.
+    cam, _ = camera
+    for t in TARGETS[:-1]:
+        _click(session, _truth(cam, t.board))
+    x, y = session.screen.image_to_screen(_truth(cam, TARGETS[-1].board))
+    session.inbox.put(Click((round(x), round(y))), source="mouse")
+    session.app.step(0)
+    assert "Checking the marks against the board's rings..." in session.app.texts
+    assert not session.screen.reviewing
+    session.app.step(0)
+    assert (
+        session.screen.reviewing and "Do the rings and wires lie on the board?" in session.app.texts
+    )
+    _put(session, KeyAction("undo", "-"), KeyAction("undo", "-"))  # start again
+    session.inbox.put(KeyAction("digit", "0"), source="keypad")
+    session.app.step(0)
+    assert "Looking for the board..." in session.app.texts and not session.screen.reviewing
+    session.app.step(0)
+    assert session.screen.reviewing

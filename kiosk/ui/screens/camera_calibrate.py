@@ -13,6 +13,10 @@ Marks that cannot be the board are refused before review, with what to do: point
 fit no board, points that go round the wrong way (a mirrored board), and points the
 board's own rings and numbers put elsewhere (marking begun at another wire: the rings
 and wires drawn back would look right, turned, and every dart would score wrong).
+Marks a few mm off the rings (the double ring's inner edge), or one mis-click that
+makes the five disagree, are put right by the rings fitted from them
+(``adapters.camera.marked``): the rings' fit is shown to review, and the mark that
+was off is named. The check takes a second or more: the screen says so first.
 
 Review: the board's rings, wires and numbers, mapped through the inverse homography,
 drawn over the picture. Enter saves the calibration (JSON, atomically), ``.`` goes back
@@ -34,9 +38,9 @@ import numpy as np
 import pygame
 
 from kiosk.adapters.camera.autocal import AutoResult, auto_calibrate
-from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.calibration import Calibration, PointPair
 from kiosk.adapters.camera.capture import CAPTURE_SIZE, below_capture_size
-from kiosk.adapters.camera.recheck import recheck
+from kiosk.adapters.camera.marked import check_marks
 from kiosk.adapters.keypad import KeyAction
 from kiosk.domain import board
 from kiosk.ui import theme
@@ -72,7 +76,6 @@ TARGETS: tuple[Target, ...] = (
     Target("the centre of the bull", (0.0, 0.0)),
 )
 
-MARKS_OFF_MM = 4.0  # marks this far from the rings' fit: the fit is shown instead
 COARSE, FINE = 8.0, 1.0  # crosshair steps, picture pixels
 LARGE = 0.05  # the large step, of the picture's width
 MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
@@ -120,6 +123,12 @@ class CameraCalibrateScreen(Screen):
         self.asked: str | None = None  # "undo" or "quit": asked once, done on the next
         self._rows = 0  # lines under the prompt as drawn last (0: not drawn yet)
         self._before_ask: tuple[str, bool] = ("", False)  # (message, error) before - or /
+        # A check that takes a second or more (the marks against the board's rings, the
+        # automatic calibration): said on screen first, run on the next step after that
+        # frame is drawn (the screen would look frozen, and keys pressed again)
+        self._later: Callable[[], None] | None = None
+        self._later_shown = False
+        self._saying = ""  # the title meanwhile
         self.saved = False
         self.finished = False  # the command stops when this is set
 
@@ -162,44 +171,43 @@ class CameraCalibrateScreen(Screen):
         if len(self.marks) == 4 and (bull := _diagonals_cross(self.marks)) is not None:
             self.cursor = bull
         if self.target is None:
-            self._fit_marks()
+            self._run_later(self._fit_marks, "Checking the marks against the board's rings...")
 
     def _fit_marks(self) -> None:
         pts = [PointPair(m, t.board) for m, t in zip(self.marks, TARGETS, strict=False)]
-        try:
-            cal = Calibration.from_points(self.image_size, pts)
-        except CalibrationError as e:
-            log.warning("marked points refused: %s", e)
-            self._refuse("These points do not fit a board: one is off.")
-            return
-        if cal.mirrored:
-            log.warning("marked points refused: they go round the board the wrong way")
-            self._refuse("These points go round the wrong way: mark them in the order named.")
-            return
-        check = recheck(self.image, cal)
-        if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
-            log.warning("marked points refused: %s (%.0f mm off)", check.detail, check.drift_mm)
-            if check.verdict == "numbers":  # the rings fit: marking begun at another wire,
-                # or the numbers misread with darts over them
-                self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
-                             "then go round clockwise (darts over the numbers? pull them "
-                             "out first).")  # fmt: skip
-            else:
-                self._refuse("The board's numbers put 20 elsewhere: start at the 20/1 wire, "
-                             "then go round clockwise.")  # fmt: skip
+        marked = check_marks(self.image, pts)
+        if marked.calibration is None:
+            log.warning("marked points refused (%s): %s", marked.verdict, marked.detail)
+            self._refuse({
+                "no board": "These points do not fit a board: one is off.",
+                "mirrored": "These points go round the wrong way: mark them in the order named.",
+                # the rings fit: marking begun at another wire, or the numbers misread
+                # with darts over them
+                "numbers": "The board's numbers put 20 elsewhere: start at the 20/1 wire, "
+                           "then go round clockwise (darts over the numbers? pull them "
+                           "out first).",
+                "moved": "The board's numbers put 20 elsewhere: start at the 20/1 wire, "
+                         "then go round clockwise.",
+            }[marked.verdict])  # fmt: skip
             return
         self.from_auto = None
-        if check.verdict == "refitted" and check.calibration and check.drift_mm >= MARKS_OFF_MM:
-            # Marks on the double ring's inner edge (about 6 % small) or a slip of the
-            # hand: the rings, fitted from the marks, are surer than the marks.
-            log.warning("marked points %.0f mm off the board's rings: the rings' fit is shown",
-                        check.drift_mm)  # fmt: skip
-            self.calibration = check.calibration
-            self.message = fill(self.t("The marks are {mm} mm off the rings: shown as the rings "
-                                       "lie. Enter = save, . = back, - = start again"),
-                                mm=f"{check.drift_mm:.0f}")  # fmt: skip
+        self.calibration = marked.calibration
+        if marked.verdict == "rings":
+            # Marks on the double ring's inner edge (about 6 % small), a slip of the
+            # hand, or one mis-click: the rings, fitted from the marks, are surer.
+            off = marked.off_marks
+            worst = max(marked.off_mm)
+            log.warning("marked points %.0f mm off the board's rings (marks %s): the rings' "
+                        "fit is shown; %s", worst, [i + 1 for i in off], marked.detail)  # fmt: skip
+            keys = self.t("Enter = save, . = back, - = start again")
+            if len(off) == 1:  # one mark is off, the others on the rings: name it
+                said = fill(self.t("Mark {n} is {mm} mm off the rings: shown as the rings lie."),
+                            n=str(off[0] + 1), mm=f"{worst:.0f}")  # fmt: skip
+            else:
+                said = fill(self.t("The marks are {mm} mm off the rings: shown as the rings "
+                                   "lie."), mm=f"{worst:.0f}")  # fmt: skip
+            self.message = f"{said} {keys}"
             return
-        self.calibration = cal
         self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
 
     def _refuse(self, why: str) -> None:
@@ -262,7 +270,33 @@ class CameraCalibrateScreen(Screen):
 
     # -- input ---------------------------------------------------------------------------
 
+    # -- a check said first, then run ----------------------------------------------------
+
+    def _run_later(self, what: Callable[[], None], saying: str) -> None:
+        self._later, self._later_shown = what, False
+        self._saying, self.message, self.error = self.t(saying), "", False
+        self.dirty = True
+
+    @property
+    def busy(self) -> bool:
+        """A check is waiting to run (its message is on screen, or about to be)."""
+        return self._later is not None
+
+    def _run_now(self) -> None:
+        what, self._later, self._later_shown = self._later, None, False
+        if what is not None:
+            what()
+            self.dirty = True
+
+    def wake_at(self) -> float | None:
+        return 0.0 if self._later is not None and self._later_shown else None
+
+    def update(self, now: float) -> None:
+        if self._later_shown:
+            self._run_now()
+
     def process_event(self, event: Any) -> None:
+        self._run_now()  # (a key pressed meanwhile acts on its outcome)
         if isinstance(event, DartInput | DartDoubt | Notice):
             self._to_the_match(event)
         elif isinstance(event, Click):
@@ -331,7 +365,7 @@ class CameraCalibrateScreen(Screen):
         elif name in ("5", "enter"):
             self.mark(self.cursor)
         elif name == "0":
-            self.run_auto()
+            self._run_later(self.run_auto, "Looking for the board...")
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -349,6 +383,8 @@ class CameraCalibrateScreen(Screen):
             self._draw_mark(p, m, str(i + 1))
         if not self.reviewing:
             self._draw_crosshair(p, self.cursor)
+        if self._later is not None:
+            self._later_shown = True  # (said on this frame: run on the next step)
         title = self._title()
         p.text(title, 4.2 * u, (w / 2, 1.5 * u), theme.ACCENT, anchor="midtop", style="bold",
                max_width=w * 0.96)  # fmt: skip
@@ -366,6 +402,8 @@ class CameraCalibrateScreen(Screen):
                max_width=w * 0.96)  # fmt: skip
 
     def _title(self) -> str:
+        if self._later is not None:
+            return self._saying
         if self.saved:
             return self.t("Calibration saved")
         if self.reviewing:
@@ -395,13 +433,13 @@ class CameraCalibrateScreen(Screen):
         return text
 
     def _hint(self) -> str:
-        if self.reviewing:
+        if self.reviewing or self._later is not None:
             return ""
         return self.t("Click the point, or move the crosshair and press 5. "
                       "0 = automatic calibration")  # fmt: skip
 
     def _keys(self) -> str:
-        if self.saved:  # the screen closes by itself: no keys to offer
+        if self.saved or self._later is not None:  # closing by itself, or busy: no keys
             return ""
         if self.reviewing:
             return self.t("Enter = save   . = back   - = start again   / = quit without saving")
