@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pygame
 import pytest
 
 from kiosk.adapters.camera import synthetic
@@ -633,3 +634,30 @@ def test_a_check_that_takes_a_while_is_said_on_screen_before_it_runs(
     assert "Looking for the board..." in session.app.texts and not session.screen.reviewing
     session.app.step(0)
     assert session.screen.reviewing
+
+
+def test_the_magnifier_shows_the_crosshair_s_surroundings_and_a_click_in_it_marks_what_it_shows(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray]
+) -> None:
+    # A wire meeting the double ring's edge is a pixel or two on the screen: the
+    # magnifier, away from the crosshair, is where the fine steps are aimed, and a click
+    # in it marks the point shown under the click, not what the box covers.
+    cam, image = camera
+    screen = session.screen
+    aim = _truth(cam, TARGETS[0].board)
+    _put(session, KeyAction("digit", "8"))  # (the crosshair moved: drawn again)
+    screen.cursor = aim
+    screen.dirty = True
+    session.app.step(0)
+    box = screen.view.zoom_box
+    assert box.w > 0.3 * screen.view.rect.h
+    assert not box.collidepoint(screen.image_to_screen(aim))  # it hides not the crosshair
+    # What the box shows is the picture round the crosshair, magnified.
+    shown = pygame.surfarray.array3d(session.app.canvas.subsurface(box.inflate(-8, -8)))
+    x, y = round(aim[0]), round(aim[1])
+    round_it = image[y - 10 : y + 10, x - 10 : x + 10, ::-1].reshape(-1, 3).mean(axis=0)
+    assert np.abs(shown.reshape(-1, 3).mean(axis=0) - round_it).max() < 60
+    cx, cy = box.center
+    _put(session, Click((cx + 12, cy)))  # a little right of the crosshair, in the box
+    marked = screen.marks[0]
+    assert abs(marked[1] - aim[1]) < 1.0 and 0.5 < marked[0] - aim[0] < 6.0

@@ -16,6 +16,7 @@ from kiosk.ui import theme
 OVERLAY = (0, 230, 255)
 # The numbers are drawn in the outer singles, inside the board's own (left to compare).
 NUMBERS_AT_MM = 135.0
+ZOOM_SIDE = 0.36  # the magnifier: its side, of the picture's smaller side
 
 
 def overlay_lines(cal: Calibration, steps: int = 120) -> list[np.ndarray]:
@@ -63,6 +64,8 @@ class BoardPicture:
         self.rect = pygame.Rect(0, 0, 1, 1)  # where the picture is drawn
         self._surface: pygame.Surface | None = None
         self._scaled: pygame.Surface | None = None
+        self.zoom_box = pygame.Rect(0, 0, 0, 0)  # the magnifier as drawn last (empty: none)
+        self._zoom_src = pygame.Rect(0, 0, 1, 1)  # the part of the picture it shows
         self.image = image
         self.set_image(image)
 
@@ -87,6 +90,7 @@ class BoardPicture:
 
     def draw(self, p: theme.Painter, rect: pygame.Rect) -> None:
         self.rect = rect
+        self.zoom_box = pygame.Rect(0, 0, 0, 0)
         if self._surface is None:
             rgb = cv2.cvtColor(self.image, cv2.COLOR_BGR2RGB)
             w, h = self.image_size
@@ -111,3 +115,52 @@ class BoardPicture:
                 p.text(str(number), (3.6 if big else 2.4) * p.u, self.image_to_screen((x, y)),
                        OVERLAY, anchor="center", style="bold")  # fmt: skip
         p.surface.set_clip(clip)
+
+    def draw_zoom(self, p: theme.Painter, centre: tuple[float, float], zoom: float) -> pygame.Rect:
+        """The picture around ``centre`` (picture pixels) magnified ``zoom`` times the
+        screen's own scale, in a square in the corner of the picture furthest from it,
+        with a cross on ``centre``: what the keypad's fine steps are aimed by (a wire
+        meeting the double ring's edge is a pixel or two on the screen); a click in it
+        is on the point it shows (``zoom_to_image``). Returns where."""
+        if self._surface is None:
+            return self.zoom_box
+        side = max(8, round(min(self.rect.w, self.rect.h) * ZOOM_SIDE))
+        half = side / (2 * zoom * self.scale)  # picture pixels either side of the centre
+        w, h = self.image_size
+        cx, cy = centre
+        # The part of the picture to show, clamped to the picture (a mark at its edge).
+        x0 = min(max(cx + 0.5 - half, 0.0), max(0.0, w - 2 * half))
+        y0 = min(max(cy + 0.5 - half, 0.0), max(0.0, h - 2 * half))
+        src = pygame.Rect(int(x0), int(y0), max(1, round(2 * half)), max(1, round(2 * half)))
+        src = src.clip(pygame.Rect(0, 0, w, h))
+        mx, my = self.image_to_screen(centre)
+        right = mx < self.rect.centerx
+        below = my < self.rect.centery
+        m = max(2, round(p.u * 0.6))  # margin from the picture's edge
+        box = pygame.Rect(0, 0, side, side)
+        box.topright = (self.rect.right - m, self.rect.top + m) if right else (
+            self.rect.left + m + side, self.rect.top + m)  # fmt: skip
+        if below:
+            box.bottom = self.rect.bottom - m
+        zoomed = pygame.transform.smoothscale(self._surface.subsurface(src), box.size)
+        p.surface.blit(zoomed, box)
+        self.zoom_box, self._zoom_src = box, src
+        pygame.draw.rect(p.surface, theme.ACCENT, box, max(1, round(p.u * 0.3)))
+        # The centre inside the box (not its middle when clamped at the picture's edge).
+        sx = box.x + (cx + 0.5 - src.x) * box.w / src.w
+        sy = box.y + (cy + 0.5 - src.y) * box.h / src.h
+        arm, gap, width = side * 0.3, side * 0.06, max(1, round(p.u * 0.2))
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            a = (sx + dx * gap, sy + dy * gap)
+            b = (sx + dx * arm, sy + dy * arm)
+            pygame.draw.line(p.surface, (0, 0, 0), a, b, width + 2)
+            pygame.draw.line(p.surface, theme.ACCENT, a, b, width)
+        return box
+
+    def zoom_to_image(self, pos: tuple[float, float]) -> tuple[float, float] | None:
+        """The picture point a screen point in the magnifier shows (None: not in it)."""
+        box, src = self.zoom_box, self._zoom_src
+        if not box.collidepoint(pos):
+            return None
+        return (src.x + (pos[0] - box.x) * src.w / box.w - 0.5,
+                src.y + (pos[1] - box.y) * src.h / box.h - 0.5)  # fmt: skip

@@ -5,7 +5,9 @@ Marking: the prompt names one point at a time (the double ring's outer edge wher
 meets the 20/1, 6/10, 3/19 and 11/14 wires, then the bull). A click marks it; on the
 keypad, 8/2/4/6 (or the arrows) move the crosshair, ``*`` goes through large, coarse
 and fine steps, 5 or Enter marks, ``.`` takes the last mark back. After the four wires
-the crosshair waits where their diagonals cross: on the bull, seen at any angle. ``0``
+the crosshair waits where their diagonals cross: on the bull, seen at any angle. A
+magnifier in the picture's corner furthest from the crosshair shows what it is on, four
+times larger (a click in it marks the point it shows). ``0``
 runs the automatic calibration (with the first mark, the 20/1 wire, as its hint for
 where 20 is).
 
@@ -81,6 +83,7 @@ LARGE = 0.05  # the large step, of the picture's width
 MOVES = {"8": (0, -1), "2": (0, 1), "4": (-1, 0), "6": (1, 0),
          "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}  # fmt: skip
 MARK_COLOUR = (255, 70, 200)
+ZOOM = 4.0  # the magnifier round the crosshair, times the picture's scale on the screen
 
 
 def _diagonals_cross(marks: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -300,7 +303,11 @@ class CameraCalibrateScreen(Screen):
         if isinstance(event, DartInput | DartDoubt | Notice):
             self._to_the_match(event)
         elif isinstance(event, Click):
-            if not self.reviewing and self.view.rect.collidepoint(event.pos):
+            if self.reviewing:
+                pass
+            elif (zoomed := self.view.zoom_to_image(event.pos)) is not None:
+                self.mark(zoomed)  # (a click in the magnifier: the point it shows)
+            elif self.view.rect.collidepoint(event.pos):
                 self.mark(self.screen_to_image(event.pos))
         elif isinstance(event, KeyAction):
             self.key(event)
@@ -383,6 +390,8 @@ class CameraCalibrateScreen(Screen):
             self._draw_mark(p, m, str(i + 1))
         if not self.reviewing:
             self._draw_crosshair(p, self.cursor)
+            if self._later is None:  # (the marks being checked: nothing to aim)
+                self.view.draw_zoom(p, self.cursor, ZOOM)
         if self._later is not None:
             self._later_shown = True  # (said on this frame: run on the next step)
         title = self._title()
