@@ -237,7 +237,10 @@ def test_the_automatic_calibration_s_reasons_are_shown_in_the_kiosk_s_language(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     blank = np.full_like(camera[1], 90)  # no board at all: refused
-    for image, said in ((camera[1], "мішень знайдена (збіг 0,"), (blank, "немає червоно-зелених")):
+    for image, said in (
+        (camera[1], "мішень знайдена (20 за числами)"),
+        (blank, "немає червоно-зелених"),
+    ):
         s = open_session(image, tmp_path / "cal.json", size=(1280, 720))
         try:
             s.kiosk.set_language("uk")

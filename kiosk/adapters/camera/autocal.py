@@ -137,10 +137,10 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     except CalibrationError as e:
         raise Refused("the fitted board gives no calibration: {error}", error=str(e)) from e
     confidence = float(min(1.0, ecc, 0.5 + pattern / 2, 0.5 + margin))
-    found = {"numbers": "board found (fit {fit}, 20 from the numbers)",
-             "hint": "board found (fit {fit}, 20 from the hint)"}[how]  # fmt: skip
-    values = {"fit": f"{ecc:.2f}"}
-    return AutoResult(cal, confidence, found.format_map(values), cal.homography, how, found, values)
+    # (the fit's correlation is in ``confidence``, said next to this)
+    found = {"numbers": "board found (20 from the numbers)",
+             "hint": "board found (20 from the hint)"}[how]  # fmt: skip
+    return AutoResult(cal, confidence, found, cal.homography, how, found)
 
 
 def board_turns(
