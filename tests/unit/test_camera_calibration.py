@@ -140,6 +140,40 @@ def test_a_calibration_file_that_is_not_json_names_the_file(tmp_path):
         Calibration.load(p)
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '{"image_size": [1280, 720], "points": [{"image": [1%s, 2], "board": [0, 0]}]}'
+            % ("0" * 400),
+            "not a finite number",
+        ),
+        ('{"image_size": [1%s, 720], "points": []}' % ("0" * 400), "not a size in pixels"),
+        ('{"image_size": [%s, 720]}' % ("9" * 5000), "not JSON"),  # over Python's int limit
+        ("[" * 100_000 + "]" * 100_000, "not JSON"),  # nested too deep to read
+    ],
+)
+def test_a_calibration_file_with_absurd_numbers_or_nesting_is_refused_not_a_crash(
+    tmp_path, text, said
+):
+    # Garbage in the file must be a message: a crash here kept the kiosk from starting.
+    p = tmp_path / "c.json"
+    p.write_text(text)
+    with pytest.raises(CalibrationError, match=said) as e:
+        Calibration.load(p)
+    assert len(str(e.value)) < 300  # (the number not printed out in full)
+
+
+def test_a_calibration_path_that_is_a_folder_or_a_pipe_is_refused_not_waited_on(tmp_path):
+    import os
+
+    pipe = tmp_path / "c.json"
+    os.mkfifo(pipe)  # read, it would wait for a writer for ever
+    for path in (pipe, tmp_path):
+        with pytest.raises(CalibrationError, match="not a file"):
+            Calibration.load(path)
+
+
 def test_the_pose_from_a_calibration_knows_which_way_a_dart_sticks_out():
     cam = random_camera(np.random.default_rng(7), 35.0)
     cal = cam.calibration(np.random.default_rng(8))

@@ -211,6 +211,8 @@ class Calibration:
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
         try:
+            if Path(path).exists() and not Path(path).is_file():  # a folder; a pipe would
+                raise CalibrationError(f"{path}: not a file")  # block the start for good
             raw = Path(path).read_bytes()
         except OSError as e:
             raise CalibrationError(f"{path}: cannot read: {e.strerror or e}") from e
@@ -223,8 +225,9 @@ class Calibration:
             # UTF-8 (with a BOM: Windows Notepad), or UTF-16/32 (Notepad's "Unicode");
             # a picture or other bytes given by mistake is "not JSON", never a crash.
             data = json.loads(raw.removeprefix(b"\xef\xbb\xbf"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise CalibrationError(f"{path}: not JSON: {e}") from e
+        except (ValueError, RecursionError) as e:  # (not JSON, not text, a number of
+            # thousands of digits, lists nested thousands deep: all "not JSON" here)
+            raise CalibrationError(f"{path}: not JSON: {_short(str(e))}") from e
         try:
             return cls.from_dict(data)
         except CalibrationError as e:
@@ -430,23 +433,32 @@ def _spread_area(pts: np.ndarray) -> float:
 
 def _pair(v: Any, what: str) -> tuple[float, float]:
     if not isinstance(v, list | tuple) or len(v) != 2:
-        raise CalibrationError(f"{what}: expected [x, y], got {v!r}")
+        raise CalibrationError(f"{what}: expected [x, y], got {_short(repr(v))}")
     out = []
     for c in v:
-        if isinstance(c, bool) or not isinstance(c, int | float) or not math.isfinite(c):
-            raise CalibrationError(f"{what}: {c!r} is not a finite number")
-        out.append(float(c))
+        try:
+            f = math.nan if isinstance(c, bool) or not isinstance(c, int | float) else float(c)
+        except OverflowError:  # an integer of hundreds of digits
+            f = math.inf
+        if not math.isfinite(f):
+            raise CalibrationError(f"{what}: {_short(repr(c))} is not a finite number")
+        out.append(f)
     return (out[0], out[1])
+
+
+def _short(text: str, most: int = 40) -> str:
+    """A value from a file as a message shows it: a number of a thousand digits cut."""
+    return text if len(text) <= most else f"{text[: most - 3]}..."
 
 
 def _size(v: Any) -> tuple[int, int]:
     if not isinstance(v, list | tuple) or len(v) != 2:
-        raise CalibrationError(f"image_size: expected [w, h], got {v!r}")
+        raise CalibrationError(f"image_size: expected [w, h], got {_short(repr(v))}")
     w, h = v
     for c in (w, h):
         whole = isinstance(c, int) or (isinstance(c, float) and c.is_integer())  # 1280.0
         if isinstance(c, bool) or not whole or not 1 <= c <= MAX_IMAGE_SIZE:
-            raise CalibrationError(f"image_size: {c!r} is not a size in pixels")
+            raise CalibrationError(f"image_size: {_short(repr(c))} is not a size in pixels")
     return (int(w), int(h))
 
 
