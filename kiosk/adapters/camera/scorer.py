@@ -59,8 +59,10 @@ LOG_SHIFT_PX = 0.5  # a camera whose picture moved this far (pixels) is logged
 # a recorded video catching up) is waited for until it has looked past the dart.
 WINDOW_S = 0.25  # cameras' views of one dart are in frames this close in time
 MAX_WAIT_S = 3.0  # ... but a camera that gives no frames is not waited for longer
-LATE_S = 1.0  # views from only other cameras this soon after a dart: the same dart, late
+LATE_S = 1.0  # views from only other cameras this near a dart: the same dart, late
 POLL_S = 0.01
+RECENT = 8  # darts and bounce-outs remembered for that
+CHECK_WAIT_S = 1.0  # a camera's first check (on its thread) is waited out this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,11 @@ class CameraScorer:
         self.stats = ScorerStats()
         self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
         self._live = [False] * len(sources)
+        # Since when its first check (``recheck``) runs on its own thread (None: not):
+        # seconds with darts in the board, no frames meanwhile. Waited out no longer
+        # than ``CHECK_WAIT_S``, or every dart would wait ``MAX_WAIT_S`` for it (and a
+        # player who thinks a dart was missed types it in).
+        self._checking: list[float | None] = [None] * len(sources)
         # Each camera's frame time whose views are all queued: a camera that has not
         # reported a dart and has looked past it did not see it.
         self._through = [-math.inf] * len(sources)
@@ -146,7 +153,8 @@ class CameraScorer:
         self._checks = [Checks(self._check_pool) for _ in sources]
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
         self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
-        self._last_dart: tuple[float, frozenset[int]] = (-math.inf, frozenset())  # when, seen by
+        # The last darts and bounce-outs acted on: (frame time, the cameras that saw it).
+        self._recent: list[tuple[float, frozenset[int]]] = []
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -181,7 +189,18 @@ class CameraScorer:
             checks = self._checks[i]
             scoring = not (det.moved_away or self._stale[i])
             still = det.phase != Phase.MOVING or not scoring  # (the detector is not fed then)
-            if (r := checks.poll(frame, det.cal, still)) is not None:
+            # (its first check, when due, runs here)
+            self._checking[i] = since = time.monotonic() if checks.first else None
+            try:
+                r = checks.poll(frame, det.cal, still)
+            finally:
+                self._checking[i] = None
+            if r is not None:
+                others = any(self._live[j] for j in range(len(self._live)) if j != i)
+                if since is not None and others and time.monotonic() - since >= CHECK_WAIT_S:
+                    # The others placed what landed while it looked away (not waited
+                    # for): seen from here, after the check, it would be a dart again.
+                    det.reset()
                 self._checked(i, r)
                 told = det.shift  # (a calibration fitted again starts from where it is)
             if det.moved_away or self._stale[i]:
@@ -364,24 +383,31 @@ class CameraScorer:
         of the frames up to ``t + WINDOW_S`` (a camera that saw nothing there: a dart
         hidden from it). A camera that gives no frames is waited for ``MAX_WAIT_S``."""
         first = views[0]
-        if time.monotonic() - first.came >= MAX_WAIT_S:
+        now = time.monotonic()
+        if now - first.came >= MAX_WAIT_S:
             return True
         until = first.t + WINDOW_S
         spoke = {v.obs.camera for v in views if v.t <= until}
+        checking = [c is not None and now - c >= CHECK_WAIT_S for c in self._checking]
         return all(i in spoke or self._through[i] >= until
-                   for i in range(len(self.detectors)) if self._live[i])  # fmt: skip
+                   for i in range(len(self.detectors))
+                   if self._live[i] and not checking[i])  # fmt: skip
 
     def _decide(self, obs: list[Observation], opened: float) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
-        cams = frozenset(o.camera for o in seen)
-        when, before = self._last_dart
-        if seen and not cams & before and opened - when < LATE_S:
-            # A camera that gave no frames for MAX_WAIT_S saw the dart the others
-            # placed: every camera sees a new dart, those included.
-            log.info("camera(s) %s saw the last dart %.2f s after the others: not counted "
-                     "again", sorted(cams), opened - when)  # fmt: skip
+        cams = frozenset(o.camera for o in obs if isinstance(o, DartSeen | Bounce))
+        late = [when for when, before in self._recent
+                if abs(opened - when) < LATE_S and not cams & before]  # fmt: skip
+        if cams and late:
+            # A camera not waited for (no frames for MAX_WAIT_S, or its first check
+            # running) saw a dart, or a bounce-out, the others acted on: every camera
+            # sees a new one, those included.
+            log.info("camera(s) %s saw a dart %.2f s from one the others saw: not counted "
+                     "again", sorted(cams), opened - late[-1])  # fmt: skip
             self.stats.late += len(cams)
             return
+        if cams:
+            self._recent = [*self._recent[-(RECENT - 1) :], (opened, cams)]
         if seen:
             fused = fuse([o.estimate for o in seen if o.estimate is not None])
             if fused is None:
@@ -393,7 +419,6 @@ class CameraScorer:
             log.info("dart %s at %.1f, %.1f mm (cameras %s, spread %.1f mm)", fused.dart,
                      *fused.board, fused.used, fused.spread_mm)  # fmt: skip
             self._emit(Hit(fused.dart))
-            self._last_dart = (opened, cams)
             if fused.doubt is not None:
                 self.stats.doubts += 1
                 log.info("dart %s could be %s (%.2f mm sigma): asking the player to check",
