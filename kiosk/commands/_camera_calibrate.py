@@ -154,8 +154,9 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(e))
     # A camera or file that is not there is said first: no display to show it on is
     # beside the point then.
-    if args.image and not Path(args.image).is_file():
-        return _fail(f"{args.image}: no such file")
+    if args.image and not Path(args.image).is_file():  # (a folder; a pipe would wait)
+        return _fail(f"{args.image}: " + ("not a file" if Path(args.image).exists()
+                                          else "no such file"))  # fmt: skip
     if not args.image and (why := missing_source(args.camera)) is not None:
         return _fail(why)
     if not (args.auto and args.yes) and (why := no_display()) is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -25,6 +26,7 @@ APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing th
 VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the wires
 GREY_SPREAD = 3  # grey levels: a grey picture's channels differ by no more (JPEG)
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
+MAX_PIXELS = 120_000_000  # larger pictures are refused before they are decoded
 CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
@@ -38,6 +40,8 @@ def _read_picture(path: str) -> np.ndarray | str:
     """The picture, or why not. Read through numpy and ``imdecode`` so a missing file is
     our one-line message, not OpenCV's warning on top of it; a PNG cut short is told
     before decoding (libpng would print its own line first)."""
+    if Path(path).exists() and not Path(path).is_file():  # (a pipe would wait for ever)
+        return "not a file"
     try:
         data = np.fromfile(path, dtype=np.uint8)
     except OSError as e:
@@ -45,12 +49,30 @@ def _read_picture(path: str) -> np.ndarray | str:
     head, tail = data[:8].tobytes(), data[-64:].tobytes()
     if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
         return CUT_SHORT
+    if (size := _stated_size(data[:262144].tobytes())) and size[0] * size[1] > MAX_PIXELS:
+        # (decoded, it would take gigabytes: a Pi would be out of memory)
+        return (f"the picture is {size[0]}x{size[1]}: too large to read (at most "
+                f"{MAX_PIXELS // 1_000_000} megapixels)")  # fmt: skip
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is not None:
         return img
     if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:  # a JPEG with no end marker
         return CUT_SHORT
     return "cannot read the picture: not an image OpenCV knows"
+
+
+def _stated_size(head: bytes) -> tuple[int, int] | None:
+    """The size a PNG or JPEG says it is, from its first bytes (None: not told)."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    at = 2 if head[:2] == b"\xff\xd8" else len(head)
+    while at + 9 <= len(head) and head[at] == 0xFF:
+        marker, length = head[at + 1], int.from_bytes(head[at + 2 : at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame's start
+            return int.from_bytes(head[at + 7 : at + 9], "big"), int.from_bytes(
+                head[at + 5 : at + 7], "big")  # fmt: skip
+        at += 2 + length
+    return None
 
 
 def _grey(img: np.ndarray) -> bool:
@@ -108,18 +130,19 @@ def run(args: argparse.Namespace) -> int:
             imgs = [cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
                     for im in imgs]  # fmt: skip
         h, w = imgs[0].shape[:2]
+        # A photo: the tip search is tuned for video-sized pictures (scaled first: the
+        # calibration is scaled to the size worked at, whatever size the photo is).
+        work = (WORK_WIDTH, round(h * WORK_WIDTH / w)) if w > WORK_WIDTH else (w, h)
+        if work != (w, h):
+            imgs = [cv2.resize(im, work, interpolation=cv2.INTER_AREA) for im in imgs]
+        try:
+            scaled = cal.for_size(work)
+        except CalibrationError as e:
+            return _fail(f"{a}: {e}".replace(f"{work[0]}x{work[1]}", f"{w}x{h}"))
         if (w, h) != cal.image_size:
-            try:
-                scaled = cal.for_size((w, h))
-            except CalibrationError as e:
-                return _fail(f"{a}: {e}")
             print(f"camera-score: {c} is for {cal.image_size[0]}x{cal.image_size[1]}, the "
                   f"pictures are {w}x{h}: its points scaled to them", file=sys.stderr)  # fmt: skip
-            cal = scaled
-        if w > WORK_WIDTH:  # a photo: the tip search is tuned for video-sized pictures
-            size = (WORK_WIDTH, round(h * WORK_WIDTH / w))
-            imgs = [cv2.resize(im, size, interpolation=cv2.INTER_AREA) for im in imgs]
-            cal = cal.for_size(size)
+        cal = scaled
         if far := jumped(imgs[0], imgs[1]):
             moved.append(i + 1)
             print(f"camera-score: camera {i + 1}: {a} is shifted {far:.0f} px from {b} (the "

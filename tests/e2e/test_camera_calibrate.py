@@ -338,6 +338,8 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     missing = _cli("--image", str(tmp_path / "nope.png"), "--out", out)
     assert missing.returncode == 2 and missing.stderr.strip().endswith("nope.png: no such file")
     assert "WARN" not in missing.stderr  # (OpenCV's own line, before ours)
+    folder = _cli("--image", str(tmp_path), "--out", out)
+    assert folder.returncode == 2 and folder.stderr.strip().endswith(f"{tmp_path}: not a file")
     assert not (tmp_path / "cal.json").exists()
 
 

@@ -452,3 +452,32 @@ def test_a_camera_whose_dart_is_far_from_the_others_is_named_as_left_out(tmp_pat
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == str(t.truth)
     assert "camera 3 places the dart" in r.stderr and "left out" in r.stderr
+
+
+@pytest.mark.parametrize("ext", ["png", "jpg"])
+def test_a_picture_too_large_to_decode_is_refused_from_its_header(tmp_path, ext):
+    # A 30000x30000 PNG is a few MB on disk and 2.7 GB decoded: a Pi runs out of memory
+    # (this machine took 10 GB and a minute). Its header says its size: refused first.
+    t = render_throw(1, 1)
+    cal, b, after = _files(tmp_path, t, 0, ext)
+    data = bytearray(Path(after).read_bytes())
+    at = 16 if ext == "png" else data.index(b"\xff\xc0") + 5  # the size in the header
+    size = (30000).to_bytes(4 if ext == "png" else 2, "big")
+    data[at : at + 2 * len(size)] = size + size
+    Path(after).write_bytes(bytes(data))
+    r = _cli("--calibration", cal, b, after)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"camera-score: {after}: the picture is 30000x30000: too large to "
+                        "read (at most 120 megapixels)\n")  # fmt: skip
+
+
+def test_a_pipe_or_a_folder_given_as_a_picture_is_refused_not_waited_on(tmp_path):
+    import os
+
+    t = render_throw(1, 1)
+    cal, b, _ = _files(tmp_path, t, 0)
+    os.mkfifo(tmp_path / "pipe.png")
+    for after in (tmp_path / "pipe.png", tmp_path):
+        r = _cli("--calibration", cal, b, str(after))  # (a pipe: _cli's timeout would fire)
+        assert r.returncode == 2
+        assert r.stderr == f"camera-score: {after}: not a file\n"
