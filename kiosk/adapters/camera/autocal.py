@@ -33,7 +33,7 @@ accept, and the confidence is only the fit's own opinion.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -48,6 +48,7 @@ from kiosk.adapters.camera.calibration import (
 from kiosk.domain import board
 
 R_OUTER = board.DOUBLE_OUTER
+WORK_WIDTH = 1920  # wider pictures (photos) are searched scaled down to this
 R_INNER = board.TREBLE_INNER
 TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
 TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
@@ -102,6 +103,22 @@ def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = 
     be read; refused when numbers read clearly put 20 elsewhere."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         return AutoResult(None, 0.0, "not a colour picture", template="not a colour picture")
+    h, w = image.shape[:2]
+    if w > WORK_WIDTH:  # a photo: found at video size (the rings' search is tuned for
+        # it: at 2560 px and over it found no rings), the calibration scaled back
+        s = WORK_WIDTH / w
+        small = cv2.resize(image, (WORK_WIDTH, round(h * s)), interpolation=cv2.INTER_AREA)
+        hint = None if twenty_hint is None else (twenty_hint[0] * s, twenty_hint[1] * s)
+        found = auto_calibrate(small, hint)
+        if found.calibration is None:
+            return found
+        try:
+            cal = found.calibration.for_size((w, h))
+        except CalibrationError as e:
+            return AutoResult(None, 0.0, f"the fitted board gives no calibration: {e}",
+                              template="the fitted board gives no calibration: {error}",
+                              values={"error": str(e)})  # fmt: skip
+        return replace(found, calibration=cal, homography=cal.homography)
     try:
         return _calibrate(np.ascontiguousarray(image, np.uint8), twenty_hint)
     except Refused as r:
