@@ -10,11 +10,17 @@ Every mark gets Gaussian error of ``sigma`` px; a mis-click moves one mark (any 
 ``Calibration.from_points`` refuses the marks, and how far the accepted calibrations
 put the board's points (the scoring area, up to the double ring) from the truth
 (median and p95 of the worst point per calibration, mm): what a dart would be off.
+
+Then the screen's own check, with the picture (``marked.check_marks``: the board's
+rings fitted from the marks put a mis-click right and name it), on rendered pictures
+(n/5 of them: 0.3-5 s each): how often the marks are refused, put right (the board's
+points within 1 mm), with the off mark(s) named, and wrong (kept more than 1 mm off).
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -24,6 +30,7 @@ import numpy as np
 
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+from kiosk.adapters.camera.marked import check_marks
 from kiosk.domain import board
 from kiosk.ui.screens.camera_calibrate import TARGETS
 
@@ -68,7 +75,42 @@ def main() -> int:
         med, p95 = (np.median(off), np.percentile(off, 95)) if off else (np.nan, np.nan)
         print(f"{sigma:6.0f} px  {miss:6.0f} px  {100 * refused / a.n:6.1f} %"
               f"   {med:27.1f}  {p95:4.1f}")  # fmt: skip
+    with_the_picture(a.n // 5, a.seed, grid, brd)
     return 0
+
+
+def with_the_picture(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> None:
+    print(f"\nthe screen's check with the picture ({n} rendered pictures, marks 1 px off)")
+    print("mis-click        refused   put right   named   wrong   median s")
+    for miss, count in ((15.0, 1), (30.0, 1), (60.0, 1), (30.0, 2)):
+        refused = right = named = wrong = 0
+        took: list[float] = []
+        for s in range(n):
+            rng = np.random.default_rng(seed + s)
+            cam = synthetic.random_camera(rng)
+            image = synthetic.render(cam, synthetic.random_scene(rng), rng)
+            marks = cam.project(np.column_stack([brd, np.zeros(len(brd))]))
+            marks = marks + rng.normal(0.0, 1.0, marks.shape)
+            off = sorted(rng.choice(len(brd), count, replace=False).tolist())
+            for k in off:
+                turn = rng.uniform(0, 2 * np.pi)
+                marks[k] += miss * np.array([np.cos(turn), np.sin(turn)])
+            pts = [PointPair((float(x), float(y)), t.board)
+                   for (x, y), t in zip(marks, TARGETS, strict=True)]  # fmt: skip
+            t0 = time.perf_counter()
+            got = check_marks(image, pts)
+            took.append(time.perf_counter() - t0)
+            if got.calibration is None:
+                refused += 1
+                continue
+            seen = cam.project(np.column_stack([grid, np.zeros(len(grid))]))
+            worst = float(np.linalg.norm(got.calibration.image_to_board(seen) - grid, axis=1).max())
+            right += worst <= 1.0
+            wrong += worst > 1.0
+            named += got.verdict == "rings" and got.off_marks == off
+        print(f"{count} x {miss:3.0f} px     {100 * refused / n:6.1f} %  {100 * right / n:7.1f} %"
+              f"  {100 * named / n:5.1f} %  {100 * wrong / n:4.1f} %"
+              f"   {np.median(took):6.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the w
 GREY_SPREAD = 3  # grey levels: a grey picture's channels differ by no more (JPEG)
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
 MAX_PIXELS = 120_000_000  # larger pictures are refused before they are decoded
+HEADER_BYTES = 1 << 20  # the size is looked for this far in (a JPEG's EXIF, XMP, ICC)
 CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
@@ -49,7 +50,7 @@ def _read_picture(path: str) -> np.ndarray | str:
     head, tail = data[:8].tobytes(), data[-64:].tobytes()
     if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
         return CUT_SHORT
-    if (size := _stated_size(data[:262144].tobytes())) and size[0] * size[1] > MAX_PIXELS:
+    if (size := _stated_size(data[:HEADER_BYTES].tobytes())) and size[0] * size[1] > MAX_PIXELS:
         # (decoded, it would take gigabytes: a Pi would be out of memory)
         return (f"the picture is {size[0]}x{size[1]}: too large to read (at most "
                 f"{MAX_PIXELS // 1_000_000} megapixels)")  # fmt: skip
@@ -67,6 +68,9 @@ def _stated_size(head: bytes) -> tuple[int, int] | None:
         return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
     at = 2 if head[:2] == b"\xff\xd8" else len(head)
     while at + 9 <= len(head) and head[at] == 0xFF:
+        if head[at + 1] == 0xFF:  # a fill byte before the marker
+            at += 1
+            continue
         marker, length = head[at + 1], int.from_bytes(head[at + 2 : at + 4], "big")
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame's start
             return int.from_bytes(head[at + 7 : at + 9], "big"), int.from_bytes(

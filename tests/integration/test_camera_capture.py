@@ -3,6 +3,7 @@ import time
 
 import cv2
 import numpy as np
+from camera_players import Apart
 from pytest import approx
 
 from kiosk.adapters.camera.capture import (
@@ -378,41 +379,6 @@ def test_videos_of_one_rig_keep_one_clock_and_wait_together_for_one_far_behind()
     assert clock.stamp(7, period) == approx(100.7)  # its time in the video: unmoved
 
 
-class _Apart:
-    """Two cameras' frames stamped with the time they were taken (frame k: ``k *
-    period``) but handed over ``lag`` s apart: the second camera far behind the first
-    (a slow machine's long tip searches, a recorded video catching up)."""
-
-    def __init__(self, scorer, frames, lag, fps=30.0):
-        self.frames, self.period, self.lag = frames, 1.0 / fps, lag
-        self.readers = scorer.readers
-        self._stopped = threading.Event()
-        self._threads = [threading.Thread(target=self._play, args=(i,), daemon=True)
-                         for i in range(len(frames))]  # fmt: skip
-        scorer.readers = [self] + [_Quiet()] * (len(frames) - 1)
-        self.origin = time.monotonic()
-
-    def start(self):
-        for t in self._threads:
-            t.start()
-
-    def stop(self):
-        self._stopped.set()
-        for t in self._threads:
-            t.join(timeout=5.0)
-
-    def _play(self, i):
-        reader = self.readers[i]
-        reader.on_status("connected", "apart")
-        if self._stopped.wait(self.lag * i):
-            return
-        for k, frame in enumerate(self.frames[i]):
-            if self._stopped.is_set():
-                return
-            reader.on_frame(frame, k, self.origin + k * self.period)
-            self._stopped.wait(self.period / 2)
-
-
 def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
     # Camera 2 hands its views over 1.5 s after camera 1 (later than a dart's views
     # were ever waited for): each dart is still the two cameras' views fused, the
@@ -425,7 +391,7 @@ def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
     events = []
     s = CameraScorer(["cam0", "cam1"], [v.calibration for v in videos], events.append,
                      retry_interval=60)  # fmt: skip
-    _Apart(s, [v.frames for v in videos], lag=1.5)
+    Apart(s, [v.frames for v in videos], lag=1.5)
     s.start()
     assert _wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
     time.sleep(0.5)
@@ -434,60 +400,6 @@ def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
             if type(e).__name__ in ("Hit", "CameraTakeout")]  # fmt: skip
     assert said == ["T20", "MISS", "S5", "CameraTakeout"]
     assert s.stats.late == 0
-
-
-def test_a_camera_too_far_behind_to_wait_for_does_not_count_a_dart_or_bounce_out_twice():
-    # Camera 2 hands its views over 4 s late, past MAX_WAIT_S: the darts are placed by
-    # camera 1 alone, and camera 2's views of them, the bounce-out's too, are late.
-    steps = [Step("still", 10), Step("throw", tip=(0.0, 103.0)), Step("still", 10),
-             Step("bounce", tip=(0.0, 60.0)), Step("still", 10),
-             Step("throw", tip=(-17.7, 54.6)), Step("still", 10),
-             Step("takeout"), Step("still", 12)]  # fmt: skip
-    videos = render_rig_turn(7, steps, 2, off_axis=(20.0, 45.0), size=(640, 360))
-    events = []
-    s = CameraScorer(["cam0", "cam1"], [v.calibration for v in videos], events.append,
-                     retry_interval=60)  # fmt: skip
-    _Apart(s, [v.frames for v in videos], lag=4.0)
-    s.start()
-    assert _wait(lambda: s.stats.late >= 3, 20)
-    time.sleep(0.5)
-    s.stop()
-    said = [str(e.dart) if type(e).__name__ == "Hit" else type(e).__name__ for e in events
-            if type(e).__name__ in ("Hit", "CameraTakeout")]  # fmt: skip
-    assert said == ["T20", "MISS", "S5", "CameraTakeout"]
-
-
-def test_a_camera_whose_first_check_takes_seconds_does_not_hold_the_others_darts_back(
-    monkeypatch,
-):
-    # A camera plugged back in mid-game is checked against the board on its own thread
-    # (seconds with darts in the board): meanwhile the other cameras' darts are placed
-    # at once, not after the fusion waited MAX_WAIT_S for it (a player who thinks the
-    # dart was missed types it in, and it counts twice).
-    from kiosk.adapters.camera import recheck as module
-
-    steps = [Step("still", 10), Step("throw", tip=(0.0, 103.0)), Step("still", 30)]
-    videos = render_rig_turn(7, steps, 2, off_axis=(20.0, 45.0), size=(640, 360))
-    slow = videos[1].calibration
-
-    def check(frame, cal):
-        if cal is slow:
-            time.sleep(6.0)
-        return module.Recheck("same", 0.1)
-
-    monkeypatch.setattr(module, "recheck", check)
-    hits = []
-    s = CameraScorer(["cam0", "cam1"], [v.calibration for v in videos],
-                     lambda e: hits.append((time.monotonic(), e)) if type(e).__name__ == "Hit"
-                     else None, retry_interval=60)  # fmt: skip
-    play = _Apart(s, [v.frames for v in videos], lag=0.0)
-    s.start()
-    assert _wait(lambda: hits, 10)
-    s.stop()
-    when, hit = hits[0]
-    impact = play.origin + videos[0].impacts[0][0] * play.period
-    assert str(hit.dart) == "T20"
-    assert when - impact < 2.2, f"{when - impact:.1f} s after the impact"
 
 
 class _Webcam:

@@ -48,7 +48,7 @@ from kiosk.adapters.camera.calibration import (
 from kiosk.domain import board
 
 R_OUTER = board.DOUBLE_OUTER
-WORK_WIDTH = 1920  # wider pictures (photos) are searched scaled down to this
+WORK_SIZE = (1920, 1080)  # larger pictures (photos) are searched scaled down to fit
 R_INNER = board.TREBLE_INNER
 TEMPLATE_PPM = 2.0  # template pixels per mm for the ECC fit
 TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
@@ -104,10 +104,10 @@ def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = 
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         return AutoResult(None, 0.0, "not a colour picture", template="not a colour picture")
     h, w = image.shape[:2]
-    if w > WORK_WIDTH:  # a photo: found at video size (the rings' search is tuned for
-        # it: at 2560 px and over it found no rings), the calibration scaled back
-        s = WORK_WIDTH / w
-        small = cv2.resize(image, (WORK_WIDTH, round(h * s)), interpolation=cv2.INTER_AREA)
+    if (s := min(WORK_SIZE[0] / w, WORK_SIZE[1] / h)) < 1.0:  # a photo: found at video
+        # size (the rings' search is tuned for it: a board over about 900 px across is
+        # not found), the calibration scaled back
+        small = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
         hint = None if twenty_hint is None else (twenty_hint[0] * s, twenty_hint[1] * s)
         found = auto_calibrate(small, hint)
         if found.calibration is None:

@@ -8,7 +8,7 @@ The marks give a calibration; the board's red and green rings, fitted again from
   or marks that disagree with each other (one mis-click: with five points which one is
   off cannot be told from the points alone, but the rings, fitted from all five, tell):
   the rings' fit (``"rings"``), with how far each mark is from it, for the screen to
-  name the one that is off;
+  name the one that is off (those ``MARKS_OFF_MM`` or more off);
 - marks that fit no board, go round the wrong way, or that the rings and numbers put
   at another wire: refused (``"no board"``, ``"mirrored"``, ``"moved"``, ``"numbers"``).
 """
@@ -65,7 +65,8 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
         return Marked("rings", rings, _off(rings, points), f"{disagree}; {check.detail}")
     if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
         return Marked(check.verdict, detail=f"{check.detail} ({check.drift_mm:.0f} mm off)")
-    if check.verdict == "refitted" and check.calibration and check.drift_mm >= MARKS_OFF_MM:
+    if check.verdict == "refitted" and check.calibration:  # the rings, sure, over 2 mm
+        # off the marks (``recheck.SAME_MM``): surer than the marks
         rings = check.calibration
         return Marked("rings", rings, _off(rings, points), check.detail)
     return Marked("marks", cal, _off(cal, points), check.detail)

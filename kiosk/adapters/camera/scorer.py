@@ -197,12 +197,16 @@ class CameraScorer:
                 self._checking[i] = None
             if r is not None:
                 others = any(self._live[j] for j in range(len(self._live)) if j != i)
-                if since is not None and others and time.monotonic() - since >= CHECK_WAIT_S:
+                afresh = since is not None and others and time.monotonic() - since >= CHECK_WAIT_S
+                if afresh:
                     # The others placed what landed while it looked away (not waited
                     # for): seen from here, after the check, it would be a dart again.
+                    # The next frame is the board as it is now (this one is from before).
                     det.reset()
                 self._checked(i, r)
                 told = det.shift  # (a calibration fitted again starts from where it is)
+                if afresh:
+                    return
             if det.moved_away or self._stale[i]:
                 return
             try:

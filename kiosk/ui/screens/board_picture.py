@@ -5,6 +5,8 @@ the one saved, over the camera's picture now."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pygame
@@ -128,11 +130,12 @@ class BoardPicture:
         half = side / (2 * zoom * self.scale)  # picture pixels either side of the centre
         w, h = self.image_size
         cx, cy = centre
-        # The part of the picture to show, clamped to the picture (a mark at its edge).
-        x0 = min(max(cx + 0.5 - half, 0.0), max(0.0, w - 2 * half))
-        y0 = min(max(cy + 0.5 - half, 0.0), max(0.0, h - 2 * half))
-        src = pygame.Rect(int(x0), int(y0), max(1, round(2 * half)), max(1, round(2 * half)))
-        src = src.clip(pygame.Rect(0, 0, w, h))
+        # The part of the picture to show, whole pixels, kept inside the picture (a mark
+        # at its edge: the last row and column shown too).
+        n = max(1, math.ceil(2 * half))
+        x0 = min(max(math.floor(cx + 0.5 - half), 0), max(0, w - n))
+        y0 = min(max(math.floor(cy + 0.5 - half), 0), max(0, h - n))
+        src = pygame.Rect(x0, y0, n, n).clip(pygame.Rect(0, 0, w, h))
         mx, my = self.image_to_screen(centre)
         right = mx < self.rect.centerx
         below = my < self.rect.centery

@@ -195,7 +195,7 @@ class CameraCalibrateScreen(Screen):
             return
         self.from_auto = None
         self.calibration = marked.calibration
-        if marked.verdict == "rings":
+        if marked.verdict == "rings" and marked.off_marks:
             # Marks on the double ring's inner edge (about 6 % small), a slip of the
             # hand, or one mis-click: the rings, fitted from the marks, are surer.
             off = marked.off_marks
@@ -211,6 +211,9 @@ class CameraCalibrateScreen(Screen):
                                    "lie."), mm=f"{worst:.0f}")  # fmt: skip
             self.message = f"{said} {keys}"
             return
+        if marked.verdict == "rings":
+            log.info("marked points within %.1f mm of the board's rings: the rings' fit is "
+                     "shown (%s)", max(marked.off_mm), marked.detail)  # fmt: skip
         self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
 
     def _refuse(self, why: str) -> None:
