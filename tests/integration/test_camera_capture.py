@@ -3,7 +3,7 @@ import time
 
 import cv2
 import numpy as np
-from camera_players import Apart
+from camera_players import OneClock, apart_scorer, said, wait
 from pytest import approx
 
 from kiosk.adapters.camera.capture import (
@@ -21,7 +21,7 @@ from kiosk.adapters.camera.scorer import (
     CameraTakeout,
     CameraUnreadable,
 )
-from kiosk.adapters.camera.synthetic import Step, render_rig_turn, render_turn
+from kiosk.adapters.camera.synthetic import Step, render_turn
 
 
 def _write_video(path, frames, fps=30):
@@ -33,15 +33,6 @@ def _write_video(path, frames, fps=30):
     out.release()
 
 
-def _wait(cond, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_a_recorded_video_plays_as_a_camera_frame_by_frame(tmp_path):
     frames = [np.full((72, 128, 3), 20 * i, np.uint8) for i in range(6)]
     _write_video(tmp_path / "v.avi", frames)
@@ -49,7 +40,7 @@ def test_a_recorded_video_plays_as_a_camera_frame_by_frame(tmp_path):
     r = CameraReader(str(tmp_path / "v.avi"), lambda f, i, t: got.append(int(f.mean())),
                      lambda s, d: states.append(s), retry_interval=60)  # fmt: skip
     r.start()
-    assert _wait(lambda: "lost" in states)
+    assert wait(lambda: "lost" in states)
     r.stop()
     assert len(got) == 6
     assert got == sorted(got)  # in order
@@ -63,7 +54,7 @@ def test_a_video_that_ends_is_said_to_have_ended_and_is_not_played_again(tmp_pat
     r = CameraReader(str(tmp_path / "v.avi"), lambda f, i, t: got.append(i),
                      lambda s, d: statuses.append((s, d)), retry_interval=0.05)  # fmt: skip
     r.start()
-    assert _wait(lambda: statuses[-1:] == [("lost", "the video ended")])
+    assert wait(lambda: statuses[-1:] == [("lost", "the video ended")])
     time.sleep(0.5)  # ten retry intervals: a replay would have started by now
     r.stop()
     assert got == list(range(6))  # every frame once: its darts are not scored twice
@@ -75,7 +66,7 @@ def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_c
     r = CameraReader(str(tmp_path / "missing.avi"), lambda f, i, t: None,
                      lambda s, d: states.append(s), retry_interval=0.05)  # fmt: skip
     r.start()
-    assert _wait(lambda: "reconnecting" in states)
+    assert wait(lambda: "reconnecting" in states)
     (tmp_path / "missing.avi").touch()  # still not a video: keeps retrying
     time.sleep(0.2)
     r.stop()
@@ -137,7 +128,7 @@ def test_a_camera_giving_pictures_of_another_size_is_scored_with_its_calibration
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      retry_interval=60)  # fmt: skip
     s.start()
-    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
+    assert wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
     s.stop()
     hits = [e for e in events if type(e).__name__ == "Hit"]
     assert [str(h.dart) for h in hits] == ["S20"]
@@ -151,7 +142,7 @@ def test_a_camera_giving_pictures_of_another_shape_is_reported_not_scored(tmp_pa
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      retry_interval=60)  # fmt: skip
     s.start()
-    assert _wait(lambda: any(getattr(e, "state", "") == "lost" for e in events), 20)
+    assert wait(lambda: any(getattr(e, "state", "") == "lost" for e in events), 20)
     s.stop()
     lost = next(e for e in events if getattr(e, "state", "") == "lost")
     assert "640x480" in lost.detail and "calibrate" in lost.detail
@@ -167,7 +158,7 @@ def _score_video(tmp_path, steps, until):
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      retry_interval=60)  # fmt: skip
     s.start()
-    assert _wait(lambda: until(events), 20)
+    assert wait(lambda: until(events), 20)
     s.stop()
     return events, s
 
@@ -203,7 +194,7 @@ def test_a_dart_whose_tip_no_camera_can_place_is_reported_unreadable_not_scored(
     events = []
     s = CameraScorer([str(tmp_path / "blob.avi")], [cal], events.append, retry_interval=60)
     s.start()
-    assert _wait(lambda: any(isinstance(e, CameraUnreadable) for e in events), 20)
+    assert wait(lambda: any(isinstance(e, CameraUnreadable) for e in events), 20)
     s.stop()
     assert [e for e in events if isinstance(e, CameraUnreadable)] == [CameraUnreadable((0,))]
     assert not [e for e in events if type(e).__name__ == "Hit"]
@@ -248,72 +239,12 @@ def test_a_camera_knocked_far_is_reported_then_fitted_to_the_board_and_scores_ag
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      realtime=True, retry_interval=60)  # fmt: skip
     s.start()
-    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
+    assert wait(lambda: any(type(e).__name__ == "Hit" for e in events), 20)
     s.stop()
     states = [(e.state, e.detail) for e in events if isinstance(e, CameraStatus)]
     assert states[1] == ("lost", "moved: calibrate it again")
     assert states[2] == ("connected", "in place (fitted to the board again)")
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
-
-
-class _OneClock:
-    """Cameras on one clock, standing in for a scorer's readers: camera ``i`` plays
-    ``frames[i]`` at ``fps`` on a thread of its own, and no camera starts frame k+1
-    before every camera is done with frame k. Two videos played by two readers drift
-    apart by however long each camera's first calibration check took (on a busy machine
-    by half a second and more), and these tests are about when views of one dart
-    arrive, not about that."""
-
-    def __init__(self, scorer, frames, fps=30.0):
-        self.frames, self.period = frames, 1.0 / fps
-        self.readers = scorer.readers
-        self._barrier = threading.Barrier(len(frames))
-        self.origin = 0.0
-        self._start = threading.Barrier(len(frames), action=self._set_origin)
-        self._stopped = threading.Event()
-        self._threads = [threading.Thread(target=self._play, args=(i,), daemon=True)
-                         for i in range(len(frames))]  # fmt: skip
-        scorer.readers = [self] + [_Quiet()] * (len(frames) - 1)
-
-    def _set_origin(self):
-        self.origin = time.monotonic()
-
-    def start(self):
-        for t in self._threads:
-            t.start()
-
-    def stop(self):
-        self._stopped.set()
-        self._barrier.abort()
-        self._start.abort()
-        for t in self._threads:
-            t.join(timeout=5.0)
-
-    def _play(self, i):
-        reader = self.readers[i]
-        reader.on_status("connected", "one clock")
-        try:
-            for k, frame in enumerate(self.frames[i]):
-                if self._stopped.is_set():
-                    return
-                if k == 0:
-                    self._start.wait()  # every camera's first frame at one time
-                # Each frame's time is its place in the video, as a recorded video's
-                # (``PlayClock``): a loaded machine slows the playing, not the clock the
-                # views of one dart are grouped by.
-                reader.on_frame(frame, k + 1, self.origin + k * self.period)
-                self._barrier.wait()  # (a frame late is not made up for: a camera's clock)
-                self._stopped.wait(self.period)
-        except threading.BrokenBarrierError:
-            return
-
-
-class _Quiet:
-    def start(self):
-        pass
-
-    def stop(self):
-        pass
 
 
 def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice():
@@ -328,9 +259,9 @@ def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice():
     events = []
     s = CameraScorer(["cam0", "cam1"], [video.calibration] * 2, events.append,
                      retry_interval=60)  # fmt: skip
-    _OneClock(s, frames)
+    OneClock(s, frames)
     s.start()
-    assert _wait(lambda: s.stats.late or sum(type(e).__name__ == "Hit" for e in events) > 1, 10)
+    assert wait(lambda: s.stats.late or sum(type(e).__name__ == "Hit" for e in events) > 1, 10)
     s.stop()
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
     assert s.stats.late == 1
@@ -354,9 +285,9 @@ def test_a_camera_slow_to_find_the_tip_is_waited_for_and_fused(caplog):
 
     det._judge = slow_judge
     caplog.set_level("INFO", logger="kiosk.camera")
-    _OneClock(s, [video.frames] * 2)
+    OneClock(s, [video.frames] * 2)
     s.start()
-    assert _wait(lambda: any(type(e).__name__ == "Hit" for e in events), 10)
+    assert wait(lambda: any(type(e).__name__ == "Hit" for e in events), 10)
     time.sleep(1.2)  # (a late view would come by now)
     s.stop()
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
@@ -383,22 +314,11 @@ def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
     # Camera 2 hands its views over 1.5 s after camera 1 (later than a dart's views
     # were ever waited for): each dart is still the two cameras' views fused, the
     # bounce-out one miss, and the takeout comes after the turn's last dart.
-    steps = [Step("still", 10), Step("throw", tip=(0.0, 103.0)), Step("still", 10),
-             Step("bounce", tip=(0.0, 60.0)), Step("still", 10),
-             Step("throw", tip=(-17.7, 54.6)), Step("still", 10),
-             Step("takeout"), Step("still", 12)]  # fmt: skip
-    videos = render_rig_turn(7, steps, 2, off_axis=(20.0, 45.0), size=(640, 360))
-    events = []
-    s = CameraScorer(["cam0", "cam1"], [v.calibration for v in videos], events.append,
-                     retry_interval=60)  # fmt: skip
-    Apart(s, [v.frames for v in videos], lag=1.5)
-    s.start()
-    assert _wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
+    s, events = apart_scorer(lag=1.5)
+    assert wait(lambda: any(isinstance(e, CameraTakeout) for e in events), 20)
     time.sleep(0.5)
     s.stop()
-    said = [str(e.dart) if type(e).__name__ == "Hit" else type(e).__name__ for e in events
-            if type(e).__name__ in ("Hit", "CameraTakeout")]  # fmt: skip
-    assert said == ["T20", "MISS", "S5", "CameraTakeout"]
+    assert said(events) == ["T20", "MISS", "S5", "CameraTakeout"]
     assert s.stats.late == 0
 
 
@@ -520,7 +440,7 @@ def test_a_camera_of_the_wrong_shape_is_reported_again_each_time_it_comes_back(m
     s = CameraScorer(["/dev/video0"], [video.calibration], events.append, retry_interval=0.05)
     s.start()
     statuses = lambda: [(e.state, e.detail) for e in events if isinstance(e, CameraStatus)]  # noqa: E731
-    assert _wait(lambda: statuses().count(("connected", "/dev/video0")) >= 3)
+    assert wait(lambda: statuses().count(("connected", "/dev/video0")) >= 3)
     time.sleep(0.2)
     s.stop()
     # After each reconnection its pictures are still of a shape it cannot score: said
