@@ -274,8 +274,6 @@ class CameraCalibrateScreen(Screen):
         self.finished = True
         self.message, self.error = f"{self.t('Saved to')} {self.out_path}", False
 
-    # -- input ---------------------------------------------------------------------------
-
     # -- a check said first, then run ----------------------------------------------------
 
     def _run_later(self, what: Callable[[], None], saying: str) -> None:
@@ -300,6 +298,8 @@ class CameraCalibrateScreen(Screen):
     def update(self, now: float) -> None:
         if self._later_shown:
             self._run_now()
+
+    # -- input ---------------------------------------------------------------------------
 
     def process_event(self, event: Any) -> None:
         self._run_now()  # (a key pressed meanwhile acts on its outcome)

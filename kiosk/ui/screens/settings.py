@@ -217,6 +217,7 @@ def calibration_screen(kiosk: Any, image: Any, out: Path) -> CameraCalibrateScre
                     self.kiosk.stack.pop()
 
         def wake_at(self) -> float | None:
-            return self.close_at
+            times = [t for t in (super().wake_at(), self.close_at) if t is not None]
+            return min(times) if times else None
 
     return InKiosk()
