@@ -68,6 +68,7 @@ class BoardPicture:
         self._scaled: pygame.Surface | None = None
         self.zoom_box = pygame.Rect(0, 0, 0, 0)  # the magnifier as drawn last (empty: none)
         self._zoom_src = pygame.Rect(0, 0, 1, 1)  # the part of the picture it shows
+        self._zoom_corner: tuple[bool, bool] | None = None  # (on the right, at the foot)
         self.image = image
         self.set_image(image)
 
@@ -137,14 +138,13 @@ class BoardPicture:
         y0 = min(max(math.floor(cy + 0.5 - half), 0), max(0, h - n))
         src = pygame.Rect(x0, y0, n, n).clip(pygame.Rect(0, 0, w, h))
         mx, my = self.image_to_screen(centre)
-        right = mx < self.rect.centerx
-        below = my < self.rect.centery
         m = max(2, round(p.u * 0.6))  # margin from the picture's edge
-        box = pygame.Rect(0, 0, side, side)
-        box.topright = (self.rect.right - m, self.rect.top + m) if right else (
-            self.rect.left + m + side, self.rect.top + m)  # fmt: skip
-        if below:
-            box.bottom = self.rect.bottom - m
+        box = self._zoom_box_at(self._zoom_corner, side, m) if self._zoom_corner else None
+        if box is None or box.inflate(side // 2, side // 2).collidepoint(mx, my):
+            # (it stays in its corner until the crosshair comes near it: a box jumping
+            # across while the fine steps are aimed by it loses the eye)
+            self._zoom_corner = (mx < self.rect.centerx, my < self.rect.centery)
+            box = self._zoom_box_at(self._zoom_corner, side, m)
         zoomed = pygame.transform.smoothscale(self._surface.subsurface(src), box.size)
         p.surface.blit(zoomed, box)
         self.zoom_box, self._zoom_src = box, src
@@ -158,6 +158,14 @@ class BoardPicture:
             b = (sx + dx * arm, sy + dy * arm)
             pygame.draw.line(p.surface, (0, 0, 0), a, b, width + 2)
             pygame.draw.line(p.surface, theme.ACCENT, a, b, width)
+        return box
+
+    def _zoom_box_at(self, corner: tuple[bool, bool], side: int, m: int) -> pygame.Rect:
+        """The magnifier in a corner of the picture: (on the right, at the foot)."""
+        right, below = corner
+        box = pygame.Rect(0, 0, side, side)
+        box.right = self.rect.right - m if right else self.rect.left + m + side
+        box.top = self.rect.bottom - m - side if below else self.rect.top + m
         return box
 
     def zoom_to_image(self, pos: tuple[float, float]) -> tuple[float, float] | None:

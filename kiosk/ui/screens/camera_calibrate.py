@@ -4,7 +4,8 @@ automatic calibration find them, then check the rings and wires drawn back over 
 Marking: the prompt names one point at a time (the double ring's outer edge where it
 meets the 20/1, 6/10, 3/19 and 11/14 wires, then the bull). A click marks it; on the
 keypad, 8/2/4/6 (or the arrows) move the crosshair, ``*`` goes through large, coarse
-and fine steps, 5 or Enter marks, ``.`` takes the last mark back. After the four wires
+and fine steps, 5 marks (Enter does not: pressed twice it marked a point not aimed
+at), ``.`` takes the last mark back. After the four wires
 the crosshair waits where their diagonals cross: on the bull, seen at any angle. A
 magnifier in the picture's corner furthest from the crosshair shows what it is on, four
 times larger (a click in it marks the point it shows). ``0``
@@ -204,11 +205,11 @@ class CameraCalibrateScreen(Screen):
                         "fit is shown; %s", worst, [i + 1 for i in off], marked.detail)  # fmt: skip
             keys = self.t("Enter = save, . = back, - = start again")
             if len(off) == 1:  # one mark is off, the others on the rings: name it
-                said = fill(self.t("Mark {n} is {mm} mm off the rings: shown as the rings lie."),
+                said = fill(self.t("Mark {n} was {mm} mm off: put right by the board's rings."),
                             n=str(off[0] + 1), mm=f"{worst:.0f}")  # fmt: skip
             else:
-                said = fill(self.t("The marks are {mm} mm off the rings: shown as the rings "
-                                   "lie."), mm=f"{worst:.0f}")  # fmt: skip
+                said = fill(self.t("The marks were {mm} mm off: put right by the board's "
+                                   "rings."), mm=f"{worst:.0f}")  # fmt: skip
             self.message = f"{said} {keys}"
             return
         if marked.verdict == "rings":
@@ -246,6 +247,11 @@ class CameraCalibrateScreen(Screen):
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             if hint is None and "segment is 20" in result.template:  # how to mark it
                 self.message += " " + self.t("Mark the first point (the 20/1 wire), then press 0.")
+            elif twenty_at is None and hint is not None and "than the mark" in result.template:
+                # (the hint is mark 1, whatever is marked after it: that one to put right)
+                self.message = f"{self.t('Auto calibration')}: " + self.t(
+                    "the board's numbers put 20 elsewhere than mark 1: . = take the marks "
+                    "back, then mark the 20/1 wire first and press 0")  # fmt: skip
             return
         self.calibration, self.from_auto = result.calibration, result
         sure = percent(result.confidence, self.kiosk.settings.language)
@@ -302,10 +308,13 @@ class CameraCalibrateScreen(Screen):
     # -- input ---------------------------------------------------------------------------
 
     def process_event(self, event: Any) -> None:
-        self._run_now()  # (a key pressed meanwhile acts on its outcome)
         if isinstance(event, DartInput | DartDoubt | Notice):
             self._to_the_match(event)
-        elif isinstance(event, Click):
+            return
+        if self.busy:  # a key pressed meanwhile (Enter twice: a review saved unseen)
+            log.info("calibration: %r while checking: not taken", event)
+            return
+        if isinstance(event, Click):
             if self.reviewing:
                 pass
             elif (zoomed := self.view.zoom_to_image(event.pos)) is not None:
@@ -331,10 +340,12 @@ class CameraCalibrateScreen(Screen):
     def _asked_first(self, name: str) -> bool:
         """``-`` (start again) and ``/`` (quit) throw away marks that were going well
         (or a calibration shown and not saved): the first press asks, the second does
-        it. Marks refused go at once (starting again is what they ask for)."""
+        it. Marks refused go at once with ``-`` (starting again is what they ask for);
+        ``/`` asks all the same (leaving throws away five marks, four of them right)."""
         asked, self.asked = self.asked, None
-        refused = self.error and asked is None  # (else the error shown is the question)
-        if asked == name or not (self.reviewing or (self.marks and not refused)):
+        refused = self.target is None and not self.reviewing  # all marked, and refused
+        at_once = refused and name == "undo"
+        if asked == name or not (self.reviewing or (self.marks and not at_once)):
             return False
         self.asked = name
         if asked is None:  # (one question in place of the other: what was said before it)
@@ -372,8 +383,11 @@ class CameraCalibrateScreen(Screen):
             self.cursor = (x, y)
         elif name == "times":
             self.step = self.steps[(self.steps.index(self.step) + 1) % len(self.steps)]
-        elif name in ("5", "enter"):
+        elif name == "5":
             self.mark(self.cursor)
+        elif name == "enter" and self.target is not None:  # (not a mark: Enter twice
+            # from the check screen marked a point not aimed at)
+            self.message, self.error = self.t("5 marks the point"), False
         elif name == "0":
             self._run_later(self.run_auto, "Looking for the board...")
 
@@ -459,7 +473,7 @@ class CameraCalibrateScreen(Screen):
             return self.t(". = take back the last point   - = start again   / = quit")
         step = {FINE: self.t("fine"), COARSE: self.t("coarse")}.get(self.step, self.t("large"))
         return (f"{self.t('8 2 4 6 = move')} ({step}, * = {self.t('change')})   "
-                f"{self.t('5 = mark   . = undo   0 = auto   / = quit')}")  # fmt: skip
+                f"{self.t('5 = mark   . = back   0 = auto   / = quit')}")  # fmt: skip
 
     def _draw_mark(self, p: theme.Painter, m: tuple[float, float], label: str) -> None:
         x, y = self.image_to_screen(m)
