@@ -310,6 +310,7 @@ class CameraCalibrateScreen(Screen):
     def process_event(self, event: Any) -> None:
         if isinstance(event, DartInput | DartDoubt | Notice):
             self._to_the_match(event)
+            self.dirty = True  # (what the game took is said here)
             return
         if self.busy:  # a key pressed meanwhile (Enter twice: a review saved unseen)
             log.info("calibration: %r while checking: not taken", event)
