@@ -190,6 +190,57 @@ def test_points_marked_turned_or_mirrored_are_refused_and_can_be_put_right(
     assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
 
 
+def _turned(b: tuple[float, float], wires: int) -> tuple[float, float]:
+    """Board point ``b`` turned ``wires`` wires clockwise (18 degrees each)."""
+    a = math.radians(-18.0 * wires)
+    return (b[0] * math.cos(a) - b[1] * math.sin(a), b[0] * math.sin(a) + b[1] * math.cos(a))
+
+
+def test_marks_begun_one_wire_along_are_put_right_and_the_screen_says_mark_1_was_wrong(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # Begun at the 1/18 wire, each mark one wire clockwise of the one asked for: the
+    # red and green rings no longer match the marks, and the numbers put them right.
+    cam, _ = camera
+    for t in TARGETS:
+        _click(session, truth(cam, _turned(t.board, 1)))
+    assert session.screen.reviewing, session.app.texts
+    said = "Mark 1 was not on the 20/1 wire: put right by the board's numbers."
+    assert any(said in t for t in session.app.texts), session.app.texts
+    assert not any("mm off" in t for t in session.app.texts)
+    _put(session, KeyAction("enter"))
+    assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
+
+
+@pytest.mark.parametrize("wires", [0, 2])
+def test_marks_on_a_board_whose_numbers_cannot_be_read_ask_to_check_the_numbers_drawn(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path, wires: int
+) -> None:
+    # Marks begun two wires along fit the red and green rings as well as the right
+    # ones (they repeat every 36 degrees); with the numbers hidden only the person can
+    # tell, by the numbers drawn back over the picture, and is asked to look.
+    cam, image = camera
+    s = open_session(numbers_hidden(cam, image), tmp_path / "cal.json", size=(1280, 720))
+    try:
+        for t in TARGETS:
+            _click(s, truth(cam, _turned(t.board, wires)))
+        assert s.screen.reviewing, s.app.texts
+        said = "Check the numbers drawn: the board's could not be read."
+        assert any(said in t for t in s.app.texts), s.app.texts
+    finally:
+        s.close()
+
+
+def test_marks_on_a_board_whose_numbers_are_read_do_not_ask_about_the_numbers(
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray]
+) -> None:
+    cam, _ = camera
+    for t in TARGETS:
+        _click(session, truth(cam, t.board))
+    assert session.screen.reviewing
+    assert not any("Check the numbers" in t for t in session.app.texts), session.app.texts
+
+
 def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
     session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:

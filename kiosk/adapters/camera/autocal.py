@@ -74,7 +74,8 @@ class AutoResult:
     confidence: float
     reason: str
     homography: np.ndarray | None = None  # image px -> board mm
-    # How 20 was told: "numbers", "hint", "refit" (kept from before, ``refit.refit``);
+    # How 20 was told: "numbers", "hint", "refit" (kept from before, the numbers not
+    # read: ``refit.refit``);
     # "unconfirmed": a refit that lines the rings up (``homography``) but may be 36
     # degrees off.
     twenty_from: str = ""

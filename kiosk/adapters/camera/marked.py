@@ -8,7 +8,8 @@ The marks give a calibration; the board's red and green rings, fitted again from
   or marks that disagree with each other (one mis-click: with five points which one is
   off cannot be told from the points alone, but the rings, fitted from all five, tell):
   the rings' fit (``"rings"``), with how far each mark is from it, for the screen to
-  name the one that is off (those ``MARKS_OFF_MM`` or more off);
+  name the one that is off (those ``MARKS_OFF_MM`` or more off), or to say that the
+  marking began at another wire than the one asked for (``wires_along``);
 - marks that fit no board, go round the wrong way, or that the rings and numbers put
   at another wire: refused (``"no board"``, ``"mirrored"``, ``"moved"``, ``"numbers"``).
 """
@@ -37,6 +38,12 @@ class Marked:
     calibration: Calibration | None = None  # to review, unless refused
     off_mm: tuple[float, ...] = ()  # each mark's distance (mm) from ``calibration``
     detail: str = ""  # for the log
+    # The numbers were read and put 20 where ``calibration`` does. Else only the rings
+    # agree, and they repeat every 36 degrees: marks begun two wires along fit them.
+    numbers_read: bool = False
+    # The marks all lie this many wires round from where they were asked for (+:
+    # clockwise, as the 1/18 wire is from the 20/1), on ``calibration``: 0 when not.
+    wires_along: int = 0
 
     @property
     def off_marks(self) -> list[int]:
@@ -62,14 +69,41 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
         if check.verdict not in ("same", "refitted"):
             return Marked("no board", detail=f"{disagree}; the rings: {check.detail}")
         rings = check.calibration or cal
-        return Marked("rings", rings, _off(rings, points), f"{disagree}; {check.detail}")
+        return _rings(rings, points, f"{disagree}; {check.detail}", check.numbers_read)
     if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
         return Marked(check.verdict, detail=f"{check.detail} ({check.drift_mm:.0f} mm off)")
     if check.verdict == "refitted" and check.calibration:  # the rings, sure, over 2 mm
         # off the marks (``recheck.SAME_MM``): surer than the marks
-        rings = check.calibration
-        return Marked("rings", rings, _off(rings, points), check.detail)
-    return Marked("marks", cal, _off(cal, points), check.detail)
+        return _rings(check.calibration, points, check.detail, check.numbers_read)
+    return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read)
+
+
+def _rings(cal: Calibration, points: Sequence[PointPair], detail: str, read: bool) -> Marked:
+    return Marked("rings", cal, _off(cal, points), detail, read, _wires_along(cal, points))
+
+
+WIRE_DEG = 18.0  # between two wires
+ALONG_SPREAD_DEG = 4.0  # marks begun at another wire: all turned alike, to this
+
+
+def _wires_along(cal: Calibration, points: Sequence[PointPair]) -> int:
+    """How many wires round (clockwise +) every mark out on the board lies on ``cal``
+    from where it was asked for: the marking begun at another wire. 0 when they are
+    not all turned alike by a whole number of wires (a mis-click, marks on an edge)."""
+    out = [p for p in points if np.hypot(*p.board) > 50.0]  # (the bull has no angle)
+    if len(out) < 3:
+        return 0
+    img = np.array([p.image for p in out], dtype=np.float64)
+    now = cal.image_to_board(img)
+    asked = np.array([p.board for p in out], dtype=np.float64)
+    # clockwise angles from the top, as the board's numbers go
+    turn = np.degrees(np.arctan2(now[:, 0], now[:, 1]) - np.arctan2(asked[:, 0], asked[:, 1]))
+    turn = (turn + 180.0) % 360.0 - 180.0
+    mid = float(np.median(turn))
+    wires = round(mid / WIRE_DEG)
+    if wires == 0 or np.abs(turn - wires * WIRE_DEG).max() > ALONG_SPREAD_DEG:
+        return 0
+    return int(wires)
 
 
 def _least_squares(size: tuple[int, int], points: Sequence[PointPair]) -> Calibration | None:

@@ -48,6 +48,9 @@ class Recheck:
     drift_mm: float  # how far off the calibration is now, at worst (NaN: unknown)
     calibration: Calibration | None = None  # "refitted": the one to use now
     detail: str = ""  # for the log
+    # "same", "refitted": the numbers were read and agree (else only the rings do,
+    # which repeat every 36 degrees: the 20 is where the calibration put it)
+    numbers_read: bool = False
 
 
 def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
@@ -57,9 +60,10 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     fit = refit.refit(frame, cal.homography)
     if fit.ok and fit.calibration is not None and fit.confidence >= SURE_FIT:
         drift = drift_mm(cal, fit.calibration)
+        read = fit.twenty_from == "numbers"
         if drift < SAME_MM:
-            return Recheck("same", drift, detail=fit.reason)
-        return Recheck("refitted", drift, fit.calibration, fit.reason)
+            return Recheck("same", drift, detail=fit.reason, numbers_read=read)
+        return Recheck("refitted", drift, fit.calibration, fit.reason, read)
     if fit.twenty_from == "unconfirmed" and fit.homography is not None:
         # The rings line up turned: by a real turn, or one 36 degrees off it; either
         # way the board is not where the calibration puts it.

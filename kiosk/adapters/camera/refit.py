@@ -72,7 +72,9 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
         cal = Calibration.from_points((w, h), autocal.point_pairs(H, (w, h)))
     except CalibrationError as e:
         return AutoResult(None, 0.0, f"the fitted board gives no calibration: {e}")
-    return AutoResult(cal, ecc, f"board found again (fit {ecc:.2f})", cal.homography, "refit")
+    # "numbers": they were read and put 20 where it was; "refit": kept from before
+    how = "numbers" if read else "refit"
+    return AutoResult(cal, ecc, f"board found again (fit {ecc:.2f})", cal.homography, how)
 
 
 def _shifted(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:

@@ -196,25 +196,39 @@ class CameraCalibrateScreen(Screen):
             return
         self.from_auto = None
         self.calibration = marked.calibration
-        if marked.verdict == "rings" and marked.off_marks:
-            # Marks on the double ring's inner edge (about 6 % small), a slip of the
-            # hand, or one mis-click: the rings, fitted from the marks, are surer.
+        keys = self.t("Enter = save, . = back, - = start again")
+        # The rings repeat every 36 degrees: when the numbers could not be read (cut
+        # off by the picture's edge, darts over them), marks begun two wires along fit
+        # the rings as well, and only a person can tell by the numbers drawn.
+        unread = "" if marked.numbers_read else self.t(
+            "Check the numbers drawn: the board's could not be read.")  # fmt: skip
+        if marked.verdict == "rings" and (marked.off_marks or marked.wires_along):
+            # Marks begun at another wire, on the double ring's inner edge (about 6 %
+            # small), a slip of the hand, or one mis-click: the rings, fitted from the
+            # marks, are surer.
             off = marked.off_marks
             worst = max(marked.off_mm)
-            log.warning("marked points %.0f mm off the board's rings (marks %s): the rings' "
-                        "fit is shown; %s", worst, [i + 1 for i in off], marked.detail)  # fmt: skip
-            keys = self.t("Enter = save, . = back, - = start again")
-            if len(off) == 1:  # one mark is off, the others on the rings: name it
+            log.warning("marked points %.0f mm off the board's rings (marks %s, %d wires "
+                        "along): the rings' fit is shown; %s", worst, [i + 1 for i in off],
+                        marked.wires_along, marked.detail)  # fmt: skip
+            if marked.wires_along:  # (only the numbers put a board turned so right)
+                said = self.t("Mark 1 was not on the 20/1 wire: put right by the board's "
+                              "numbers.")  # fmt: skip
+            elif len(off) == 1:  # one mark is off, the others on the rings: name it
                 said = fill(self.t("Mark {n} was {mm} mm off: put right by the board's rings."),
                             n=str(off[0] + 1), mm=f"{worst:.0f}")  # fmt: skip
             else:
                 said = fill(self.t("The marks were {mm} mm off: put right by the board's "
                                    "rings."), mm=f"{worst:.0f}")  # fmt: skip
-            self.message = f"{said} {keys}"
+            self.message = " ".join(t for t in (said, unread, keys) if t)
             return
         if marked.verdict == "rings":
             log.info("marked points within %.1f mm of the board's rings: the rings' fit is "
                      "shown (%s)", max(marked.off_mm), marked.detail)  # fmt: skip
+        if unread:
+            log.info("marked points: the board's numbers could not be read (%s)", marked.detail)
+            self.message = f"{unread} {keys}"
+            return
         self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
 
     def _refuse(self, why: str) -> None:
