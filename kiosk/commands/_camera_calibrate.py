@@ -27,7 +27,7 @@ from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG, picture_kind
 from kiosk.adapters.camera.capture import is_device, parse_source, smaller_than_asked
 from kiosk.commands._out import why_not_writable
-from kiosk.config import ConfigError, load_config
+from kiosk.config import Config, ConfigError, load_config
 
 NAME = "camera-calibrate"
 HELP = "calibrate a camera: mark board points on its picture (or find them automatically)"
@@ -141,15 +141,18 @@ def run(args: argparse.Namespace) -> int:
         return _fail(why)
     try:
         hint = _pair(args.twenty_at)
-        size = _size(args.size)
+        size = _size(args.size) if args.size else None
     except ValueError as e:
         return _fail(str(e))
     if args.yes and not args.auto:
         return _fail("--yes only goes with --auto")
-    language = "en"
-    if not (args.auto and args.yes):  # the window speaks the kiosk's language
+    if args.fullscreen and args.window:
+        return _fail("give --fullscreen or --window, not both")
+    config = Config()
+    if not (args.auto and args.yes):  # the window speaks the kiosk's language, and is
+        # shown as the kiosk is
         try:
-            language = _language(getattr(args, "config", None))
+            config = _settings(getattr(args, "config", None))
         except ConfigError as e:
             return _fail(str(e))
     # A camera or file that is not there is said first: no display to show it on is
@@ -201,8 +204,10 @@ def run(args: argparse.Namespace) -> int:
         if cal.face_on:
             print(FACE_ON_ADVICE + smaller_than_asked(cal.image_size))
         return 0
-    return run_window(image, out, size=size, fullscreen=args.fullscreen, auto=args.auto,
-                      language=language, twenty_at=hint)  # fmt: skip
+    fullscreen, shown = screen_mode(args, size, config)
+    return run_window(image, out, size=shown, fullscreen=fullscreen, auto=args.auto,
+                      language=config.language, twenty_at=hint,
+                      rotation=config.display.rotation)  # fmt: skip
 
 
 def _after_auto_failed(why: str, hint: tuple[float, float] | None) -> str:
@@ -239,10 +244,21 @@ def no_display() -> str | None:
     return None
 
 
-def _language(config_file: Path | None) -> str:
-    """The language of the kiosk's settings (the system and user files, then
-    ``--config``), as the kiosk reads them: a wrong setting is stepped over."""
-    return load_config(config_file, mistakes=[]).language
+def _settings(config_file: Path | None) -> Config:
+    """The kiosk's settings (the system and user files, then ``--config``), as the
+    kiosk reads them: a wrong setting is stepped over."""
+    return load_config(config_file, mistakes=[])
+
+
+def screen_mode(
+    args: argparse.Namespace, size: tuple[int, int] | None, config: Config
+) -> tuple[bool, tuple[int, int]]:
+    """(fullscreen, size) as the kiosk would show itself (``bootstrap.display_mode``:
+    fullscreen on its console, a window in a desktop session, the ``[display]`` size),
+    unless ``--window``, ``--fullscreen`` or ``--size`` say otherwise."""
+    from kiosk.bootstrap import Options, display_mode
+
+    return display_mode(Options(window=args.window, fullscreen=args.fullscreen, size=size), config)
 
 
 @dataclass
@@ -279,6 +295,7 @@ def open_session(
     size: tuple[int, int] = (1280, 720),
     fullscreen: bool = False,
     language: str = "en",
+    rotation: int = 0,
 ) -> Session:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from kiosk.ui.app import App
@@ -292,7 +309,8 @@ def open_session(
     kiosk = Kiosk(settings=Settings(language=language), sound=Sound(assets / "sounds", 0),
                   devices=_NoDevices(), locale_dir=assets / "locale")  # fmt: skip
     inbox = Inbox()
-    app = App(kiosk, inbox, size=size, fullscreen=fullscreen, hide_cursor=False)
+    app = App(kiosk, inbox, size=size, fullscreen=fullscreen, rotation=rotation,
+              hide_cursor=False)  # fmt: skip
     app.open()
     screen = CameraCalibrateScreen(kiosk, image, out)
     kiosk.stack.push(screen)
@@ -309,12 +327,14 @@ def run_window(
     auto: bool,
     language: str = "en",
     twenty_at: tuple[float, float] | None = None,
+    rotation: int = 0,
 ) -> int:
-    session = open_session(image, out, size=size, fullscreen=fullscreen, language=language)
+    session = open_session(image, out, size=size, fullscreen=fullscreen, language=language,
+                           rotation=rotation)  # fmt: skip
     screen = session.screen
     try:
-        if auto:
-            screen.run_auto(twenty_at)
+        if auto:  # (said on the screen first, as the 0 key does)
+            screen.auto_later(twenty_at)
         session.app.run(until=lambda: screen.finished)
         if screen.saved:
             session.app.step(0)

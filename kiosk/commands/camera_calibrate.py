@@ -23,8 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --auto: save without showing it (no window)")  # fmt: skip
     parser.add_argument("--twenty-at", metavar="X,Y",
                         help="with --auto: a picture point on the 20 segment (pixels)")  # fmt: skip
-    parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size")
+    # As the kiosk shows itself unless told otherwise: fullscreen on its console, a
+    # window in a desktop session, the [display] settings' size and rotation.
+    parser.add_argument("--size", metavar="WxH",
+                        help="window size (default: as the kiosk's settings)")  # fmt: skip
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument("--window", action="store_true", help="a window, not fullscreen")
     parser.add_argument(
         "--config", type=Path, metavar="FILE", help="settings file read last, as the kiosk's"
     )

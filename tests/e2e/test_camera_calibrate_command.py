@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -109,6 +110,54 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     assert not (tmp_path / "cal.json").exists()
 
 
+def _window(
+    picture: np.ndarray,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settings: str,
+    *more: str,
+    frames: int = 1,
+) -> tuple[int, list[tuple[Any, tuple[int, int]]], list[list[str]]]:
+    """The command's window on ``picture``, with ``settings`` as the kiosk's settings
+    file: its exit code, the app and its window's size, and what each of its first
+    ``frames`` frames said (then it is closed, as if the window were shut: nothing
+    saved)."""
+    import argparse
+
+    import pygame
+
+    from kiosk import config as kiosk_config
+    from kiosk.commands import _camera_calibrate as impl
+    from kiosk.commands.camera_calibrate import add_arguments
+    from kiosk.ui.app import App
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # no user settings file
+    monkeypatch.setattr(kiosk_config, "SYSTEM_CONFIG", tmp_path / "none.toml")
+    (tmp_path / "kiosk.toml").write_text(settings)
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), picture)
+    apps: list[tuple[App, tuple[int, int]]] = []
+    shown: list[list[str]] = []
+
+    def some_frames(app: App, until: object = None, timeout: float | None = None) -> bool:
+        apps.append((app, pygame.display.get_surface().get_size()))
+        for _ in range(frames):
+            app.step(0)
+            shown.append(list(app.texts))
+        return False
+
+    monkeypatch.setattr(App, "run", some_frames)
+    monkeypatch.setattr(impl, "no_display", lambda: None)  # (headless on purpose, any driver)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "c.json"
+    args = parser.parse_args(["--image", str(pic), "--out", str(out), "--config",
+                              str(tmp_path / "kiosk.toml"), *more])  # fmt: skip
+    code = impl.run(args)
+    assert not out.exists()
+    return code, apps, shown
+
+
 @pytest.mark.parametrize("language", ["uk", "ru"])
 def test_the_command_s_window_speaks_the_language_of_the_kiosk_s_settings(
     camera: tuple[synthetic.Camera, np.ndarray],
@@ -117,37 +166,44 @@ def test_the_command_s_window_speaks_the_language_of_the_kiosk_s_settings(
     language: str,
 ) -> None:
     # The window was English whatever the kiosk spoke (Settings() built without it).
-    import argparse
-
-    from kiosk import config as kiosk_config
-    from kiosk.commands import _camera_calibrate as impl
-    from kiosk.commands.camera_calibrate import add_arguments
     from kiosk.ui import i18n
-    from kiosk.ui.app import App
 
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # no user settings file
-    monkeypatch.setattr(kiosk_config, "SYSTEM_CONFIG", tmp_path / "none.toml")
-    settings = tmp_path / "kiosk.toml"
-    settings.write_text(f'language = "{language}"\n')
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), camera[1])
-    shown: list[str] = []
-
-    def one_frame(app: App, until: object = None, timeout: float | None = None) -> bool:
-        app.step(0)
-        shown.extend(app.texts)
-        return False  # closed at once, as if the window were shut: nothing saved
-
-    monkeypatch.setattr(App, "run", one_frame)
-    monkeypatch.setattr(impl, "no_display", lambda: None)  # (headless on purpose, any driver)
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    out = tmp_path / "c.json"
-    args = parser.parse_args(["--image", str(pic), "--out", str(out), "--config", str(settings)])
-    assert impl.run(args) == 1 and not out.exists()  # not saved
+    code, _, shown = _window(camera[1], tmp_path, monkeypatch, f'language = "{language}"\n')
+    assert code == 1  # not saved
     t = i18n.load(language, ROOT / "kiosk" / "assets" / "locale").gettext
     title = f"1/{len(TARGETS)}: {t('Mark')} {t(TARGETS[0].label)}"
-    assert t("Mark") != "Mark" and title in shown, shown
+    assert t("Mark") != "Mark" and title in shown[0], shown
+
+
+@pytest.mark.parametrize(
+    ("more", "size"), [((), (800, 480)), (("--size", "1024x600"), (1024, 600))]
+)
+def test_the_command_s_window_is_shown_as_the_kiosk_is_on_a_screen_on_its_side(
+    camera: tuple[synthetic.Camera, np.ndarray],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    more: tuple[str, ...],
+    size: tuple[int, int],
+) -> None:
+    # The window was 1280x720 and upright whatever the kiosk's [display] said: on a
+    # bar's screen mounted on its side, the marking screen lay sideways.
+    settings = "[display]\nwidth = 800\nheight = 480\nrotation = 90\nfullscreen = false\n"
+    code, apps, shown = _window(camera[1], tmp_path, monkeypatch, settings, *more)
+    assert code == 1
+    app, window = apps[0]
+    assert app.rotation == 90 and window == size
+    assert f"1/{len(TARGETS)}: Mark {TARGETS[0].label}" in shown[0]
+
+
+def test_the_command_s_auto_says_it_is_looking_for_the_board_before_it_shows_it(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With --auto the search ran before the window's first frame: the window stayed
+    # blank for it.
+    code, _, shown = _window(camera[1], tmp_path, monkeypatch, "", "--auto", frames=2)
+    assert code == 1
+    assert "Looking for the board..." in shown[0], shown[0]
+    assert any(t.startswith("Auto calibration: board found") for t in shown[1]), shown[1]
 
 
 def test_a_camera_or_video_that_is_not_there_is_named_not_taken_for_a_busy_camera(

@@ -248,6 +248,10 @@ class CameraCalibrateScreen(Screen):
         self.calibration, self.from_auto = None, None
         self.message, self.error = "", False
 
+    def auto_later(self, twenty_at: tuple[float, float] | None = None) -> None:
+        """``run_auto`` on the next step, "Looking for the board..." said meanwhile."""
+        self._run_later(lambda: self.run_auto(twenty_at), "Looking for the board...")
+
     def run_auto(self, twenty_at: tuple[float, float] | None = None) -> None:
         """The automatic calibration, shown for review (or why it failed); the 20 is
         where ``twenty_at`` says (image pixels), else at the first mark, if any."""
@@ -404,7 +408,7 @@ class CameraCalibrateScreen(Screen):
             # from the check screen marked a point not aimed at)
             self.message, self.error = self.t("5 marks the point"), False
         elif name == "0":
-            self._run_later(self.run_auto, "Looking for the board...")
+            self.auto_later()
 
     # -- drawing ---------------------------------------------------------------------------
 
