@@ -62,7 +62,7 @@ def test_clicking_the_five_points_shows_the_board_and_enter_saves_a_calibration_
     for t in TARGETS:
         _click(session, truth(cam, t.board))
     assert session.screen.reviewing
-    assert "Do the rings and wires lie on the board?" in session.app.texts
+    assert "Do the rings, wires and numbers match the board?" in session.app.texts
     assert not (tmp_path / "cal.json").exists()  # nothing is saved before Enter
     _put(session, KeyAction("enter"))
     assert session.screen.saved
@@ -95,7 +95,7 @@ def test_start_again_and_quit_ask_once_before_throwing_marks_away(
     for t in TARGETS:
         _click(session, truth(cam, t.board))
     assert screen.reviewing
-    review = "Check the rings and wires. Enter = save, . = back, - = start again"
+    review = "Check the rings, wires and numbers. Enter = save, . = back, - = start again"
     _put(session, KeyAction("undo", "-"), KeyAction("cancel", "/"), KeyAction("digit", "8"))
     assert review in session.app.texts, session.app.texts  # what to do is back, not blank
     _put(session, KeyAction("cancel", "/"))
@@ -260,7 +260,8 @@ def test_the_command_s_auto_shows_its_result_on_the_first_frame_not_the_first_pr
     # sees must be the calibration to check, or a "mark here" Enter saves it unseen.
     session.screen.run_auto()
     session.app.step(0)
-    assert "Do the rings and wires lie on the board?" in session.app.texts, session.app.texts
+    title = "Do the rings, wires and numbers match the board?"
+    assert title in session.app.texts, session.app.texts
     assert any("Auto calibration" in t for t in session.app.texts)
 
 
@@ -410,7 +411,8 @@ def test_a_check_that_takes_a_while_is_said_on_screen_before_it_runs(
     assert not session.screen.reviewing
     session.app.step(0)
     assert (
-        session.screen.reviewing and "Do the rings and wires lie on the board?" in session.app.texts
+        session.screen.reviewing
+        and "Do the rings, wires and numbers match the board?" in session.app.texts
     )
     _put(session, KeyAction("undo", "-"), KeyAction("undo", "-"))  # start again
     session.inbox.put(KeyAction("digit", "0"), source="keypad")

@@ -95,7 +95,7 @@ def test_a_cameras_line_shows_its_saved_calibration_and_leaving_changes_nothing(
         for leave in ("/", ".", "cancel"):
             d.press("4")  # Calibrate camera 1: the calibration saved, not marking afresh
             assert d.screen.name == "camera-check", d.texts
-            assert "Do the rings and wires lie on the board?" in d.texts
+            assert "Do the rings, wires and numbers match the board?" in d.texts
             assert SAVED in d.texts and KEYS in d.texts
             assert not any(t.startswith("1/5") for t in d.texts)  # no point to mark
             # The saved rings and wires lie where the calibration puts them over the

@@ -60,7 +60,7 @@ def test_a_camera_is_calibrated_from_the_settings_screen(tmp_path: Path) -> None
         assert "Checking the marks against the board's rings..." in d.texts
         assert screen.wake_at() is not None and screen.wake_at() <= time.monotonic()
         d.settle()
-        assert "Do the rings and wires lie on the board?" in d.texts
+        assert "Do the rings, wires and numbers match the board?" in d.texts
         d.press("\n")  # save
         assert out.is_file()
         d.wait_for(lambda: d.screen.name == "settings", timeout=5, what="back to the settings")

@@ -184,7 +184,9 @@ class CameraCalibrateScreen(Screen):
             log.warning("marked points refused (%s): %s", marked.verdict, marked.detail)
             self._refuse({
                 "no board": "These points do not fit a board: one is off.",
-                "mirrored": "These points go round the wrong way: mark them in the order named.",
+                "mirrored": "These points go round the wrong way: mark them in the order named "
+                            "(if you did, the camera's picture is mirrored: turn its "
+                            "mirroring off).",
                 # the rings fit: marking begun at another wire, or the numbers misread
                 # with darts over them
                 "numbers": "The board's numbers put 20 elsewhere: start at the 20/1 wire, "
@@ -229,7 +231,9 @@ class CameraCalibrateScreen(Screen):
             log.info("marked points: the board's numbers could not be read (%s)", marked.detail)
             self.message = f"{unread} {keys}"
             return
-        self.message = self.t("Check the rings and wires. Enter = save, . = back, - = start again")
+        self.message = self.t(
+            "Check the rings, wires and numbers. Enter = save, . = back, - = start again"
+        )
 
     def _refuse(self, why: str) -> None:
         self.message = f"{self.t(why)} {self.t('. = take back the last point, - = start again')}"
@@ -452,7 +456,7 @@ class CameraCalibrateScreen(Screen):
         if self.saved:
             return self.t("Calibration saved")
         if self.reviewing:
-            return self.t("Do the rings and wires lie on the board?")
+            return self.t("Do the rings, wires and numbers match the board?")
         target = self.target
         if target is None:  # all marked, and refused
             return self.t("These points cannot be used")

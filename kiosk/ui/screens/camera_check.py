@@ -178,7 +178,7 @@ class CameraCheckScreen(Screen):
         bottom = p.h - (8 + line + BANNER_H * strips_at_foot(self.kiosk)) * u
         self.view.draw(p, picture_place((p.w, p.h), self.view.image_size, 11 * u, bottom))
         self.view.draw_overlay(p, self.saved)
-        title = self.t("Do the rings and wires lie on the board?")
+        title = self.t("Do the rings, wires and numbers match the board?")
         p.text(title, 4.2 * u, (w / 2, 1.5 * u), theme.ACCENT, anchor="midtop", style="bold",
                max_width=w * 0.96)  # fmt: skip
         sub = self.t("Camera {}: the calibration saved, over its picture now").format(self.camera)
