@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # As the kiosk shows itself unless told otherwise: fullscreen on its console, a
     # window in a desktop session, the [display] settings' size and rotation.
     parser.add_argument("--size", metavar="WxH",
-                        help="window size (default: as the kiosk's settings)")  # fmt: skip
+                        help="window or screen size (default: the kiosk's settings)")  # fmt: skip
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
     parser.add_argument("--window", action="store_true", help="a window, not fullscreen")
     parser.add_argument(

@@ -196,18 +196,20 @@ def _turned(b: tuple[float, float], wires: int) -> tuple[float, float]:
     return (b[0] * math.cos(a) - b[1] * math.sin(a), b[0] * math.sin(a) + b[1] * math.cos(a))
 
 
+@pytest.mark.parametrize("wires", [1, -1], ids=["at-1-18", "at-5-20"])
 def test_marks_begun_one_wire_along_are_put_right_and_the_screen_says_mark_1_was_wrong(
-    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+    session: Session, camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path, wires: int
 ) -> None:
-    # Begun at the 1/18 wire, each mark one wire clockwise of the one asked for: the
-    # red and green rings no longer match the marks, and the numbers put them right.
+    # Begun at the 1/18 (or the 5/20) wire, each mark one wire along from the one
+    # asked for: the red and green rings no longer match the marks, two fits of them
+    # are as near, and the numbers say which.
     cam, _ = camera
     for t in TARGETS:
-        _click(session, truth(cam, _turned(t.board, 1)))
+        _click(session, truth(cam, _turned(t.board, wires)))
     assert session.screen.reviewing, session.app.texts
     said = "Mark 1 was not on the 20/1 wire: put right by the board's numbers."
     assert any(said in t for t in session.app.texts), session.app.texts
-    assert not any("mm off" in t for t in session.app.texts)
+    assert not any("mm off" in t or "Check the numbers" in t for t in session.app.texts)
     _put(session, KeyAction("enter"))
     assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
 
@@ -227,6 +229,25 @@ def test_marks_on_a_board_whose_numbers_cannot_be_read_ask_to_check_the_numbers_
         assert s.screen.reviewing, s.app.texts
         said = "Check the numbers drawn: the board's could not be read."
         assert any(said in t for t in s.app.texts), s.app.texts
+    finally:
+        s.close()
+
+
+def test_marks_on_a_picture_without_the_board_s_rings_say_they_were_not_checked(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
+) -> None:
+    # A person in front of the board, a board of other colours: the marks are all
+    # there is, and the screen must not say they were checked.
+    cam, image = camera
+    grey = np.full_like(image, 128)
+    s = open_session(grey, tmp_path / "cal.json", size=(1280, 720))
+    try:
+        for t in TARGETS:
+            _click(s, truth(cam, t.board))
+        assert s.screen.reviewing, s.app.texts
+        said = "The board's rings were not found to check the marks"
+        assert any(said in t for t in s.app.texts), s.app.texts
+        assert not any("could not be read" in t for t in s.app.texts)
     finally:
         s.close()
 

@@ -44,6 +44,9 @@ class Marked:
     # The marks all lie this many wires round from where they were asked for (+:
     # clockwise, as the 1/18 wire is from the 20/1), on ``calibration``: 0 when not.
     wires_along: int = 0
+    # The board's rings were found to check the marks against (else "marks" is the
+    # marks as they are: a person in front of the board, a board of other colours).
+    checked: bool = True
 
     @property
     def off_marks(self) -> list[int]:
@@ -75,7 +78,8 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
     if check.verdict == "refitted" and check.calibration:  # the rings, sure, over 2 mm
         # off the marks (``recheck.SAME_MM``): surer than the marks
         return _rings(check.calibration, points, check.detail, check.numbers_read)
-    return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read)
+    return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read,
+                  checked=check.verdict != "unknown")  # fmt: skip
 
 
 def _rings(cal: Calibration, points: Sequence[PointPair], detail: str, read: bool) -> Marked:

@@ -17,6 +17,7 @@ from kiosk.adapters.camera.calibration import Calibration, CalibrationError
 
 GOOD_ECC = 0.8  # a fit this good from the old homography needs no other start
 MAX_REFIT_TURN_DEG = 2.0  # a board turned further must be confirmed by the numbers
+TIE_MM = 5.0  # turns this near as near as the nearest: the numbers pick among them
 
 
 def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
@@ -101,11 +102,13 @@ def _near(img: np.ndarray, a_star: np.ndarray, grey: np.ndarray, old: np.ndarray
     numbers agree."""
     H0, phase, _, turns = autocal.board_turns(img, a_star)
     size = (img.shape[1], img.shape[0])
-    best = int(np.argmin([homography_drift(old, H, size) for H in turns]))
+    drifts = np.array([homography_drift(old, H, size) for H in turns])
     by_numbers, margin = autocal.turn_from_numbers(grey, H0, phase)
-    if margin < autocal.MIN_DIGIT_MARGIN or by_numbers != best:
+    # (a board turned about a wire's width, 18 degrees, lies halfway between two
+    # turns: either is as near, and the numbers say which)
+    if margin < autocal.MIN_DIGIT_MARGIN or drifts[by_numbers] > drifts.min() + TIE_MM:
         raise autocal.Refused("the numbers do not confirm where 20 is: calibrate it again")
-    return turns[best]
+    return turns[by_numbers]
 
 
 def least_drift(image: np.ndarray, homography: np.ndarray) -> float | None:

@@ -227,6 +227,13 @@ class CameraCalibrateScreen(Screen):
         if marked.verdict == "rings":
             log.info("marked points within %.1f mm of the board's rings: the rings' fit is "
                      "shown (%s)", max(marked.off_mm), marked.detail)  # fmt: skip
+        if not marked.checked:
+            log.info("marked points not checked: %s", marked.detail)
+            self.message = self.t(
+                "The board's rings were not found to check the marks: check the rings, "
+                "wires and numbers drawn. Enter = save, . = back, - = start again"
+            )
+            return
         if unread:
             log.info("marked points: the board's numbers could not be read (%s)", marked.detail)
             self.message = f"{unread} {keys}"
