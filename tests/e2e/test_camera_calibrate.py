@@ -274,12 +274,15 @@ def test_the_auto_key_shows_the_automatic_calibration_for_confirmation(
     assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 0.5
 
 
-def test_the_command_s_auto_shows_its_result_on_the_first_frame_not_the_first_prompt(
+def test_the_command_s_auto_shows_its_result_not_the_first_prompt_before_any_key(
     session: Session,
 ) -> None:
     # ``camera-calibrate --auto`` (the window) runs it before any key: what the owner
-    # sees must be the calibration to check, or a "mark here" Enter saves it unseen.
-    session.screen.run_auto()
+    # sees must be the search, then the calibration to check, never the first "mark
+    # here" prompt (an Enter there would save a calibration unseen).
+    session.screen.auto_later()
+    session.app.step(0)
+    assert "Looking for the board..." in session.app.texts, session.app.texts
     session.app.step(0)
     title = "Do the rings, wires and numbers match the board?"
     assert title in session.app.texts, session.app.texts
