@@ -13,8 +13,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+from kiosk.adapters.camera.calibration import (
+    Calibration,
+    CalibrationError,
+    PointPair,
+    PointsDisagree,
+)
 from kiosk.adapters.camera.fusion import Estimate, Fused, estimate_from, fuse
+from kiosk.adapters.camera.marked import check_marks
 from kiosk.adapters.camera.recheck import MOVED_MM, recheck
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.same_board import SAME_BOARD, board_alike
@@ -112,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
     taken_out: list[int] = []  # cameras that see the dart in BEFORE, not in AFTER
     unlike: list[int] = []  # cameras whose BEFORE and AFTER are not the same board
     for i, (c, b, a) in enumerate(zip(cals, befores, afters, strict=True)):
+        disagree: PointsDisagree | None = None
         try:
             cal = Calibration.load(c)
+        except PointsDisagree as e:  # (put right by the board in BEFORE, below, if it can)
+            disagree = e
         except CalibrationError as e:
             return _fail(str(e))
         except UnicodeDecodeError:
@@ -126,6 +135,12 @@ def run(args: argparse.Namespace) -> int:
             imgs.append(img)
         if imgs[0].shape != imgs[1].shape:
             return _fail(f"{b} and {a} differ in size")
+        if disagree is not None:
+            mended, said = put_right(imgs[0], disagree, c, b)
+            if mended is None:
+                return _fail(str(disagree))
+            print(f"camera-score: camera {i + 1}: {said}", file=sys.stderr)
+            cal = mended
         greys = [_grey(im) for im in imgs]
         if greys[0] != greys[1]:  # (a camera gone to night mode): the colours are all change
             grey, colour = (b, a) if greys[0] else (a, b)
@@ -153,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
                   f"camera moved between them, further than {MAX_SHIFT_PX:.0f} px can be lined "
                   "up): left out", file=sys.stderr)  # fmt: skip
             continue
-        checked, why = _checked(imgs[0], cal, c, b)
+        checked, why = (cal, "") if disagree is not None else _checked(imgs[0], cal, c, b)
         if checked is not None:
             cal = checked
             if why:
@@ -230,6 +245,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"camera-score: unsure, could be {fused.doubt} ({unsure_why(fused, estimates)})",
               file=sys.stderr)  # fmt: skip
     return 0
+
+
+def put_right(
+    before: np.ndarray, disagree: PointsDisagree, c: str, b: str
+) -> tuple[Calibration | None, str]:
+    """A calibration file whose points disagree (a mis-click among them), put right by
+    the board's rings in BEFORE as the marking screen puts marks right
+    (``marked.check_marks``), and what to say of it; (None, "") when the rings cannot
+    (the board hidden, not in the picture)."""
+    h, w = before.shape[:2]
+    sx, sy = w / disagree.image_size[0], h / disagree.image_size[1]
+    points = [PointPair((p.image[0] * sx, p.image[1] * sy), p.board) for p in disagree.points]
+    marked = check_marks(before, points)
+    if marked.verdict != "rings" or marked.calibration is None:
+        return None, ""
+    off = marked.off_marks
+    which = (f"point {off[0] + 1} is {marked.off_mm[off[0]]:.0f} mm off" if len(off) == 1
+             else f"the points are up to {max(marked.off_mm):.0f} mm off")  # fmt: skip
+    return marked.calibration, (f"{c}: its points disagree, and the board's rings in {b} "
+                                f"say {which}: scored with the rings' fit, as the marking "
+                                "screen puts such marks right; calibrate it again")  # fmt: skip
 
 
 def _checked(

@@ -483,3 +483,49 @@ def test_a_pipe_or_a_folder_given_as_a_picture_is_refused_not_waited_on(tmp_path
         r = _cli("--calibration", cal, b, str(after))  # (a pipe: _cli's timeout would fire)
         assert r.returncode == 2
         assert r.stderr == f"camera-score: {after}: not a file\n"
+
+
+def _five_points_one_off(throw, off_px):
+    """The calibration file the marking screen writes (its five points), from the
+    throw's first camera, with point 2 clicked ``off_px`` px off: a direction in which
+    the five points alone are refused."""
+    import json
+
+    from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
+    from kiosk.ui.screens.camera_calibrate import TARGETS
+
+    cal = throw.calibrations[0]
+    to_image = np.linalg.inv(cal.homography)
+    for turn in np.linspace(0.0, 2 * np.pi, 12, endpoint=False):
+        pts = []
+        for k, t in enumerate(TARGETS):
+            q = to_image @ np.array([*t.board, 1.0])
+            x, y = q[:2] / q[2]
+            if k == 1:
+                x, y = x + off_px * np.cos(turn), y + off_px * np.sin(turn)
+            pts.append(PointPair((float(x), float(y)), t.board))
+        try:
+            Calibration.from_points(cal.image_size, pts)
+        except CalibrationError:
+            data = {
+                "image_size": list(cal.image_size),
+                "points": [{"image": list(p.image), "board": list(p.board)} for p in pts],
+            }
+            return json.dumps(data)
+    raise AssertionError("no direction refused")
+
+
+def test_a_calibration_file_with_a_mis_click_is_put_right_by_the_board_in_before(tmp_path):
+    # Five points with one 40 px off were refused ("one of them is off: mark them
+    # again"), though BEFORE shows the board's rings that tell which one is off.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    Path(cal).write_text(_five_points_one_off(t, 40.0))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "T20", r.stderr
+    assert "the board's rings in" in r.stderr and "say point 2 is" in r.stderr, r.stderr
+    # With no board in BEFORE to tell which point is off, it is refused as before.
+    cv2.imwrite(b, np.full_like(t.before[0], 90))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2 and "the points disagree" in r.stderr and r.stdout == "", r.stderr

@@ -69,6 +69,16 @@ class CalibrationError(ValueError):
     """A calibration file or point set that does not give a usable homography."""
 
 
+class PointsDisagree(CalibrationError):
+    """Points that give a board but not one board (a mis-click among them): which one
+    is off cannot be told from the points alone, but the board's rings in a picture
+    can tell (``marked.check_marks``)."""
+
+    def __init__(self, message: str, image_size: tuple[int, int], points: tuple[PointPair, ...]):
+        super().__init__(message)
+        self.image_size, self.points = image_size, points
+
+
 @dataclass(frozen=True, slots=True)
 class PointPair:
     image: tuple[float, float]
@@ -162,16 +172,20 @@ class Calibration:
         # RANSAC's fit through exactly 4 points agrees with them whatever they are: it
         # needs a fifth to vouch for it.
         if sum(inl) < (5 if ransac else 4):
-            raise CalibrationError(
-                f"only {sum(inl)} of the {len(pts)} points agree with each other; check them"
+            raise PointsDisagree(
+                f"only {sum(inl)} of the {len(pts)} points agree with each other; check them",
+                (w, h),
+                pts,
             )
         if not ransac and len(pts) > 4:
             left_out = _left_out_error(img, brd)
             if left_out is not None and left_out[1] > LEFT_OUT_MM:
                 i, off = left_out
-                raise CalibrationError(
+                raise PointsDisagree(
                     f"the points disagree: the others put point {i + 1} {off:.0f} mm from"
-                    " where it is marked; one of them is off: mark them again"
+                    " where it is marked; one of them is off: mark them again",
+                    (w, h),
+                    pts,
                 )
         err = np.linalg.norm(_apply(H, img) - brd, axis=1)
         rms = float(np.sqrt(np.mean(err[np.array(inl)] ** 2)))
@@ -179,14 +193,18 @@ class Calibration:
             if len(pts) < RANSAC_FROM:
                 # 4 or 5 points: a fit can pass through any 4, so which one is off cannot
                 # be told (the largest error is often on a good point): none is named
-                raise CalibrationError(
+                raise PointsDisagree(
                     f"the points disagree: {rms:.1f} mm rms; one of them is off: mark them"
-                    " again (in a file, from 6 points on a mis-click is found and left out)"
+                    " again (in a file, from 6 points on a mis-click is found and left out)",
+                    (w, h),
+                    pts,
                 )
             worst = int(np.argmax(err)) + 1
-            raise CalibrationError(
+            raise PointsDisagree(
                 f"the points disagree: {rms:.1f} mm rms (worst: point {worst}, "
-                f"{err[worst - 1]:.1f} mm); check the marked points"
+                f"{err[worst - 1]:.1f} mm); check the marked points",
+                (w, h),
+                pts,
             )
         return cls((w, h), pts, H / H[2, 2], inl, rms)
 
@@ -230,6 +248,8 @@ class Calibration:
             raise CalibrationError(f"{path}: not JSON: {_short(str(e))}") from e
         try:
             return cls.from_dict(data)
+        except PointsDisagree as e:
+            raise PointsDisagree(f"{path}: {e}", e.image_size, e.points) from e
         except CalibrationError as e:
             raise CalibrationError(f"{path}: {e}") from e
 
