@@ -202,8 +202,13 @@ class CameraCalibrateScreen(Screen):
         # The rings repeat every 36 degrees: when the numbers could not be read (cut
         # off by the picture's edge, darts over them), marks begun two wires along fit
         # the rings as well, and only a person can tell by the numbers drawn.
-        unread = "" if marked.numbers_read else self.t(
-            "Check the numbers drawn: the board's could not be read.")  # fmt: skip
+        unread = (
+            ""
+            if marked.numbers_read
+            else self.t(
+                "The board's numbers could not be read: check the numbers drawn match them."
+            )
+        )
         if marked.verdict == "rings" and (marked.off_marks or marked.wires_along):
             # Marks begun at another wire, on the double ring's inner edge (about 6 %
             # small), a slip of the hand, or one mis-click: the rings, fitted from the
