@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from kiosk.adapters.camera.calibration import (
+    SAME_SHAPE,
     Calibration,
     CalibrationError,
     PointPair,
@@ -137,8 +138,11 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{b} and {a} differ in size")
         if disagree is not None:
             mended, said = put_right(imgs[0], disagree, c, b)
-            if mended is None:
-                return _fail(str(disagree))
+            if mended is None:  # (as a calibration that does not fit the pictures)
+                misfit.append(i + 1)
+                left = ": left out" if len(cals) > 1 else ""
+                print(f"camera-score: camera {i + 1}: {said}{left}", file=sys.stderr)
+                continue
             print(f"camera-score: camera {i + 1}: {said}", file=sys.stderr)
             cal = mended
         greys = [_grey(im) for im in imgs]
@@ -250,22 +254,44 @@ def run(args: argparse.Namespace) -> int:
 def put_right(
     before: np.ndarray, disagree: PointsDisagree, c: str, b: str
 ) -> tuple[Calibration | None, str]:
-    """A calibration file whose points disagree (a mis-click among them), put right by
-    the board's rings in BEFORE as the marking screen puts marks right
-    (``marked.check_marks``), and what to say of it; (None, "") when the rings cannot
-    (the board hidden, not in the picture)."""
+    """A calibration file whose points disagree (a mis-click among them) put right by
+    the board's rings in BEFORE (``marked.check_marks``, as the marking screen puts
+    marks right), at the file's picture size, and what to say of it; or (None, why
+    not): pictures of another shape, no rings to be seen, points that go round the
+    wrong way, or numbers that cannot be read to say where 20 is (the rings repeat
+    every 36 degrees: the fit could be two wires off)."""
     h, w = before.shape[:2]
-    sx, sy = w / disagree.image_size[0], h / disagree.image_size[1]
-    points = [PointPair((p.image[0] * sx, p.image[1] * sy), p.board) for p in disagree.points]
+    w0, h0 = disagree.image_size
+    if abs((w / h) / (w0 / h0) - 1.0) > SAME_SHAPE:
+        return None, (f"{disagree}; and the pictures are {w}x{h} but the calibration is for "
+                      f"{w0}x{h0} (another shape: calibrate this camera at this size)")  # fmt: skip
+    points = [PointPair((p.image[0] * w / w0, p.image[1] * h / h0), p.board)
+              for p in disagree.points]  # fmt: skip
     marked = check_marks(before, points)
-    if marked.verdict != "rings" or marked.calibration is None:
-        return None, ""
+    why = {
+        "mirrored": "and they go round the board the wrong way (mirror-image)",
+        "no board": f"and the board in {b} does not show which is off (its rings not found, "
+        "or its numbers not read to confirm where they put 20)",
+    }.get(marked.verdict, f"and the board's rings in {b} do not put them right")
+    if marked.verdict == "rings" and not marked.numbers_read:
+        why = (f"and the board's numbers in {b} cannot be read to say where 20 is (its rings "
+               "alone could be two wires off)")  # fmt: skip
+    if marked.verdict != "rings" or marked.calibration is None or not marked.numbers_read:
+        return None, f"{disagree}; {why}"
+    n = abs(marked.wires_along)
     off = marked.off_marks
-    which = (f"point {off[0] + 1} is {marked.off_mm[off[0]]:.0f} mm off" if len(off) == 1
-             else f"the points are up to {max(marked.off_mm):.0f} mm off")  # fmt: skip
-    return marked.calibration, (f"{c}: its points disagree, and the board's rings in {b} "
-                                f"say {which}: scored with the rings' fit, as the marking "
-                                "screen puts such marks right; calibrate it again")  # fmt: skip
+    which = (
+        f"they begin {n} wire{'s' if n > 1 else ''} along from the 20/1 wire" if n
+        else f"point {off[0] + 1} is {marked.off_mm[off[0]]:.0f} mm off" if len(off) == 1
+        else f"the points are up to {max(marked.off_mm):.0f} mm off"
+    )  # fmt: skip
+    try:
+        mended = marked.calibration.for_size((w0, h0))
+    except CalibrationError:
+        return None, f"{disagree}; and the board's rings in {b} do not put them right"
+    return mended, (f"{c}: its points disagree; the board's rings and numbers in {b} "
+                    f"say {which}: scored with the board as found there; calibrate it "
+                    "again")  # fmt: skip
 
 
 def _checked(

@@ -485,16 +485,16 @@ def test_a_pipe_or_a_folder_given_as_a_picture_is_refused_not_waited_on(tmp_path
         assert r.stderr == f"camera-score: {after}: not a file\n"
 
 
-def _five_points_one_off(throw, off_px):
+def _five_points_one_off(throw, off_px, camera=0):
     """The calibration file the marking screen writes (its five points), from the
-    throw's first camera, with point 2 clicked ``off_px`` px off: a direction in which
-    the five points alone are refused."""
+    throw's camera ``camera``, with point 2 clicked ``off_px`` px off: a direction in
+    which the five points alone are refused."""
     import json
 
     from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
     from kiosk.ui.screens.camera_calibrate import TARGETS
 
-    cal = throw.calibrations[0]
+    cal = throw.calibrations[camera]
     to_image = np.linalg.inv(cal.homography)
     for turn in np.linspace(0.0, 2 * np.pi, 12, endpoint=False):
         pts = []
@@ -524,8 +524,70 @@ def test_a_calibration_file_with_a_mis_click_is_put_right_by_the_board_in_before
     r = _cli("--calibration", cal, b, a)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "T20", r.stderr
-    assert "the board's rings in" in r.stderr and "say point 2 is" in r.stderr, r.stderr
+    assert "rings and numbers in" in r.stderr and "say point 2 is" in r.stderr, r.stderr
+    # With the numbers hidden the rings alone could put it two wires off: refused.
+    for picture, path in ((t.before[0], b), (t.after[0], a)):
+        cv2.imwrite(path, _numbers_hidden(t, picture))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2 and "does not show which is off" in r.stderr, r.stderr
     # With no board in BEFORE to tell which point is off, it is refused as before.
     cv2.imwrite(b, np.full_like(t.before[0], 90))
     r = _cli("--calibration", cal, b, a)
-    assert r.returncode == 2 and "the points disagree" in r.stderr and r.stdout == "", r.stderr
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert "the points disagree" in r.stderr and "does not show which" in r.stderr, r.stderr
+
+
+def test_a_mis_clicked_calibration_that_cannot_be_put_right_leaves_its_camera_out(tmp_path):
+    # As a camera given a calibration that does not fit its pictures: the others score.
+    t = render_throw(7_100_003, 3, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    args = _rig_args(tmp_path, t)  # (--calibration C --before B --after A, each camera)
+    cal2, before2 = args[6 + 1], args[6 + 3]
+    Path(cal2).write_text(_five_points_one_off(t, 40.0, 1))
+    cv2.imwrite(before2, np.full_like(t.before[1], 90))
+    r = _cli(*args)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+    said = [line for line in r.stderr.splitlines() if line.startswith("camera-score: camera 2:")]
+    assert len(said) == 1 and "the points disagree" in said[0], r.stderr
+    assert said[0].endswith(": left out") and "camera 1:" not in r.stderr, r.stderr
+
+
+def _numbers_hidden(throw, picture, camera=0):
+    """``picture`` with the ring of numbers painted over: which segment is 20 cannot
+    be read."""
+    to_image = np.linalg.inv(throw.calibrations[camera].homography)
+    ring = np.zeros(picture.shape[:2], np.uint8)
+    for r_mm, fill in ((240.0, 255), (178.0, 0)):
+        circle = [to_image @ np.array([r_mm * np.cos(v), r_mm * np.sin(v), 1.0])
+                  for v in np.linspace(0, 2 * np.pi, 200)]  # fmt: skip
+        cv2.fillPoly(ring, [np.array([q[:2] / q[2] for q in circle], np.int32)], fill)
+    hidden = picture.copy()
+    hidden[ring > 0] = (20, 20, 20)
+    return hidden
+
+
+def test_marks_begun_two_wires_along_with_a_mis_click_and_no_numbers_are_not_scored(tmp_path):
+    # The rings repeat every 36 degrees: marks begun two wires along, the bull
+    # mis-clicked, fitted by the rings alone, scored every dart two segments off and
+    # said the rings had put the points right.
+    import json
+
+    from kiosk.ui.screens.camera_calibrate import TARGETS
+
+    t = render_throw(7_100_000, 1, off_axis=(20.0, 40.0))
+    cal, b, a = _files(tmp_path, t, 0)
+    to_image = np.linalg.inv(t.calibrations[0].homography)
+    turn = np.radians(-36.0)  # two wires clockwise
+    points = []
+    for k, target in enumerate(TARGETS):
+        bx, by = target.board
+        at = (bx * np.cos(turn) - by * np.sin(turn), bx * np.sin(turn) + by * np.cos(turn))
+        q = to_image @ np.array([*at, 1.0])
+        x, y = q[:2] / q[2] + (np.array([50.0, 0.0]) if k == 4 else 0.0)  # the bull 50 px off
+        points.append({"image": [float(x), float(y)], "board": list(target.board)})
+    Path(cal).write_text(json.dumps({"image_size": list(t.calibrations[0].image_size),
+                                     "points": points}))  # fmt: skip
+    for picture, path in ((t.before[0], b), (t.after[0], a)):
+        cv2.imwrite(path, _numbers_hidden(t, picture))
+    r = _cli("--calibration", cal, b, a)
+    assert r.returncode == 2 and r.stdout == "", r.stdout + r.stderr
+    assert "numbers" in r.stderr and "cannot be read" in r.stderr, r.stderr

@@ -295,3 +295,17 @@ def test_the_kiosks_five_marks_with_one_mis_click_are_refused_when_it_shows() ->
     with pytest.raises(CalibrationError, match="the points disagree") as err:
         fit(off)
     assert "mark them again" in str(err.value)
+
+
+def test_points_that_disagree_are_refused_with_the_points_to_put_right_and_survive_pickling():
+    import pickle
+
+    from kiosk.adapters.camera.calibration import PointsDisagree
+
+    pts = [PointPair((100.0 + 200 * i, 300.0 + 37 * (i % 2)), b) for i, b in enumerate(
+        [(0.0, 170.0), (170.0, 0.0), (0.0, -170.0), (-170.0, 0.0), (0.0, 0.0)])]  # fmt: skip
+    with pytest.raises(PointsDisagree) as caught:
+        Calibration.from_points((1280, 720), pts)
+    again = pickle.loads(pickle.dumps(caught.value))  # (from a worker process)
+    assert again.points == tuple(pts) and again.image_size == (1280, 720)
+    assert str(again) == str(caught.value)

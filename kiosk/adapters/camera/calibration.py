@@ -78,6 +78,9 @@ class PointsDisagree(CalibrationError):
         super().__init__(message)
         self.image_size, self.points = image_size, points
 
+    def __reduce__(self) -> tuple[Any, ...]:  # (picklable: from a worker process)
+        return (PointsDisagree, (str(self), self.image_size, self.points))
+
 
 @dataclass(frozen=True, slots=True)
 class PointPair:
