@@ -86,6 +86,18 @@ def main() -> int:
     return 0
 
 
+def _marked(marks: np.ndarray) -> list[PointPair]:
+    """The marks (image px, in ``TARGETS``' order) as the screen gives them."""
+    return [PointPair((float(x), float(y)), t.board)
+            for (x, y), t in zip(marks, TARGETS, strict=True)]  # fmt: skip
+
+
+def _worst_mm(cal: Calibration, cam: synthetic.Camera, grid: np.ndarray) -> float:
+    """How far (mm, at worst over ``grid``) ``cal`` puts the board's points."""
+    seen = cam.project(np.column_stack([grid, np.zeros(len(grid))]))
+    return float(np.linalg.norm(cal.image_to_board(seen) - grid, axis=1).max())
+
+
 def with_the_picture(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> None:
     print(f"\nthe screen's check with the picture ({n} rendered pictures, marks 1 px off)")
     print("mis-click        refused   put right   named   wrong   median s")
@@ -102,16 +114,13 @@ def with_the_picture(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> No
             for k in off:
                 turn = rng.uniform(0, 2 * np.pi)
                 marks[k] += miss * np.array([np.cos(turn), np.sin(turn)])
-            pts = [PointPair((float(x), float(y)), t.board)
-                   for (x, y), t in zip(marks, TARGETS, strict=True)]  # fmt: skip
             t0 = time.perf_counter()
-            got = check_marks(image, pts)
+            got = check_marks(image, _marked(marks))
             took.append(time.perf_counter() - t0)
             if got.calibration is None:
                 refused += 1
                 continue
-            seen = cam.project(np.column_stack([grid, np.zeros(len(grid))]))
-            worst = float(np.linalg.norm(got.calibration.image_to_board(seen) - grid, axis=1).max())
+            worst = _worst_mm(got.calibration, cam, grid)
             right += worst <= 1.0
             wrong += worst > 1.0
             named += got.verdict == "rings" and got.off_marks == off
@@ -134,14 +143,11 @@ def begun_elsewhere(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> Non
             at = brd @ rot.T
             marks = cam.project(np.column_stack([at, np.zeros(len(at))]))
             marks = marks + rng.normal(0.0, 1.0, marks.shape)
-            pts = [PointPair((float(x), float(y)), t.board)
-                   for (x, y), t in zip(marks, TARGETS, strict=True)]  # fmt: skip
-            got = check_marks(image, pts)
+            got = check_marks(image, _marked(marks))
             if got.calibration is None:
                 refused += 1
                 continue
-            seen = cam.project(np.column_stack([grid, np.zeros(len(grid))]))
-            worst = float(np.linalg.norm(got.calibration.image_to_board(seen) - grid, axis=1).max())
+            worst = _worst_mm(got.calibration, cam, grid)
             right += worst <= 1.0
             said += worst <= 1.0 and got.wires_along == wires
             asked += worst > 1.0 and not got.numbers_read
