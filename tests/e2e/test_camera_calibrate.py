@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-from calibrate_support import error_mm, numbers_hidden, rendered, truth
+from calibrate_support import error_mm, numbers_hidden, truth
 
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.calibration import Calibration
@@ -21,17 +21,6 @@ from kiosk.commands._camera_calibrate import Session, open_session
 from kiosk.domain import board
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.camera_calibrate import TARGETS
-
-
-@pytest.fixture(scope="module")
-def camera() -> tuple[synthetic.Camera, np.ndarray]:
-    return rendered(5, 30.0)
-
-
-@pytest.fixture(scope="module")
-def face_on() -> np.ndarray:
-    """A picture from a camera 5 degrees off the board's axis."""
-    return rendered(6, 5.0)[1]
 
 
 @pytest.fixture

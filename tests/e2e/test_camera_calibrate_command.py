@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from calibrate_support import error_mm, numbers_hidden, rendered, truth
+from calibrate_support import error_mm, numbers_hidden, truth
 
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.calibration import Calibration
@@ -23,22 +23,17 @@ from kiosk.ui.screens.camera_calibrate import TARGETS
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def camera() -> tuple[synthetic.Camera, np.ndarray]:
-    return rendered(5, 30.0)
-
-
-@pytest.fixture(scope="module")
-def face_on() -> np.ndarray:
-    """A picture from a camera 5 degrees off the board's axis."""
-    return rendered(6, 5.0)[1]
+def _board_png(tmp_path: Path, image: np.ndarray) -> Path:
+    """``image`` saved as the picture to calibrate from."""
+    pic = tmp_path / "board.png"
+    cv2.imwrite(str(pic), image)
+    return pic
 
 
 def test_the_command_says_when_a_camera_is_nearly_face_on_and_gives_small_pictures(
     face_on: np.ndarray, tmp_path: Path
 ) -> None:
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), face_on)  # 1280x720: face-on, it places darts better at 1080p
+    pic = _board_png(tmp_path, face_on)  # 1280x720: face-on, it places darts better at 1080p
     done = _cli("--image", str(pic), "--out", str(tmp_path / "cal.json"), "--auto", "--yes")
     assert done.returncode == 0, done.stderr
     assert "nearly face-on" in done.stdout
@@ -55,8 +50,7 @@ def test_the_command_calibrates_a_picture_headless_with_auto_yes(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     cam, image = camera
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), image)
+    pic = _board_png(tmp_path, image)
     out = tmp_path / "cal.json"
     done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
     assert done.returncode == 0, done.stderr
@@ -95,8 +89,7 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     _, image = camera
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), image)
+    pic = _board_png(tmp_path, image)
     out = str(tmp_path / "cal.json")
     both = _cli("--image", str(pic), "--camera", "/dev/video0", "--out", out)
     assert both.returncode == 2 and "not both" in both.stderr
@@ -134,8 +127,7 @@ def _window(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # no user settings file
     monkeypatch.setattr(kiosk_config, "SYSTEM_CONFIG", tmp_path / "none.toml")
     (tmp_path / "kiosk.toml").write_text(settings)
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), picture)
+    pic = _board_png(tmp_path, picture)
     apps: list[tuple[App, tuple[int, int]]] = []
     shown: list[list[str]] = []
 
@@ -240,8 +232,7 @@ def test_the_command_refuses_to_write_the_calibration_over_its_own_picture(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     # --out board.png with --image board.png wrote the JSON over the picture.
-    pic = tmp_path / "board.png"
-    cv2.imwrite(str(pic), camera[1])
+    pic = _board_png(tmp_path, camera[1])
     before = pic.read_bytes()
     for args in (("--image", str(pic), "--out", str(pic)),
                  ("--image", str(pic), "--out", str(tmp_path / "." / "board.png")),
