@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import logging
 import os
 import tomllib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,13 +130,7 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
     settings file, keeping everything else in it (the file is the config's own format,
     re-read at start). ``ValueError`` if the file is there and not TOML (edited by hand
     while the kiosk runs): left as it is."""
-    data: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            with path.open("rb") as fh:
-                data = tomllib.load(fh)
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-            raise ValueError(f"{path} is not valid TOML ({e}): put it right first") from None
+    data = _settings_file(path)
     for name in SETTING_KEYS if only is None else only:
         section, key = SETTING_KEYS[name]
         if section is None:
@@ -146,6 +141,34 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
             table = {"source": table} if section == "input" and isinstance(table, str) else {}
             data[section] = table
         table[key] = getattr(settings, name)
+    _write_settings_file(path, data)
+
+
+def save_cameras(path: Path, devices: Sequence[str], calibrations: Sequence[str]) -> None:
+    """Write the cameras Settings found (``[camera] devices``, and a calibration file
+    for each) into the user's settings file, keeping everything else in it. As
+    ``save_settings``, ``ValueError`` for a file that is not TOML."""
+    data = _settings_file(path)
+    table = data.get("camera")
+    if not isinstance(table, dict):
+        table = data["camera"] = {}
+    table["devices"] = list(devices)
+    table["calibrations"] = list(calibrations)
+    _write_settings_file(path, data)
+
+
+def _settings_file(path: Path) -> dict[str, Any]:
+    """The user's settings file as it is ({} when there is none yet)."""
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path} is not valid TOML ({e}): put it right first") from None
+
+
+def _write_settings_file(path: Path, data: dict[str, Any]) -> None:
     top = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
     out = ["# darts-kiosk settings (the settings screen rewrites this file)", *top, ""]
     for section, values in data.items():
@@ -330,6 +353,11 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     assert kiosk.games is not None
     kiosk.games.before_start = watch.at_game_start
     kiosk.settings_mistakes = options.settings_mistakes
+    # Settings -> Find cameras: the cameras go into the settings file, and each one's
+    # calibration file into the data folder (the one the service may write).
+    kiosk.calibration_folder = data_dir
+    if settings_file is not None:
+        kiosk.save_cameras = functools.partial(save_cameras, settings_file)
     notifier = _notifier(options.env)
     app = App(
         kiosk,

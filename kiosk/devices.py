@@ -15,6 +15,7 @@ by-id device that speaks the protocol) takes over from them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import tempfile
 import threading
@@ -72,6 +73,7 @@ class Devices:
         # Where a board is looked for, when not the system's (tests: their own directory).
         self.fixed: str | None = None
         self.by_id: str | None = None
+        self.v4l: Path | None = None  # where cameras are looked for (None: /dev/v4l)
         self.relook_s = RELOOK_S
         self._virtual_board: Any = None
         self._reader: Any = None
@@ -363,6 +365,25 @@ class Devices:
         if scorer is None or index + 1 not in numbers:
             return None
         return scorer.picture(numbers.index(index + 1))
+
+    def plugged_cameras(self) -> list[Any]:
+        """The USB cameras plugged in now (``adapters.camera.plugged``), looked for
+        where ``v4l`` says (tests: their own folder)."""
+        from kiosk.adapters.camera import plugged
+
+        if self.v4l is None:
+            return plugged.plugged_cameras()
+        return plugged.plugged_cameras(self.v4l, self.v4l, self.v4l / "sys")
+
+    def use_cameras(self, devices: list[str], calibrations: list[str]) -> None:
+        """The cameras found in Settings, from now on (and the file says so too: the
+        caller saved it): the scoring cameras start again with them."""
+        camera = dataclasses.replace(
+            self.config.camera, devices=tuple(devices), calibrations=tuple(calibrations)
+        )
+        self.config = dataclasses.replace(self.config, camera=camera)
+        log.info("cameras listed from Settings: %s", ", ".join(devices) or "none")
+        self.reload_cameras()
 
     def reload_cameras(self) -> None:
         """A calibration was saved: the cameras start again, each with its file as it is

@@ -3,7 +3,9 @@
 A rendered board (``kiosk/adapters/camera/synthetic.py``, a camera 30 degrees off
 axis) stands in for the camera. Three pictures per size: marking (two points marked,
 the crosshair on the third), the review of the marked points, the automatic
-calibration shown for confirmation.
+calibration shown for confirmation. And Settings -> Find cameras, with three rendered
+videos standing in for USB cameras (udev's links in a folder of its own) and one that
+gives no picture.
 Usage: ``python scripts/screenshots_camera.py [OUTDIR] [--sizes 1920x1080,1280x720]``.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import cv2
 import numpy as np
 import shots
 from shots import Shots
@@ -38,6 +41,30 @@ def mark(s: Session, points: list[tuple[float, float]]) -> None:
         x, y = s.screen.image_to_screen(point)
         s.inbox.put(Click((round(x), round(y))), source="mouse")
         s.app.step(0)
+
+
+def find_cameras(shot: Shots, tmp: Path) -> None:
+    """Settings -> Find cameras once the cameras are found."""
+    by_id = tmp / "v4l" / "by-id"
+    by_id.mkdir(parents=True, exist_ok=True)
+    for k, name in enumerate(("HD_Pro_Webcam_C920_1A2B", "C270_HD_WEBCAM_9F", "Brio_4K_77")):
+        steps = [synthetic.Step("still", 12)]
+        video = synthetic.render_turn(SEED + k, steps, off_axis=20.0 + 12 * k, size=(640, 360))
+        path = tmp / f"{name}.avi"
+        out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30, (640, 360))
+        for frame in video.frames:
+            out.write(frame)
+        out.release()
+        link = by_id / f"usb-046d_{name}-video-index0"
+        if not link.exists():
+            link.symlink_to(path)
+    with shots.kiosk(shot.size, settings_file=tmp / "kiosk.toml") as d:
+        d.running.devices.v4l = tmp / "v4l"
+        d.press("\n4")
+        d.look()
+        d.press(str([i.label for i in d.screen.items()].index("Find cameras") + 1))  # type: ignore[attr-defined]
+        d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 30)
+        shot.take(d, "settings-find-cameras")
 
 
 def main() -> int:
@@ -69,6 +96,7 @@ def main() -> int:
                 take(s, shot, "camera-calibrate-auto")
             finally:
                 s.close()
+            find_cameras(shot, Path(tmp))
     return 0
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -134,6 +134,11 @@ class Kiosk:
         self.cameras_down: tuple[tuple[int, str], ...] = ()
         self.board_map_problem = ""  # the configured board map that did not load (its name)
         self.settings_mistakes: tuple[str, ...] = ()  # stepped over at start (logged)
+        # Settings -> Find cameras: writes [camera] devices and calibrations into the
+        # settings file (None: no settings file to write), and where the cameras'
+        # calibration files go.
+        self.save_cameras: Callable[[Sequence[str], Sequence[str]], None] | None = None
+        self.calibration_folder: Path | None = None
         self.results: list[ResultLine] = []
         self.catalog = i18n.load(settings.language, locale_dir)
         self.running = True

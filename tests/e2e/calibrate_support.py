@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -44,3 +45,12 @@ def numbers_hidden(cam: synthetic.Camera, image: np.ndarray) -> np.ndarray:
     cv2.fillPoly(mask, [rings[1]], 0)
     hidden[mask > 0] = (20, 20, 20)
     return hidden
+
+
+def film(video: synthetic.Video, path: Path) -> None:
+    """``video`` as the file the kiosk's camera reads."""
+    h, w = video.frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for frame in video.frames:
+        out.write(frame)
+    out.release()

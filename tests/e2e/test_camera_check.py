@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -22,6 +21,7 @@ from kiosk.ui.driver import Driver
 from kiosk.ui.screens import camera_check
 from kiosk.ui.screens.board_picture import OVERLAY, number_places
 from kiosk.ui.screens.camera_calibrate import TARGETS
+from tests.e2e.calibrate_support import film
 from tests.plain_user import plain_user
 
 pytestmark = pytest.mark.timeout(90)
@@ -50,15 +50,6 @@ def kiosk_with_camera(tmp_path: Path, frames: int = 30) -> Iterator[tuple[Runnin
         yield running, d, video
     finally:
         running.close()
-
-
-def film(video: Video, path: Path) -> None:
-    """``video`` as the file the kiosk's camera reads."""
-    h, w = video.frames[0].shape[:2]
-    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
-    for frame in video.frames:
-        out.write(frame)
-    out.release()
 
 
 def file_as_it_is(path: Path) -> tuple[bytes, int]:

@@ -1,5 +1,6 @@
 """Settings: language, volume, input source. Changes apply at once and are saved.
-"Date and time" sets the system clock (``date_time``).
+"Date and time" sets the system clock (``date_time``). "Find cameras" lists the USB
+cameras plugged in, and writes them into the settings file (``camera_find``).
 
 With cameras in the config (``[camera] devices``), one item per camera opens, on a
 picture from it (the latest from the scoring cameras, which hold the device), its
@@ -70,6 +71,8 @@ class SettingsScreen(MenuScreen):
             ),
             Item("Input", choices=self.sources(), get=lambda: s.source, set=self.set_source),
         ]
+        if self.kiosk.save_cameras is not None:
+            items.append(Item("Find cameras", self.find_cameras))
         for i, _camera in enumerate(self.cameras()):
             label = f"{self.t('Calibrate camera')} {i + 1}"
             state = partial(self.camera_state, i)
@@ -132,6 +135,12 @@ class SettingsScreen(MenuScreen):
         devices = [str(d) for d in getattr(camera, "devices", ())]
         files = [str(f) for f in getattr(camera, "calibrations", ())]
         return [(d, files[i] if i < len(files) else "") for i, d in enumerate(devices)]
+
+    def find_cameras(self) -> None:
+        """The USB cameras plugged in, to list in the settings file (``camera_find``)."""
+        from kiosk.ui.screens.camera_find import CameraFindScreen
+
+        self.kiosk.stack.push(CameraFindScreen(self.kiosk))
 
     def camera_state(self, index: int) -> tuple[str, tuple[int, int, int]]:
         """How camera ``index`` is doing, in a word, for its line (the banner says it

@@ -1,0 +1,106 @@
+"""The USB cameras plugged in, for Settings -> Find cameras: what to list in ``[camera]
+devices`` so the owner need not find the names with a shell.
+
+udev names each USB camera's picture node ``...-video-index0`` in ``/dev/v4l/by-id/``
+(by the camera's make and serial number) and ``/dev/v4l/by-path/`` (by the USB port); a
+camera's other nodes (``-video-index1``: its metadata) give no picture, and neither do
+the Pi's own video nodes (codec, ISP), which have no ``usb`` link. Those names stay put
+when the cameras come up in another order at boot, which ``/dev/videoN`` numbers do not.
+
+By id is preferred: it follows a camera to another USB port. Two cameras of the same
+make without serial numbers share one by-id name (udev keeps one link for both, and
+which one can change at boot), so when a camera has no by-id link of its own, every
+camera is listed by its USB port instead. Without ``/dev/v4l`` (no udev), the
+``/dev/videoN`` nodes are listed, and the ones that give no picture are left out by
+whoever opens them.
+
+Nothing is opened here: the screen takes a picture from each (``kiosk.ui.screens.
+camera_find``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+V4L = Path("/dev/v4l")
+DEV = Path("/dev")
+SYS = Path("/sys/class/video4linux")
+PICTURE_NODE = "-video-index0"
+
+
+@dataclass(frozen=True)
+class Plugged:
+    device: str  # what to list in [camera] devices: a by-id or by-path link, or a node
+    node: str  # the /dev/videoN it stands for now
+    label: str  # what the camera calls itself ("HD Pro Webcam C920"), else its name
+
+
+def plugged_cameras(v4l: Path = V4L, dev: Path = DEV, sys_class: Path = SYS) -> list[Plugged]:
+    """The USB cameras' picture nodes, each once, in the order of their nodes
+    (``/dev/video0`` before ``/dev/video2``)."""
+    by_id = _links(v4l / "by-id")
+    by_path = {link: node for link, node in _links(v4l / "by-path").items() if "usb" in link.name}
+    if not by_id and not by_path:
+        if v4l.is_dir():
+            return []  # udev is there and names no USB camera
+        nodes = sorted(dev.glob("video[0-9]*"), key=_node_order)
+        return [Plugged(str(n), str(n), _label(n, None, sys_class)) for n in nodes]
+    id_of = {node: link for link, node in by_id.items()}
+    every = {*by_id.values(), *by_path.values()}
+    use_ids = all(node in id_of for node in every) and len(id_of) == len(by_id)
+    chosen = by_id if use_ids else by_path
+    if not chosen:  # (by id only, one name shared: still better than nothing)
+        chosen = by_id
+    found = [
+        Plugged(str(link), str(node), _label(node, id_of.get(node), sys_class))
+        for link, node in chosen.items()
+    ]
+    return sorted(found, key=lambda p: (_node_order(Path(p.node)), p.device))
+
+
+def calibration_name(device: str) -> str:
+    """The calibration file's name for a camera listed as ``device``: its own, so a
+    camera found again keeps its calibration whatever its place in the list."""
+    stem = Path(device).name.removesuffix(PICTURE_NODE)
+    return "cam-" + (re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._-") or "camera") + ".json"
+
+
+def same_camera(a: str, b: str) -> bool:
+    """Whether two names (a link and a node, or two links) are the same camera now."""
+    return a == b or os.path.realpath(a) == os.path.realpath(b)
+
+
+def _links(folder: Path) -> dict[Path, Path]:
+    """The picture-node links in ``folder`` -> the node each points to."""
+    try:
+        names = sorted(folder.iterdir())
+    except OSError:
+        return {}
+    return {
+        link: Path(os.path.realpath(link))
+        for link in names
+        if link.name.endswith(PICTURE_NODE) and os.path.exists(link)
+    }
+
+
+def _node_order(node: Path) -> tuple[int, str]:
+    digits = re.search(r"(\d+)$", node.name)
+    return (int(digits.group(1)) if digits else 1 << 30, node.name)
+
+
+def _label(node: Path, id_link: Path | None, sys_class: Path) -> str:
+    """The name the camera gives (``/sys/class/video4linux/videoN/name``), else its
+    by-id name made readable ("046d HD Pro Webcam C920 1A2B"), else the node."""
+    try:
+        name = (sys_class / node.name / "name").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        name = ""
+    if name.strip():
+        return name.strip()
+    if id_link is not None:
+        stem = id_link.name.removesuffix(PICTURE_NODE).removeprefix("usb-")
+        return stem.replace("_", " ").strip() or node.name
+    return node.name

@@ -1,0 +1,235 @@
+"""Settings -> Find cameras: the USB cameras plugged in, each with a picture from it,
+and Enter lists them in the settings file (``[camera] devices``, with a calibration
+file each in the data folder), so the owner sets the cameras up at the bar with the
+keypad rather than with a shell and the settings file.
+
+The cameras are looked for and opened in a thread (each takes a second or so to give
+a picture); the screen says "Looking for cameras..." meanwhile. A camera listed
+already keeps its name and its calibration file; a new one is named by its by-id (or
+by-path) link, which stays put when the cameras come up in another order at boot, and
+its calibration file after that name, so a camera found again finds its calibration.
+A camera listed but not plugged in now is said, and left out when Enter saves. Once
+saved, the screen closes: Settings then has a "Calibrate camera N" line for each.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kiosk.adapters.camera.plugged import Plugged, calibration_name, same_camera
+from kiosk.adapters.keypad import KeyAction
+from kiosk.ui import theme
+from kiosk.ui.banner import BANNER_H, strips_at_foot
+from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen, back_to_the_match
+from kiosk.ui.screens.board_picture import BoardPicture, picture_place
+
+log = logging.getLogger("kiosk.ui")
+
+WARMUP_FRAMES = 10  # as camera-calibrate's still: a webcam's first frames are dark
+POLL_S = 0.2  # while looking: how often the screen sees whether the look is done
+CLOSE_AFTER_SAVE = 1.5  # s "Saved" stays up
+
+
+@dataclass
+class Found:
+    camera: Plugged
+    picture: np.ndarray | None  # None: it gave none (busy, not a camera after all)
+    listed: int | None  # its place in [camera] devices already (from 0), or None: new
+
+
+class CameraFindScreen(Screen):
+    name = "camera-find"
+    banner_at_foot = True
+
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        self.found: list[Found] | None = None  # None: still looking
+        self.missing: list[str] = []  # listed, and not plugged in now
+        self.message = ""
+        self.good = False  # the message is good news
+        self.close_at: float | None = None
+        self._result: tuple[list[Found], list[str]] | None = None
+        self._views: list[BoardPicture | None] = []
+        self.look()
+
+    # -- looking -------------------------------------------------------------------
+
+    def listed(self) -> list[tuple[str, str]]:
+        """(device, calibration file) for each camera in the config now."""
+        camera = getattr(getattr(self.kiosk.devices, "config", None), "camera", None)
+        if camera is None:
+            return []
+        return [(str(d), camera.calibration_for(i)) for i, d in enumerate(camera.devices)]
+
+    def look(self) -> None:
+        self.found, self._result, self.message, self.dirty = None, None, "", True
+        threading.Thread(target=self._look, name="camera-find", daemon=True).start()
+
+    def _look(self) -> None:
+        found: list[Found] = []
+        missing: list[str] = []
+        try:
+            listed = [device for device, _ in self.listed()]
+            plugged = getattr(self.kiosk.devices, "plugged_cameras", list)
+            for cam in plugged():
+                at = next((i for i, d in enumerate(listed) if same_camera(d, cam.device)), None)
+                found.append(Found(cam, self._picture(cam, at), at))
+            missing = [d for i, d in enumerate(listed) if all(f.listed != i for f in found)]
+        except Exception as e:  # a look that fails never stops the kiosk
+            log.error("finding cameras: %s", e)
+        log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
+        self._result = (found, missing)
+
+    def _picture(self, cam: Plugged, listed: int | None) -> np.ndarray | None:
+        """A picture from ``cam``: the scoring cameras' latest when it is one of them
+        (they hold the device), else a still from opening it."""
+        picture = getattr(self.kiosk.devices, "camera_picture", None)
+        if listed is not None and picture is not None and (image := picture(listed)) is not None:
+            return np.asarray(image)
+        from kiosk.commands._camera_calibrate import grab_frame
+
+        try:
+            return grab_frame(cam.device, WARMUP_FRAMES)
+        except Exception as e:  # a camera that fails is said, never a crash
+            log.warning("camera %s: no picture: %s", cam.device, e)
+            return None
+
+    # -- input and time ------------------------------------------------------------
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, DartInput | DartDoubt) or (isinstance(event, Notice) and event.act):
+            back_to_the_match(self.kiosk.stack, event)
+        elif isinstance(event, KeyAction) and self.close_at is None:
+            if event.name in ("menu", "back", "cancel"):
+                self.kiosk.stack.pop()
+            elif event.name == "digit" and event.char == "0" and self.found is not None:
+                self.look()
+            elif event.name == "enter" and self.found is not None:
+                self.save()
+            self.dirty = True
+
+    def update(self, now: float) -> None:
+        if self._result is not None and self.found is None:
+            self.found, self.missing = self._result
+            self._views = [None if f.picture is None else BoardPicture(f.picture)
+                           for f in self.found]  # fmt: skip
+            self.dirty = True
+        if self.close_at is not None and now >= self.close_at and self.kiosk.stack.top is self:
+            self.close_at = None
+            self.kiosk.stack.pop()
+
+    def wake_at(self) -> float | None:
+        if self.found is None:
+            return 0.0 if self._result is not None else time.monotonic() + POLL_S
+        return self.close_at
+
+    def save(self) -> None:
+        """The cameras that gave a picture into the settings file, and from now on."""
+        assert self.found is not None
+        usable = [f for f in self.found if f.picture is not None]
+        if not usable:
+            self.message, self.good = self.t("No camera to list: plug one in, then press 0"), False
+            return
+        listed = self.listed()
+        devices = [listed[f.listed][0] if f.listed is not None else f.camera.device for f in usable]
+        folder = self.kiosk.calibration_folder or Path(".")
+        calibrations = [
+            listed[f.listed][1] or str(folder / calibration_name(f.camera.device))
+            if f.listed is not None
+            else str(folder / calibration_name(f.camera.device))
+            for f in usable
+        ]
+        if [d for d, _ in listed] == devices and [c for _, c in listed] == calibrations:
+            self.message, self.good = self.t("These cameras are listed already"), True
+            self.close_at = time.monotonic() + CLOSE_AFTER_SAVE
+            return
+        if self.kiosk.save_cameras is None:
+            self.message, self.good = self.t("No settings file to save the cameras in"), False
+            return
+        try:
+            self.kiosk.save_cameras(devices, calibrations)
+        except (OSError, ValueError) as e:  # ValueError: the file edited into bad TOML
+            log.warning("cameras not saved: %s", e)
+            self.message, self.good = f"{self.t('Not saved')}: {e}", False
+            return
+        use = getattr(self.kiosk.devices, "use_cameras", None)
+        if use is not None:
+            use(devices, calibrations)
+        log.info("cameras saved from Settings: %s", ", ".join(devices))
+        self.message, self.good = self.t("Saved: now calibrate each camera"), True
+        self.close_at = time.monotonic() + CLOSE_AFTER_SAVE
+
+    # -- drawing -------------------------------------------------------------------
+
+    def draw(self, p: theme.Painter) -> None:
+        u, w = p.u, p.w
+        p.text(self.t("Cameras plugged in"), 4.2 * u, (w / 2, 1.5 * u), theme.ACCENT,
+               anchor="midtop", style="bold", max_width=w * 0.96)  # fmt: skip
+        keys_y = p.h - (4 + BANNER_H * strips_at_foot(self.kiosk)) * u
+        if self.found is None:
+            p.text(self.t("Looking for cameras..."), 5 * u, (w / 2, p.h * 0.45), theme.TEXT,
+                   anchor="center", max_width=w * 0.9)  # fmt: skip
+            p.text(self.t("/ = back"), 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center")
+            return
+        if not self.found:
+            p.text(self.t("No USB camera found: plug one in, then press 0"), 4 * u,
+                   (w / 2, p.h * 0.45), theme.BAD, anchor="center", max_width=w * 0.9)  # fmt: skip
+        else:
+            self._draw_cameras(p, top=9 * u, bottom=keys_y - 10 * u)
+        lines = []
+        if self.missing:
+            lines.append((f"{self.t('Listed, not plugged in, left out if saved')}: "
+                          + ", ".join(Path(d).name for d in self.missing), theme.BAD))  # fmt: skip
+        if self.message:
+            lines.append((self.message, theme.GOOD if self.good else theme.BAD))
+        for i, (text, colour) in enumerate(reversed(lines)):
+            p.text(text, 2.8 * u, (w / 2, keys_y - (3.6 + 3.6 * i) * u), colour,
+                   anchor="center", max_width=w * 0.96)  # fmt: skip
+        keys = self.t("Enter = list these cameras   0 = look again   / = back")
+        p.text(keys, 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center",
+               max_width=w * 0.96)  # fmt: skip
+
+    def _draw_cameras(self, p: theme.Painter, top: float, bottom: float) -> None:
+        """Each camera's picture in a grid (up to three across), its number as Settings
+        will number it, what it calls itself and whether it is listed already."""
+        assert self.found is not None
+        u, n = p.u, len(self.found)
+        cols = min(n, 3)
+        rows = math.ceil(n / cols)
+        cell_w, cell_h = (p.w - 2 * u) / cols, (bottom - top) / rows
+        text_h = 11 * u
+        number = 0
+        for i, (f, view) in enumerate(zip(self.found, self._views, strict=True)):
+            x0 = u + (i % cols) * cell_w
+            y0 = top + (i // cols) * cell_h
+            cx = x0 + cell_w / 2
+            y = y0 + (cell_h - text_h) / 2  # (no picture: the words in the cell's middle)
+            if view is not None:
+                number += 1
+                rect = picture_place(
+                    (round(cell_w), p.h), view.image_size, y0, y0 + cell_h - text_h
+                )
+                rect.x += round(x0)
+                rect.y = round(y0 + (cell_h - rect.h - text_h) / 2)  # with its words, centred
+                view.draw(p, rect)
+                y = rect.bottom + 0.8 * u
+                head = self.t("Camera {}").format(number)
+                state = self.t("listed") if f.listed is not None else self.t("new")
+                colour = theme.TEXT if f.listed is not None else theme.GOOD
+            else:
+                head, colour = Path(f.camera.device).name, theme.BAD
+                state = self.t("no picture: in use, or not a camera")
+            p.text(head, 3.4 * u, (cx, y), theme.ACCENT, anchor="midtop", style="bold",
+                   max_width=cell_w * 0.95)  # fmt: skip
+            p.text(f.camera.label, 2.8 * u, (cx, y + 4 * u), theme.TEXT, anchor="midtop",
+                   max_width=cell_w * 0.95)  # fmt: skip
+            p.text(state, 2.8 * u, (cx, y + 7.2 * u), colour, anchor="midtop",
+                   max_width=cell_w * 0.95)  # fmt: skip
