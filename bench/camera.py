@@ -71,7 +71,7 @@ CRICKET_SCATTER_MM = 20.0
 SIDE_ON_DEG = 8.0
 # Rendered turns (camera, lighting, shake of their own) the impact -> Dart frames are
 # the median of: on one turn the board settles a frame sooner or later than on another.
-TIMING_TURNS = 5
+TIMING_TURNS = 15
 
 # cams, band, tips, exact, error mm (None: none), flagged (the kiosk asks to check it)
 Row = tuple[str, str, str, bool, float | None, bool]
@@ -329,7 +329,9 @@ def main() -> int:
               f" thread (frames at {FPS:.0f} fps, the tip searched for on the first still"
               " frame while the next confirms it) + fusion")  # fmt: skip
         shake = synthetic.SHAKE_FRAMES
-        print(f"  (median of {len(seen)} rendered turns, {min(lags):.0f}-{max(lags):.0f} ms;"
+        lag_p90 = float(np.percentile(lags, 90)) + fusing
+        print(f"  (median of {len(seen)} rendered turns, {min(lags):.0f}-{max(lags):.0f} ms"
+              f" on the thread, p90 with fusion {lag_p90:.0f} ms;"
               f" judged {frames:g} frames after the impact; rendered shake lasts {shake}"
               f" frames, settle {settle})")  # fmt: skip
     print("check %: darts scored and flagged for the player to check (a wire within the")
