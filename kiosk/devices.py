@@ -386,10 +386,13 @@ class Devices:
         self.reload_cameras()
 
     def reload_cameras(self) -> None:
-        """A calibration was saved: the cameras start again, each with its file as it is
-        now (and checked against the board again)."""
+        """A calibration was saved, or cameras listed: the cameras start again, each with
+        its file as it is now (and checked against the board again). On "auto" without a
+        board, the virtual board gives way to cameras listed since the start, as it would
+        have at the start."""
         idle = self.active == "" and self._source in ("camera", "auto")  # none calibrated yet
-        if self._cameras is not None or idle:
+        listed_since = self._source == "auto" and self.virtual and bool(self.config.camera.devices)
+        if self._cameras is not None or idle or listed_since:
             log.info("cameras: starting again with the calibrations as saved")
             self.switch(self._source)
 

@@ -245,3 +245,21 @@ def test_auto_with_a_port_set_that_is_not_there_scores_with_the_cameras(tmp_path
             until(lambda: Hit(Dart.parse("D19")) in events, "D19 from the board")
     finally:
         dev.stop()
+
+
+def test_on_auto_cameras_listed_from_settings_take_over_from_the_virtual_board(
+    tmp_path: Path,
+) -> None:
+    """``input = "auto"`` found no board and no camera at the start: the virtual board.
+    Cameras listed then (Settings -> Find cameras) are used at once, as at a start with
+    them: not only after the kiosk is started again."""
+    dev, _events, until = _auto(tmp_path, calibrated=True)
+    good = dev.config.camera
+    dev.config = dataclasses.replace(dev.config, camera=Config().camera)  # none listed yet
+    dev.start()
+    try:
+        until(lambda: dev.active == "virtual", "the virtual board")
+        dev.use_cameras(list(good.devices), list(good.calibrations))
+        until(lambda: dev.active == "camera", "the cameras")
+    finally:
+        dev.stop()
