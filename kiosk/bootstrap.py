@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.adapters import clock
-from kiosk.config import Config
+from kiosk.config import SYSTEM_CONFIG, Config
 from kiosk.devices import Devices
 from kiosk.store_open import StoreWatch, kept_copies, open_waiting
 from kiosk.store_open import open_store as open_store  # (the tests' and tools' way in)
@@ -144,10 +144,21 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
     _write_settings_file(path, data)
 
 
-def save_cameras(path: Path, devices: Sequence[str], calibrations: Sequence[str]) -> None:
+def save_cameras(
+    path: Path, devices: Sequence[str], calibrations: Sequence[str], later: Sequence[Path] = ()
+) -> None:
     """Write the cameras Settings found (``[camera] devices``, and a calibration file
     for each) into the user's settings file, keeping everything else in it. As
-    ``save_settings``, ``ValueError`` for a file that is not TOML."""
+    ``save_settings``, ``ValueError`` for a file that is not TOML, and for one of the
+    files read ``later`` (``--config``) that lists cameras itself: the next start would
+    take those, and the cameras saved would be gone after a restart."""
+    for each in later:
+        try:
+            camera = _settings_file(each).get("camera")
+        except (OSError, ValueError):
+            continue  # (the kiosk started without it: it sets nothing)
+        if isinstance(camera, dict) and ("devices" in camera or "calibrations" in camera):
+            raise ValueError(f"{each} lists the cameras, and is read after {path}: list them there")
     data = _settings_file(path)
     table = data.get("camera")
     if not isinstance(table, dict):
@@ -357,7 +368,10 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     # calibration file into the data folder (the one the service may write).
     kiosk.calibration_folder = data_dir
     if settings_file is not None:
-        kiosk.save_cameras = functools.partial(save_cameras, settings_file)
+        files = list(config_files)
+        after = files[files.index(settings_file) + 1 :] if settings_file in files else files
+        later = [f for f in after if f not in (settings_file, SYSTEM_CONFIG)]
+        kiosk.save_cameras = functools.partial(save_cameras, settings_file, later=later)
     notifier = _notifier(options.env)
     app = App(
         kiosk,

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
+import time
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,27 +108,118 @@ def test_the_cameras_plugged_in_are_found_and_listed_in_the_settings_file(tmp_pa
                                    str(tmp_path / "d" / "cam-usb-Acme_CamB_0001.json"))  # fmt: skip
 
 
-def test_found_again_a_listed_camera_keeps_its_name_and_calibration(tmp_path: Path) -> None:
+def test_found_again_listed_cameras_keep_their_place_and_calibration(tmp_path: Path) -> None:
     first = plug(tmp_path, "CamA", 1)
     second = plug(tmp_path, "CamB", 2)
-    # Listed by hand before: the first by its node, with a calibration of its own; and
-    # one that is not plugged in now.
+    # Listed by hand before: the second camera by its node, with a calibration of its
+    # own, after one that is not plugged in now.
     (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["{os.path.realpath(first)}", "/dev/video9"]\n'
-        f'calibrations = ["{tmp_path}/mine.json", "{tmp_path}/gone.json"]\n',
+        SETTINGS + f'\n[camera]\ndevices = ["/dev/video9", "{os.path.realpath(second)}"]\n'
+        f'calibrations = ["{tmp_path}/gone.json", "{tmp_path}/mine.json"]\n',
         encoding="utf-8",
     )
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         screen = d.screen
-        assert [f.listed for f in screen.found] == [0, None]  # type: ignore[attr-defined]
+        assert [f.listed for f in screen.found] == [None, 1]  # type: ignore[attr-defined]
         assert screen.missing == ["/dev/video9"]  # type: ignore[attr-defined]
         d.press("\n")
         d.wait_screen("settings")
     camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
-    assert camera.devices == (os.path.realpath(first), str(second))
-    assert camera.calibrations == (f"{tmp_path}/mine.json",
-                                   str(tmp_path / "d" / "cam-usb-Acme_CamB_0001.json"))  # fmt: skip
+    # The listed cameras first, in their order (their numbers in Settings stay), the
+    # one not plugged in kept; the node renamed to the link that stays put at boot.
+    assert camera.devices == ("/dev/video9", str(second), str(first))
+    assert camera.calibrations == (f"{tmp_path}/gone.json", f"{tmp_path}/mine.json",
+                                   str(tmp_path / "d" / "cam-usb-Acme_CamA_0001.json"))  # fmt: skip
+
+
+def test_a_listed_camera_not_plugged_in_is_left_out_only_when_asked(tmp_path: Path) -> None:
+    first = plug(tmp_path, "CamA", 1)
+    (tmp_path / "kiosk.toml").write_text(
+        SETTINGS + f'\n[camera]\ndevices = ["/dev/video9", "{first}"]\n'
+        f'calibrations = ["{tmp_path}/gone.json", "{tmp_path}/mine.json"]\n',
+        encoding="utf-8",
+    )
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        d.press("-")  # leave it out
+        assert not d.screen.keep_missing  # type: ignore[attr-defined]
+        d.press("\n")
+        d.wait_screen("settings")
+    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+    assert camera.devices == (str(first),)
+    assert camera.calibrations == (f"{tmp_path}/mine.json",)
+
+
+def test_a_listed_camera_that_gives_no_picture_now_stays_listed(tmp_path: Path) -> None:
+    """Busy in another program, or a USB hiccup: not a reason to lose its calibration."""
+    busy = tmp_path / "v4l" / "by-id" / "usb-Acme_Busy_0001-video-index0"
+    busy.parent.mkdir(parents=True)
+    (tmp_path / "busy.bin").write_bytes(b"\0" * 64)
+    busy.symlink_to(tmp_path / "busy.bin")  # opens as no video
+    second = plug(tmp_path, "CamB", 2)
+    (tmp_path / "kiosk.toml").write_text(
+        SETTINGS + f'\n[camera]\ndevices = ["{busy}"]\ncalibrations = ["{tmp_path}/mine.json"]\n',
+        encoding="utf-8",
+    )
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        d.press("\n")
+        d.wait_screen("settings")
+    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+    assert camera.devices == (str(busy), str(second))
+    assert camera.calibrations[0] == f"{tmp_path}/mine.json"
+
+
+def test_a_camera_listed_by_a_name_two_cameras_share_is_not_given_either(tmp_path: Path) -> None:
+    """Two cameras of one make without serial numbers: udev's one by-id name points at
+    either. The calibration listed with it is not given to either camera: both are
+    listed by their USB port, to be calibrated."""
+    a, b = plug(tmp_path, "CamA", 1, by_path="1"), plug(tmp_path, "CamB", 2, by_path="2")
+    shared = tmp_path / "v4l" / "by-id" / "usb-Generic_Camera-video-index0"
+    shared.symlink_to(os.path.realpath(b))
+    a.unlink()  # (udev's by-id layout: one name, the other camera has none)
+    b.unlink()
+    (tmp_path / "kiosk.toml").write_text(
+        SETTINGS + f'\n[camera]\ndevices = ["{shared}"]\ncalibrations = ["{tmp_path}/one.json"]\n',
+        encoding="utf-8",
+    )
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        screen = d.screen
+        assert screen.shared == [str(shared)]  # type: ignore[attr-defined]
+        d.press("\n")
+        d.wait_screen("settings")
+    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+    assert [Path(x).name for x in camera.devices] == [
+        "platform-xhci-usb-0:1:1.0-video-index0",
+        "platform-xhci-usb-0:2:1.0-video-index0",
+    ]
+    assert f"{tmp_path}/one.json" not in camera.calibrations
+
+
+def test_cameras_are_not_saved_where_a_file_read_later_lists_its_own(tmp_path: Path) -> None:
+    """Started with --config naming a file that lists cameras: saved in the user's
+    file, they would be gone at the next start. Said, and nothing written."""
+    plug(tmp_path, "CamA", 1)
+    settings = tmp_path / "kiosk.toml"
+    settings.write_text(SETTINGS, encoding="utf-8")
+    explicit = tmp_path / "bar.toml"
+    explicit.write_text('[camera]\ndevices = ["/dev/video0"]\n', encoding="utf-8")
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "d", settings_file=settings)  # fmt: skip
+    running = build(options, load_config(explicit, search_paths=[settings]), (settings, explicit))
+    running.devices.v4l = tmp_path / "v4l"
+    d = Driver(running)
+    try:
+        d.press("\n4")
+        find_cameras(d)
+        d.press("\n")
+        assert str(explicit) in d.screen.message  # type: ignore[attr-defined]
+        assert d.screen.name == "camera-find"
+    finally:
+        running.close()
+    assert settings.read_text(encoding="utf-8") == SETTINGS
 
 
 def test_with_no_camera_plugged_in_nothing_is_saved_and_0_looks_again(tmp_path: Path) -> None:
@@ -174,3 +267,42 @@ def test_the_found_cameras_score_at_once_when_they_are_the_input(tmp_path: Path)
         find_cameras(d)
         d.press("\n")
         d.wait_for(lambda: "no calibrated camera" in d.kiosk.board.detail, 10, "calibrate said")
+
+
+def test_a_camera_that_does_not_answer_is_never_opened_twice(tmp_path: Path) -> None:
+    """A camera that hangs when opened (here a FIFO nobody writes to) keeps the look
+    waiting: left and opened again, the screen waits for that look to end rather than
+    open the camera a second time; once it answers, the look goes on."""
+    fifo = tmp_path / "hang"
+    os.mkfifo(fifo)
+    by_id = tmp_path / "v4l" / "by-id"
+    by_id.mkdir(parents=True)
+    (by_id / "usb-Acme_Hang_0001-video-index0").symlink_to(fifo)
+    with settings_screen(tmp_path) as d:
+        d.press(str(labels(d).index("Find cameras") + 1))
+        d.app.run(until=lambda: False, timeout=0.5)
+        assert d.screen.found is None  # type: ignore[attr-defined]  # "Looking for cameras..."
+        d.press("/")
+        d.press(str(labels(d).index("Find cameras") + 1))
+        d.app.run(until=lambda: False, timeout=0.5)
+        looks = [t for t in threading.enumerate() if t.name == "camera-find"]
+        assert len(looks) == 1  # the first look's, still opening the camera
+        answered = threading.Event()
+
+        def answer() -> None:  # the camera answers (with no picture) whenever opened
+            while not answered.is_set():
+                try:
+                    fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                except OSError:  # nobody opening it now
+                    time.sleep(0.05)
+                    continue
+                os.close(fd)
+
+        helper = threading.Thread(target=answer, daemon=True)
+        helper.start()
+        try:
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 30, "the look")
+        finally:
+            answered.set()
+            helper.join(2)
+        assert [f.picture for f in d.screen.found] == [None]  # type: ignore[attr-defined]

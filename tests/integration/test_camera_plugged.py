@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.adapters.camera.plugged import calibration_name, plugged_cameras, same_camera
+from kiosk.adapters.camera.plugged import (
+    Plugged,
+    calibration_name,
+    doubtful,
+    listed_as,
+    plugged_cameras,
+    same_camera,
+)
 
 
 def node(dev: Path, n: int) -> Path:
@@ -42,15 +49,44 @@ def test_usb_cameras_are_listed_by_id_once_each_without_their_metadata_nodes(
 
 def test_two_cameras_of_one_make_without_serials_are_listed_by_usb_port(tmp_path: Path) -> None:
     """udev keeps one by-id link for both (which one can change at boot): a list by it
-    would swap the cameras' calibrations."""
+    would swap the cameras' calibrations. Each by-path name comes twice since systemd
+    247 ("-usb-" and "-usbv2-"): each camera is listed once."""
     dev, v4l = tmp_path / "dev", tmp_path / "v4l"
     dev.mkdir()
     v0, v2 = node(dev, 0), node(dev, 2)
-    link(v4l, "by-id", "usb-Generic_USB_Camera-video-index0", v2)
+    shared = link(v4l, "by-id", "usb-Generic_USB_Camera-video-index0", v2)
     left = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:1:1.0-video-index0", v0)
+    link(v4l, "by-path", "platform-xhci-hcd.0-usbv2-0:1:1.0-video-index0", v0)
     right = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:2:1.0-video-index0", v2)
+    link(v4l, "by-path", "platform-xhci-hcd.0-usbv2-0:2:1.0-video-index0", v2)
     found = plugged_cameras(v4l, dev, tmp_path / "sys")
     assert [p.device for p in found] == [str(left), str(right)]
+    # A camera listed by the shared name is neither of them for sure (the kiosk would
+    # pair its calibration with whichever udev pointed the name at); by its node, or by
+    # an index, it is the camera there now.
+    assert doubtful(str(shared), found)
+    assert not any(listed_as(str(shared), p) for p in found)
+    assert listed_as(str(v2), found[1]) and not listed_as(str(v2), found[0])
+    assert not doubtful(str(v2), found)
+
+
+def test_a_camera_with_an_infrared_picture_node_too_is_one_camera(tmp_path: Path) -> None:
+    """A camera with two video interfaces (colour and infrared) has two picture nodes
+    and one by-id name, which udev may point at either: listed once, by its port, at
+    its first interface."""
+    dev, v4l = tmp_path / "dev", tmp_path / "v4l"
+    dev.mkdir()
+    colour, infrared, other = node(dev, 0), node(dev, 2), node(dev, 4)
+    link(v4l, "by-id", "usb-046d_Logitech_BRIO_ABC-video-index0", infrared)
+    link(v4l, "by-id", "usb-046d_HD_Pro_Webcam_C920_1A2B-video-index0", other)
+    port = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:1:1.0-video-index0", colour)
+    link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:1:1.2-video-index0", infrared)
+    c920 = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:2:1.0-video-index0", other)
+    found = plugged_cameras(v4l, dev, tmp_path / "sys")
+    assert [(p.device, p.node) for p in found] == [
+        (str(port), str(colour)),
+        (str(c920), str(other)),
+    ]
 
 
 def test_the_name_a_camera_gives_itself_is_its_label(tmp_path: Path) -> None:
@@ -91,3 +127,9 @@ def test_each_camera_gets_a_calibration_file_of_its_own_name(tmp_path: Path) -> 
     assert calibration_name("/dev/video0") == "cam-video0.json"
     target = node(tmp_path, 0)
     assert same_camera(str(link(tmp_path, "by-id", "usb-x-video-index0", target)), str(target))
+
+
+def test_a_camera_listed_by_its_index_is_the_node_of_that_number() -> None:
+    camera = Plugged("/dev/v4l/by-id/usb-Acme_Cam-video-index0", "/dev/video2", "Acme")
+    assert listed_as("2", camera) and listed_as(" 2 ", camera)
+    assert not listed_as("0", camera)

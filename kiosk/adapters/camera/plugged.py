@@ -10,9 +10,10 @@ when the cameras come up in another order at boot, which ``/dev/videoN`` numbers
 By id is preferred: it follows a camera to another USB port. Two cameras of the same
 make without serial numbers share one by-id name (udev keeps one link for both, and
 which one can change at boot), so when a camera has no by-id link of its own, every
-camera is listed by its USB port instead. Without ``/dev/v4l`` (no udev), the
-``/dev/videoN`` nodes are listed, and the ones that give no picture are left out by
-whoever opens them.
+camera is listed by its USB port instead. A camera with two picture nodes (an
+infrared one beside the colour one) is one camera: its first interface's node.
+Without ``/dev/v4l`` (no udev), the ``/dev/videoN`` nodes are listed, and the ones
+that give no picture are left out by whoever opens them.
 
 Nothing is opened here: the screen takes a picture from each (``kiosk.ui.screens.
 camera_find``).
@@ -36,29 +37,65 @@ class Plugged:
     device: str  # what to list in [camera] devices: a by-id or by-path link, or a node
     node: str  # the /dev/videoN it stands for now
     label: str  # what the camera calls itself ("HD Pro Webcam C920"), else its name
+    # by-id names that point at this camera now and may point at another after a boot
+    # (listed by port because two cameras share a by-id name): a camera listed by one
+    # of them is not known to be this one.
+    doubtful: tuple[str, ...] = ()
 
 
 def plugged_cameras(v4l: Path = V4L, dev: Path = DEV, sys_class: Path = SYS) -> list[Plugged]:
-    """The USB cameras' picture nodes, each once, in the order of their nodes
+    """The USB cameras' picture nodes, one per camera, in the order of their nodes
     (``/dev/video0`` before ``/dev/video2``)."""
     by_id = _links(v4l / "by-id")
-    by_path = {link: node for link, node in _links(v4l / "by-path").items() if "usb" in link.name}
+    by_path = _one_per_camera(
+        {link: node for link, node in _links(v4l / "by-path").items() if "-usb" in link.name}
+    )
     if not by_id and not by_path:
         if v4l.is_dir():
             return []  # udev is there and names no USB camera
         nodes = sorted(dev.glob("video[0-9]*"), key=_node_order)
         return [Plugged(str(n), str(n), _label(n, None, sys_class)) for n in nodes]
     id_of = {node: link for link, node in by_id.items()}
-    every = {*by_id.values(), *by_path.values()}
-    use_ids = all(node in id_of for node in every) and len(id_of) == len(by_id)
-    chosen = by_id if use_ids else by_path
-    if not chosen:  # (by id only, one name shared: still better than nothing)
-        chosen = by_id
-    found = [
-        Plugged(str(link), str(node), _label(node, id_of.get(node), sys_class))
-        for link, node in chosen.items()
-    ]
+    use_ids = not by_path or all(node in id_of for node in by_path.values())
+    if use_ids:
+        picture_nodes = set(by_path.values()) if by_path else set(by_id.values())
+        found = [
+            Plugged(str(id_of[n]), str(n), _label(n, id_of[n], sys_class)) for n in picture_nodes
+        ]
+    else:
+        doubtful = tuple(str(link) for link in by_id)
+        found = [
+            Plugged(str(link), str(n), _label(n, id_of.get(n), sys_class), doubtful)
+            for link, n in by_path.items()
+        ]
     return sorted(found, key=lambda p: (_node_order(Path(p.node)), p.device))
+
+
+# A by-path name: the USB port's path, then the configuration and interface
+# ("platform-xhci-hcd.0-usb-0:1.2:1.0-video-index0"); since systemd 247 each comes
+# twice, the second as "-usbv2-".
+_PORT = re.compile(
+    r"^(?P<port>.*-usb(?:v\d+)?-[^:]*:[^:]*):(?P<c>\d+)\.(?P<i>\d+)" + PICTURE_NODE + "$"
+)
+
+
+def _one_per_camera(links: dict[Path, Path]) -> dict[Path, Path]:
+    """One link per USB camera: each node once (the plain "-usb-" name before the
+    "-usbv2-" twin), and of a camera with several picture nodes (a second, infrared
+    one) the first interface's."""
+    best: dict[str, tuple[tuple[int, int, int, str], Path, Path]] = {}
+    for link, node in links.items():
+        m = _PORT.match(link.name)
+        port = re.sub(r"-usbv\d+-", "-usb-", m.group("port")) if m else str(node)
+        rank = (int(m.group("c")), int(m.group("i"))) if m else (0, 0)
+        key = (*rank, 1 if "-usbv" in link.name else 0, link.name)
+        if port not in best or key < best[port][0]:
+            best[port] = (key, link, node)
+    chosen: dict[Path, Path] = {}
+    for _key, link, node in best.values():
+        if node not in chosen.values():
+            chosen[link] = node
+    return chosen
 
 
 def calibration_name(device: str) -> str:
@@ -71,6 +108,29 @@ def calibration_name(device: str) -> str:
 def same_camera(a: str, b: str) -> bool:
     """Whether two names (a link and a node, or two links) are the same camera now."""
     return a == b or os.path.realpath(a) == os.path.realpath(b)
+
+
+def device_path(name: str) -> str:
+    """A camera's name in [camera] devices as a path: an index ("0") is /dev/video0."""
+    return (
+        f"/dev/video{name.strip()}" if name.strip().isascii() and name.strip().isdigit() else name
+    )
+
+
+def listed_as(name: str, camera: Plugged) -> bool:
+    """Whether a camera listed as ``name`` is ``camera``: the same device now, by a name
+    that cannot point at another camera after a boot (not a shared by-id name)."""
+    path = device_path(name)
+    if doubtful(path, [camera]):
+        return False
+    return same_camera(path, camera.device) or same_camera(path, camera.node)
+
+
+def doubtful(name: str, cameras: list[Plugged]) -> bool:
+    """Whether ``name`` is a by-id name that two of ``cameras`` may share (the name
+    itself: the node it points at now is no help)."""
+    own = os.path.normpath(device_path(name))
+    return any(own == os.path.normpath(d) for c in cameras for d in c.doubtful)
 
 
 def _links(folder: Path) -> dict[Path, Path]:

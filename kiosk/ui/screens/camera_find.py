@@ -4,18 +4,22 @@ file each in the data folder), so the owner sets the cameras up at the bar with 
 keypad rather than with a shell and the settings file.
 
 The cameras are looked for and opened in a thread (each takes a second or so to give
-a picture); the screen says "Looking for cameras..." meanwhile. A camera listed
-already keeps its name and its calibration file; a new one is named by its by-id (or
-by-path) link, which stays put when the cameras come up in another order at boot, and
-its calibration file after that name, so a camera found again finds its calibration.
-A camera listed but not plugged in now is said, and left out when Enter saves. Once
-saved, the screen closes: Settings then has a "Calibrate camera N" line for each.
+a picture), one look at a time; the screen says "Looking for cameras..." meanwhile.
+Cameras listed already come first, in their order, each with its calibration file (a
+``/dev/videoN`` name or an index is renamed to the camera's stable link); new ones
+follow, named by their by-id (or by-path) link, which stays put when the cameras come
+up in another order at boot, with a calibration file named after that link, so a
+camera found again finds its calibration. A listed camera that is not plugged in now
+is kept unless ``-`` leaves it out; one listed by a by-id name two cameras share is
+left out (either could answer to it) and its camera is calibrated again. Once saved,
+the screen closes: Settings then has a "Calibrate camera N" line for each.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -24,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from kiosk.adapters.camera.plugged import Plugged, calibration_name, same_camera
+from kiosk.adapters.camera.plugged import Plugged, calibration_name, doubtful, listed_as
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
@@ -45,6 +49,16 @@ class Found:
     listed: int | None  # its place in [camera] devices already (from 0), or None: new
 
 
+@dataclass
+class Entry:
+    """A camera as Enter would list it: its name, its calibration file, and what was
+    found of it (None: listed, and not plugged in now)."""
+
+    device: str
+    calibration: str
+    found: Found | None
+
+
 class CameraFindScreen(Screen):
     name = "camera-find"
     banner_at_foot = True
@@ -53,10 +67,14 @@ class CameraFindScreen(Screen):
         super().__init__(kiosk)
         self.found: list[Found] | None = None  # None: still looking
         self.missing: list[str] = []  # listed, and not plugged in now
+        self.shared: list[str] = []  # listed by a by-id name two cameras share
+        self.keep_missing = True  # "-" leaves the cameras not plugged in out
+        self._stop = threading.Event()  # the screen was left: no more cameras opened
+        self._pending = False  # a look asked for, waiting for another screen's to end
         self.message = ""
         self.good = False  # the message is good news
         self.close_at: float | None = None
-        self._result: tuple[list[Found], list[str]] | None = None
+        self._result: tuple[list[Found], list[str], list[str]] | None = None
         self._views: list[BoardPicture | None] = []
         self.look()
 
@@ -70,23 +88,43 @@ class CameraFindScreen(Screen):
         return [(str(d), camera.calibration_for(i)) for i, d in enumerate(camera.devices)]
 
     def look(self) -> None:
+        """A look in a thread; while another screen's is still opening a camera (one
+        that does not answer), once that one is through: never two opening a camera."""
         self.found, self._result, self.message, self.dirty = None, None, "", True
-        threading.Thread(target=self._look, name="camera-find", daemon=True).start()
+        self._pending = True
+        self._start_look()
+
+    _looking: threading.Thread | None = None  # the look running (any screen's)
+
+    def _start_look(self) -> None:
+        other = CameraFindScreen._looking
+        if other is not None and other.is_alive():
+            return  # ``update`` tries again
+        self._pending = False
+        thread = threading.Thread(target=self._look, name="camera-find", daemon=True)
+        CameraFindScreen._looking = thread
+        thread.start()
 
     def _look(self) -> None:
         found: list[Found] = []
         missing: list[str] = []
+        shared: list[str] = []
         try:
             listed = [device for device, _ in self.listed()]
             plugged = getattr(self.kiosk.devices, "plugged_cameras", list)
-            for cam in plugged():
-                at = next((i for i, d in enumerate(listed) if same_camera(d, cam.device)), None)
+            cameras: list[Plugged] = plugged()
+            for cam in cameras:
+                if self._stop.is_set():
+                    return
+                at = next((i for i, d in enumerate(listed) if listed_as(d, cam)), None)
                 found.append(Found(cam, self._picture(cam, at), at))
-            missing = [d for i, d in enumerate(listed) if all(f.listed != i for f in found)]
+            for i, d in enumerate(listed):
+                if all(f.listed != i for f in found):
+                    (shared if doubtful(d, cameras) else missing).append(d)
         except Exception as e:  # a look that fails never stops the kiosk
             log.error("finding cameras: %s", e)
         log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
-        self._result = (found, missing)
+        self._result = (found, missing, shared)
 
     def _picture(self, cam: Plugged, listed: int | None) -> np.ndarray | None:
         """A picture from ``cam``: the scoring cameras' latest when it is one of them
@@ -109,16 +147,21 @@ class CameraFindScreen(Screen):
             back_to_the_match(self.kiosk.stack, event)
         elif isinstance(event, KeyAction) and self.close_at is None:
             if event.name in ("menu", "back", "cancel"):
+                self._stop.set()
                 self.kiosk.stack.pop()
             elif event.name == "digit" and event.char == "0" and self.found is not None:
                 self.look()
+            elif event.name == "undo" and self.found is not None and self.missing:
+                self.keep_missing = not self.keep_missing
             elif event.name == "enter" and self.found is not None:
                 self.save()
             self.dirty = True
 
     def update(self, now: float) -> None:
+        if self._pending:
+            self._start_look()
         if self._result is not None and self.found is None:
-            self.found, self.missing = self._result
+            self.found, self.missing, self.shared = self._result
             self._views = [None if f.picture is None else BoardPicture(f.picture)
                            for f in self.found]  # fmt: skip
             self.dirty = True
@@ -131,23 +174,36 @@ class CameraFindScreen(Screen):
             return 0.0 if self._result is not None else time.monotonic() + POLL_S
         return self.close_at
 
-    def save(self) -> None:
-        """The cameras that gave a picture into the settings file, and from now on."""
+    def plan(self) -> list[Entry]:
+        """The cameras as Enter would list them: the listed ones in their order (those
+        not plugged in unless left out), then the new ones that gave a picture."""
         assert self.found is not None
-        usable = [f for f in self.found if f.picture is not None]
-        if not usable:
+        folder = self.kiosk.calibration_folder or Path(".")
+        entries: list[Entry] = []
+        for i, (device, calibration) in enumerate(self.listed()):
+            f = next((f for f in self.found if f.listed == i), None)
+            if f is None:
+                if device in self.missing and self.keep_missing:
+                    entries.append(Entry(device, calibration, None))
+                continue
+            # A /dev/videoN name (or an index) is the camera's stable link from now on.
+            name = device if os.path.islink(device) else f.camera.device
+            entries.append(Entry(name, calibration or str(folder / calibration_name(name)), f))
+        for f in self.found:
+            if f.listed is None and f.picture is not None:
+                name = f.camera.device
+                entries.append(Entry(name, str(folder / calibration_name(name)), f))
+        return entries
+
+    def save(self) -> None:
+        """The plan into the settings file, and from now on."""
+        entries = self.plan()
+        if not any(e.found is not None and e.found.picture is not None for e in entries):
             self.message, self.good = self.t("No camera to list: plug one in, then press 0"), False
             return
-        listed = self.listed()
-        devices = [listed[f.listed][0] if f.listed is not None else f.camera.device for f in usable]
-        folder = self.kiosk.calibration_folder or Path(".")
-        calibrations = [
-            listed[f.listed][1] or str(folder / calibration_name(f.camera.device))
-            if f.listed is not None
-            else str(folder / calibration_name(f.camera.device))
-            for f in usable
-        ]
-        if [d for d, _ in listed] == devices and [c for _, c in listed] == calibrations:
+        devices = [e.device for e in entries]
+        calibrations = [e.calibration for e in entries]
+        if self.listed() == list(zip(devices, calibrations, strict=True)):
             self.message, self.good = self.t("These cameras are listed already"), True
             self.close_at = time.monotonic() + CLOSE_AFTER_SAVE
             return
@@ -183,11 +239,21 @@ class CameraFindScreen(Screen):
             p.text(self.t("No USB camera found: plug one in, then press 0"), 4 * u,
                    (w / 2, p.h * 0.45), theme.BAD, anchor="center", max_width=w * 0.9)  # fmt: skip
         else:
-            self._draw_cameras(p, top=9 * u, bottom=keys_y - 10 * u)
+            self._draw_cameras(p, top=9 * u, bottom=keys_y - 14 * u)
         lines = []
         if self.missing:
-            lines.append((f"{self.t('Listed, not plugged in, left out if saved')}: "
-                          + ", ".join(Path(d).name for d in self.missing), theme.BAD))  # fmt: skip
+            kept = {e.device: k + 1 for k, e in enumerate(self.plan()) if e.found is None}
+            names = ", ".join(
+                Path(d).name + (f" ({self.t('Camera {}').format(kept[d])})" if d in kept else "")
+                for d in self.missing
+            )
+            said = (self.t("Listed, not plugged in now: kept (- = leave out)") if self.keep_missing
+                    else self.t("Listed, not plugged in now: left out (- = keep)"))  # fmt: skip
+            lines.append((f"{said}: {names}", theme.BAD))
+        if self.shared:
+            names = ", ".join(Path(d).name for d in self.shared)
+            said = self.t("Listed by a name two cameras share: left out, calibrate again")
+            lines.append((f"{said}: {names}", theme.BAD))
         if self.message:
             lines.append((self.message, theme.GOOD if self.good else theme.BAD))
         for i, (text, colour) in enumerate(reversed(lines)):
@@ -206,14 +272,21 @@ class CameraFindScreen(Screen):
         rows = math.ceil(n / cols)
         cell_w, cell_h = (p.w - 2 * u) / cols, (bottom - top) / rows
         text_h = 11 * u
-        number = 0
+        numbers = {id(e.found): k + 1 for k, e in enumerate(self.plan()) if e.found is not None}
         for i, (f, view) in enumerate(zip(self.found, self._views, strict=True)):
             x0 = u + (i % cols) * cell_w
             y0 = top + (i // cols) * cell_h
             cx = x0 + cell_w / 2
             y = y0 + (cell_h - text_h) / 2  # (no picture: the words in the cell's middle)
+            number = numbers.get(id(f))
+            head = (
+                Path(f.camera.device).name if number is None else self.t("Camera {}").format(number)
+            )
+            if f.listed is not None:
+                state, colour = self.t("listed"), theme.TEXT
+            else:
+                state, colour = self.t("new"), theme.GOOD
             if view is not None:
-                number += 1
                 rect = picture_place(
                     (round(cell_w), p.h), view.image_size, y0, y0 + cell_h - text_h
                 )
@@ -221,12 +294,8 @@ class CameraFindScreen(Screen):
                 rect.y = round(y0 + (cell_h - rect.h - text_h) / 2)  # with its words, centred
                 view.draw(p, rect)
                 y = rect.bottom + 0.8 * u
-                head = self.t("Camera {}").format(number)
-                state = self.t("listed") if f.listed is not None else self.t("new")
-                colour = theme.TEXT if f.listed is not None else theme.GOOD
             else:
-                head, colour = Path(f.camera.device).name, theme.BAD
-                state = self.t("no picture: in use, or not a camera")
+                state, colour = self.t("no picture: in use, or not a camera"), theme.BAD
             p.text(head, 3.4 * u, (cx, y), theme.ACCENT, anchor="midtop", style="bold",
                    max_width=cell_w * 0.95)  # fmt: skip
             p.text(f.camera.label, 2.8 * u, (cx, y + 4 * u), theme.TEXT, anchor="midtop",
