@@ -280,7 +280,8 @@ class CameraCalibrateScreen(Screen):
         if result.calibration is None:
             self.message, self.error = f"{self.t('Auto calibration')}: {why}", True
             if hint is None and "segment is 20" in result.template:  # how to mark it
-                self.message += " " + self.t("Mark the first point (the 20/1 wire), then press 0.")
+                how = self.t("Mark the first point (the 20/1 wire), then press 0.")
+                self.message = f"{self.message.rstrip('.')}. {how}"
             elif twenty_at is None and hint is not None and "than the mark" in result.template:
                 # (the hint is mark 1, whatever is marked after it: that one to put right)
                 self.message = f"{self.t('Auto calibration')}: " + self.t(
