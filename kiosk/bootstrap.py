@@ -168,6 +168,24 @@ def save_cameras(
     _write_settings_file(path, data)
 
 
+def read_after(settings_file: Path, config_files: Sequence[Path]) -> list[Path]:
+    """The settings files read after the user's (a ``--config`` file, the system file
+    given as one): what they set wins over what the settings screen saves. Without the
+    user's file yet, it would be read after the system file, before the rest."""
+    files = list(config_files)
+    at = next((i for i, f in enumerate(files) if _same_file(f, settings_file)), None)
+    if at is None:
+        at = 0 if files and _same_file(files[0], SYSTEM_CONFIG) else -1
+    return [f for f in files[at + 1 :] if not _same_file(f, settings_file)]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
 def _settings_file(path: Path) -> dict[str, Any]:
     """The user's settings file as it is ({} when there is none yet)."""
     if not path.is_file():
@@ -368,9 +386,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     # calibration file into the data folder (the one the service may write).
     kiosk.calibration_folder = data_dir
     if settings_file is not None:
-        files = list(config_files)
-        after = files[files.index(settings_file) + 1 :] if settings_file in files else files
-        later = [f for f in after if f not in (settings_file, SYSTEM_CONFIG)]
+        later = read_after(settings_file, config_files)
         kiosk.save_cameras = functools.partial(save_cameras, settings_file, later=later)
     notifier = _notifier(options.env)
     app = App(

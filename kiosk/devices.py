@@ -388,13 +388,27 @@ class Devices:
     def reload_cameras(self) -> None:
         """A calibration was saved, or cameras listed: the cameras start again, each with
         its file as it is now (and checked against the board again). On "auto" without a
-        board, the virtual board gives way to cameras listed since the start, as it would
-        have at the start."""
+        board, the virtual board gives way to cameras listed since the start once one is
+        calibrated (until then it stays, to throw with)."""
         idle = self.active == "" and self._source in ("camera", "auto")  # none calibrated yet
-        listed_since = self._source == "auto" and self.virtual and bool(self.config.camera.devices)
+        listed_since = self._source == "auto" and self.virtual and self._a_camera_calibrated()
         if self._cameras is not None or idle or listed_since:
             log.info("cameras: starting again with the calibrations as saved")
             self.switch(self._source)
+
+    def _a_camera_calibrated(self) -> bool:
+        """Whether a listed camera has a calibration that loads (one to score with)."""
+        from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+
+        cams = self.config.camera
+        for i in range(len(cams.devices)):
+            if path := cams.calibration_for(i):
+                try:
+                    Calibration.load(path)
+                except CalibrationError:
+                    continue
+                return True
+        return False
 
     # -- switching and stopping ----------------------------------------------------------
 

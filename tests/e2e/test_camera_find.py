@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.adapters.camera.synthetic import Step, render_turn
-from kiosk.bootstrap import Options, build
-from kiosk.config import Config, load_config
+from kiosk.bootstrap import Options, build, read_after
+from kiosk.config import SYSTEM_CONFIG, Config, load_config
 from kiosk.ui.driver import Driver
 from kiosk.ui.screens.menu import MenuScreen
 from tests.e2e.calibrate_support import film
@@ -306,3 +306,35 @@ def test_a_camera_that_does_not_answer_is_never_opened_twice(tmp_path: Path) -> 
             answered.set()
             helper.join(2)
         assert [f.picture for f in d.screen.found] == [None]  # type: ignore[attr-defined]
+
+
+def test_a_camera_listed_twice_by_two_names_is_listed_once(tmp_path: Path) -> None:
+    """By its node and by its link (or by two by-path spellings): either name would
+    open it, and the second, finding it busy, would never score."""
+    first = plug(tmp_path, "CamA", 1)
+    (tmp_path / "kiosk.toml").write_text(
+        SETTINGS + f'\n[camera]\ndevices = ["{first}", "{os.path.realpath(first)}"]\n'
+        f'calibrations = ["{tmp_path}/mine.json", "{tmp_path}/again.json"]\n',
+        encoding="utf-8",
+    )
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        assert d.screen.twice == [os.path.realpath(first)]  # type: ignore[attr-defined]
+        d.press("\n")
+        d.wait_screen("settings")
+    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+    assert camera.devices == (str(first),)
+    assert camera.calibrations == (f"{tmp_path}/mine.json",)
+
+
+def test_the_files_read_after_the_users_are_the_ones_that_win(tmp_path: Path) -> None:
+    user = tmp_path / "conf" / "kiosk.toml"
+    user.parent.mkdir()
+    user.write_text("", encoding="utf-8")
+    other = tmp_path / "bar.toml"
+    spelled = tmp_path / "conf" / ".." / "conf" / "kiosk.toml"
+    assert read_after(user, [SYSTEM_CONFIG, user, other]) == [other]
+    assert read_after(user, [SYSTEM_CONFIG, other]) == [other]  # (no user file yet)
+    assert read_after(user, [SYSTEM_CONFIG, SYSTEM_CONFIG]) == [SYSTEM_CONFIG]  # --config /etc/..
+    assert read_after(user, [SYSTEM_CONFIG]) == []
+    assert read_after(user, [user, spelled]) == []  # --config naming the user's own file

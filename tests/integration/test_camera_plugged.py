@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kiosk.adapters.camera.plugged import (
     Plugged,
     calibration_name,
@@ -70,23 +72,52 @@ def test_two_cameras_of_one_make_without_serials_are_listed_by_usb_port(tmp_path
     assert not doubtful(str(v2), found)
 
 
-def test_a_camera_with_an_infrared_picture_node_too_is_one_camera(tmp_path: Path) -> None:
+@pytest.mark.parametrize("udev_points_at", ["infrared", "colour"])
+def test_a_camera_with_an_infrared_picture_node_too_is_one_camera(
+    tmp_path: Path, udev_points_at: str
+) -> None:
     """A camera with two video interfaces (colour and infrared) has two picture nodes
-    and one by-id name, which udev may point at either: listed once, by its port, at
-    its first interface."""
+    and one by-id name, which udev may point at either, another at the next boot:
+    listed once, by its port, at its first interface; the other camera by its id."""
     dev, v4l = tmp_path / "dev", tmp_path / "v4l"
     dev.mkdir()
     colour, infrared, other = node(dev, 0), node(dev, 2), node(dev, 4)
-    link(v4l, "by-id", "usb-046d_Logitech_BRIO_ABC-video-index0", infrared)
-    link(v4l, "by-id", "usb-046d_HD_Pro_Webcam_C920_1A2B-video-index0", other)
+    brio = link(v4l, "by-id", "usb-046d_Logitech_BRIO_ABC-video-index0",
+                infrared if udev_points_at == "infrared" else colour)  # fmt: skip
+    c920 = link(v4l, "by-id", "usb-046d_HD_Pro_Webcam_C920_1A2B-video-index0", other)
     port = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:1:1.0-video-index0", colour)
     link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:1:1.2-video-index0", infrared)
-    c920 = link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:2:1.0-video-index0", other)
+    link(v4l, "by-path", "platform-xhci-hcd.0-usb-0:2:1.0-video-index0", other)
     found = plugged_cameras(v4l, dev, tmp_path / "sys")
     assert [(p.device, p.node) for p in found] == [
         (str(port), str(colour)),
         (str(c920), str(other)),
     ]
+    assert doubtful(str(brio), found) and not doubtful(str(c920), found)
+
+
+def test_next_to_two_cameras_of_one_make_a_camera_with_a_serial_keeps_its_id(
+    tmp_path: Path,
+) -> None:
+    """Two cameras without serials share one by-id name, and the camera that has none
+    is told from the others by the name it gives: only its twin is listed by port."""
+    dev, v4l, sys = tmp_path / "dev", tmp_path / "v4l", tmp_path / "sys"
+    dev.mkdir()
+    c920, twin1, twin2 = node(dev, 0), node(dev, 2), node(dev, 4)
+    for n, name in ((c920, "HD Pro Webcam C920"), (twin1, "USB Camera"), (twin2, "USB Camera")):
+        (sys / n.name).mkdir(parents=True)
+        (sys / n.name / "name").write_text(name + "\n")
+    own = link(v4l, "by-id", "usb-046d_HD_Pro_Webcam_C920_1A2B-video-index0", c920)
+    shared = link(v4l, "by-id", "usb-Generic_USB_Camera-video-index0", twin2)
+    ports = [link(v4l, "by-path", f"platform-xhci-hcd.0-usb-0:{k}:1.0-video-index0", n)
+             for k, n in enumerate((c920, twin1, twin2), 1)]  # fmt: skip
+    found = plugged_cameras(v4l, dev, sys)
+    assert [p.device for p in found] == [str(own), str(ports[1]), str(ports[2])]
+    assert listed_as(str(own), found[0]) and doubtful(str(shared), found)
+    # With no names to tell them by, the camera with a serial may be the twin too.
+    for n in (c920, twin1, twin2):
+        (sys / n.name / "name").unlink()
+    assert [p.device for p in plugged_cameras(v4l, dev, sys)] == [str(p) for p in ports]
 
 
 def test_the_name_a_camera_gives_itself_is_its_label(tmp_path: Path) -> None:

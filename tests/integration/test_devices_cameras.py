@@ -251,15 +251,18 @@ def test_on_auto_cameras_listed_from_settings_take_over_from_the_virtual_board(
     tmp_path: Path,
 ) -> None:
     """``input = "auto"`` found no board and no camera at the start: the virtual board.
-    Cameras listed then (Settings -> Find cameras) are used at once, as at a start with
-    them: not only after the kiosk is started again."""
+    Cameras listed then (Settings -> Find cameras) are used once one is calibrated, not
+    only after the kiosk is started again; until then the virtual board stays."""
     dev, _events, until = _auto(tmp_path, calibrated=True)
     good = dev.config.camera
     dev.config = dataclasses.replace(dev.config, camera=Config().camera)  # none listed yet
     dev.start()
     try:
         until(lambda: dev.active == "virtual", "the virtual board")
-        dev.use_cameras(list(good.devices), list(good.calibrations))
+        dev.use_cameras(list(good.devices), [str(tmp_path / "not-yet.json")])
+        time.sleep(0.5)
+        assert dev.active == "virtual"
+        dev.use_cameras(list(good.devices), list(good.calibrations))  # (calibrated)
         until(lambda: dev.active == "camera", "the cameras")
     finally:
         dev.stop()

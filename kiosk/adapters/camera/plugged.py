@@ -38,8 +38,8 @@ class Plugged:
     node: str  # the /dev/videoN it stands for now
     label: str  # what the camera calls itself ("HD Pro Webcam C920"), else its name
     # by-id names that point at this camera now and may point at another after a boot
-    # (listed by port because two cameras share a by-id name): a camera listed by one
-    # of them is not known to be this one.
+    # (two cameras share the name, or it is the name of this camera's infrared node
+    # too): a camera listed by one of them is not known to be this one.
     doubtful: tuple[str, ...] = ()
 
 
@@ -47,27 +47,52 @@ def plugged_cameras(v4l: Path = V4L, dev: Path = DEV, sys_class: Path = SYS) -> 
     """The USB cameras' picture nodes, one per camera, in the order of their nodes
     (``/dev/video0`` before ``/dev/video2``)."""
     by_id = _links(v4l / "by-id")
-    by_path = _one_per_camera(
+    ports = _cameras_by_port(
         {link: node for link, node in _links(v4l / "by-path").items() if "-usb" in link.name}
     )
-    if not by_id and not by_path:
+    if not by_id and not ports:
         if v4l.is_dir():
             return []  # udev is there and names no USB camera
-        nodes = sorted(dev.glob("video[0-9]*"), key=_node_order)
-        return [Plugged(str(n), str(n), _label(n, None, sys_class)) for n in nodes]
-    id_of = {node: link for link, node in by_id.items()}
-    use_ids = not by_path or all(node in id_of for node in by_path.values())
-    if use_ids:
-        picture_nodes = set(by_path.values()) if by_path else set(by_id.values())
-        found = [
-            Plugged(str(id_of[n]), str(n), _label(n, id_of[n], sys_class)) for n in picture_nodes
-        ]
-    else:
-        doubtful = tuple(str(link) for link in by_id)
-        found = [
-            Plugged(str(link), str(n), _label(n, id_of.get(n), sys_class), doubtful)
-            for link, n in by_path.items()
-        ]
+        plain = sorted(dev.glob("video[0-9]*"), key=_node_order)
+        return [Plugged(str(n), str(n), _label(n, None, sys_class)) for n in plain]
+    if not ports:  # by id only: each name one camera (nothing to tell twins by)
+        return _in_order(
+            [Plugged(str(link), str(n), _label(n, link, sys_class)) for link, n in by_id.items()]
+        )
+    ids_at: dict[Path, list[Path]] = {}  # a camera's first node -> by-id names at any of its
+    for link, node in by_id.items():
+        for nodes in ports.values():
+            if any(node == n for _link, n in nodes):
+                ids_at.setdefault(nodes[0][1], []).append(link)
+    # A camera no by-id name points at shares its name with another (udev keeps one
+    # link for both): that other one is told by its name (what the camera calls
+    # itself), or, with no name to go by, any camera named by id may be it.
+    unnamed = [_sys_name(nodes[0][1], sys_class) for nodes in ports.values()
+               if nodes[0][1] not in ids_at]  # fmt: skip
+    found = []
+    for port_link, node in ((nodes[0][0], nodes[0][1]) for nodes in ports.values()):
+        ids = ids_at.get(node, [])
+        name = _sys_name(node, sys_class)
+        trusted = (
+            len(ids) == 1
+            and by_id[ids[0]] == node
+            and len(_ports_of(node, ports)) == 1
+            and not any(other is None or other == name for other in unnamed)
+        )
+        label = _label(node, ids[0] if ids else None, sys_class)
+        if trusted:
+            found.append(Plugged(str(ids[0]), str(node), label))
+        else:
+            found.append(Plugged(str(port_link), str(node), label, tuple(str(i) for i in ids)))
+    return _in_order(found)
+
+
+def _ports_of(node: Path, ports: dict[str, list[tuple[Path, Path]]]) -> list[tuple[Path, Path]]:
+    """The picture nodes of the camera whose first node is ``node``."""
+    return next((nodes for nodes in ports.values() if nodes[0][1] == node), [])
+
+
+def _in_order(found: list[Plugged]) -> list[Plugged]:
     return sorted(found, key=lambda p: (_node_order(Path(p.node)), p.device))
 
 
@@ -79,23 +104,25 @@ _PORT = re.compile(
 )
 
 
-def _one_per_camera(links: dict[Path, Path]) -> dict[Path, Path]:
-    """One link per USB camera: each node once (the plain "-usb-" name before the
-    "-usbv2-" twin), and of a camera with several picture nodes (a second, infrared
-    one) the first interface's."""
-    best: dict[str, tuple[tuple[int, int, int, str], Path, Path]] = {}
+def _cameras_by_port(links: dict[Path, Path]) -> dict[str, list[tuple[Path, Path]]]:
+    """USB port -> its camera's picture nodes, (link, node) each once (the plain "-usb-"
+    name before its "-usbv2-" twin), the first interface's first: a camera with two
+    picture nodes (colour and infrared) is one camera, seen through its first."""
+    by_port: dict[str, dict[Path, tuple[tuple[int, int, int, str], Path]]] = {}
     for link, node in links.items():
         m = _PORT.match(link.name)
         port = re.sub(r"-usbv\d+-", "-usb-", m.group("port")) if m else str(node)
         rank = (int(m.group("c")), int(m.group("i"))) if m else (0, 0)
         key = (*rank, 1 if "-usbv" in link.name else 0, link.name)
-        if port not in best or key < best[port][0]:
-            best[port] = (key, link, node)
-    chosen: dict[Path, Path] = {}
-    for _key, link, node in best.values():
-        if node not in chosen.values():
-            chosen[link] = node
-    return chosen
+        nodes = by_port.setdefault(port, {})
+        if node not in nodes or key < nodes[node][0]:
+            nodes[node] = (key, link)
+    return {
+        port: [
+            (link, node) for node, (_key, link) in sorted(nodes.items(), key=lambda kv: kv[1][0])
+        ]
+        for port, nodes in by_port.items()
+    }
 
 
 def calibration_name(device: str) -> str:
@@ -151,15 +178,20 @@ def _node_order(node: Path) -> tuple[int, str]:
     return (int(digits.group(1)) if digits else 1 << 30, node.name)
 
 
-def _label(node: Path, id_link: Path | None, sys_class: Path) -> str:
-    """The name the camera gives (``/sys/class/video4linux/videoN/name``), else its
-    by-id name made readable ("046d HD Pro Webcam C920 1A2B"), else the node."""
+def _sys_name(node: Path, sys_class: Path) -> str | None:
+    """What the camera calls itself (``/sys/class/video4linux/videoN/name``), or None."""
     try:
         name = (sys_class / node.name / "name").read_text(encoding="utf-8", errors="replace")
     except OSError:
-        name = ""
-    if name.strip():
-        return name.strip()
+        return None
+    return name.strip() or None
+
+
+def _label(node: Path, id_link: Path | None, sys_class: Path) -> str:
+    """The name the camera gives, else its by-id name made readable ("046d HD Pro
+    Webcam C920 1A2B"), else the node."""
+    if name := _sys_name(node, sys_class):
+        return name
     if id_link is not None:
         stem = id_link.name.removesuffix(PICTURE_NODE).removeprefix("usb-")
         return stem.replace("_", " ").strip() or node.name

@@ -11,7 +11,8 @@ follow, named by their by-id (or by-path) link, which stays put when the cameras
 up in another order at boot, with a calibration file named after that link, so a
 camera found again finds its calibration. A listed camera that is not plugged in now
 is kept unless ``-`` leaves it out; one listed by a by-id name two cameras share is
-left out (either could answer to it) and its camera is calibrated again. Once saved,
+left out (either could answer to it) and its camera is calibrated again, and so is a
+second name for a camera listed already. Once saved,
 the screen closes: Settings then has a "Calibrate camera N" line for each.
 """
 
@@ -68,13 +69,16 @@ class CameraFindScreen(Screen):
         self.found: list[Found] | None = None  # None: still looking
         self.missing: list[str] = []  # listed, and not plugged in now
         self.shared: list[str] = []  # listed by a by-id name two cameras share
+        # listed by a second name for a camera listed already (either would open it:
+        # the second would find it busy)
+        self.twice: list[str] = []
         self.keep_missing = True  # "-" leaves the cameras not plugged in out
         self._stop = threading.Event()  # the screen was left: no more cameras opened
         self._pending = False  # a look asked for, waiting for another screen's to end
         self.message = ""
         self.good = False  # the message is good news
         self.close_at: float | None = None
-        self._result: tuple[list[Found], list[str], list[str]] | None = None
+        self._result: tuple[list[Found], list[str], list[str], list[str]] | None = None
         self._views: list[BoardPicture | None] = []
         self.look()
 
@@ -109,6 +113,7 @@ class CameraFindScreen(Screen):
         found: list[Found] = []
         missing: list[str] = []
         shared: list[str] = []
+        twice: list[str] = []
         try:
             listed = [device for device, _ in self.listed()]
             plugged = getattr(self.kiosk.devices, "plugged_cameras", list)
@@ -116,15 +121,17 @@ class CameraFindScreen(Screen):
             for cam in cameras:
                 if self._stop.is_set():
                     return
-                at = next((i for i, d in enumerate(listed) if listed_as(d, cam)), None)
+                places = [i for i, d in enumerate(listed) if listed_as(d, cam)]
+                at = places[0] if places else None
+                twice += [listed[i] for i in places[1:]]  # one camera by two names
                 found.append(Found(cam, self._picture(cam, at), at))
             for i, d in enumerate(listed):
-                if all(f.listed != i for f in found):
+                if all(f.listed != i for f in found) and d not in twice:
                     (shared if doubtful(d, cameras) else missing).append(d)
         except Exception as e:  # a look that fails never stops the kiosk
             log.error("finding cameras: %s", e)
         log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
-        self._result = (found, missing, shared)
+        self._result = (found, missing, shared, twice)
 
     def _picture(self, cam: Plugged, listed: int | None) -> np.ndarray | None:
         """A picture from ``cam``: the scoring cameras' latest when it is one of them
@@ -144,6 +151,7 @@ class CameraFindScreen(Screen):
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, DartInput | DartDoubt) or (isinstance(event, Notice) and event.act):
+            self._stop.set()  # (left for the match: no more cameras opened)
             back_to_the_match(self.kiosk.stack, event)
         elif isinstance(event, KeyAction) and self.close_at is None:
             if event.name in ("menu", "back", "cancel"):
@@ -161,7 +169,7 @@ class CameraFindScreen(Screen):
         if self._pending:
             self._start_look()
         if self._result is not None and self.found is None:
-            self.found, self.missing, self.shared = self._result
+            self.found, self.missing, self.shared, self.twice = self._result
             self._views = [None if f.picture is None else BoardPicture(f.picture)
                            for f in self.found]  # fmt: skip
             self.dirty = True
@@ -233,6 +241,10 @@ class CameraFindScreen(Screen):
         if self.found is None:
             p.text(self.t("Looking for cameras..."), 5 * u, (w / 2, p.h * 0.45), theme.TEXT,
                    anchor="center", max_width=w * 0.9)  # fmt: skip
+            if self._pending:  # another look is still opening a camera
+                said = self.t("A camera does not answer: unplug it, or wait")
+                p.text(said, 3.2 * u, (w / 2, p.h * 0.55), theme.BAD, anchor="center",
+                       max_width=w * 0.9)  # fmt: skip
             p.text(self.t("/ = back"), 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center")
             return
         if not self.found:
@@ -253,6 +265,10 @@ class CameraFindScreen(Screen):
         if self.shared:
             names = ", ".join(Path(d).name for d in self.shared)
             said = self.t("Listed by a name two cameras share: left out, calibrate again")
+            lines.append((f"{said}: {names}", theme.BAD))
+        if self.twice:
+            names = ", ".join(Path(d).name for d in self.twice)
+            said = self.t("Listed twice, by another name: left out")
             lines.append((f"{said}: {names}", theme.BAD))
         if self.message:
             lines.append((self.message, theme.GOOD if self.good else theme.BAD))
