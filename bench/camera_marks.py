@@ -21,6 +21,11 @@ Then the screen's own check, with the picture (``marked.check_marks``: the board
 rings fitted from the marks put a mis-click right and name it), on rendered pictures
 (n/5 of them: 0.3-5 s each): how often the marks are refused, put right (the board's
 points within 1 mm), with the off mark(s) named, and wrong (kept more than 1 mm off).
+
+And with three darts in the board, over the rings (n/5 pictures): marks as asked, and
+marks on the double ring's inner edge (the classic slip): refused, kept as marked, put
+right by the rings' fit; how many end with the board's points over 5 mm off (a dart
+near a ring scored in the wrong one), and the median of the worst point (mm).
 """
 
 from __future__ import annotations
@@ -83,6 +88,7 @@ def main() -> int:
               f"   {med:27.1f}  {p95:4.1f}")  # fmt: skip
     with_the_picture(a.n // 5, a.seed, grid, brd)
     begun_elsewhere(a.n // 5, a.seed, grid, brd)
+    with_darts(a.n // 5, a.seed, grid, brd)
     return 0
 
 
@@ -158,6 +164,49 @@ def begun_elsewhere(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> Non
         print(f"{where:16} {100 * refused / n:6.1f} %  {100 * right / n:7.1f} %"
               f"  {100 * said / n:5.1f} %  {100 * asked / n:4.1f} %"
               f"  {100 * silent / n:5.1f} %")  # fmt: skip
+
+
+DART_AIMS = (
+    (0.0, 103.0),
+    (0.0, -103.0),
+    (103.0, 0.0),
+    (-103.0, 0.0),
+    (0.0, 0.0),
+)  # T20 T3 T6 T11 bull
+DART_SCATTER_MM = 15.0
+
+
+def with_darts(n: int, seed: int, grid: np.ndarray, brd: np.ndarray) -> None:
+    """Marks on a picture with three darts in the board (around one treble or the
+    bull): on the double ring's outer edge as asked, or on its inner edge."""
+    print(f"\nwith three darts in the board ({n} rendered pictures, marks 1 px off)")
+    print("marks on         refused   as marked   put right   over 5 mm off   median mm")
+    inner = board.DOUBLE_INNER / board.DOUBLE_OUTER
+    for edge in ("outer edge", "inner edge"):
+        refused = kept = right = 0
+        worst: list[float] = []
+        k = np.array([[inner if edge == "inner edge" and any(t.board) else 1.0] for t in TARGETS])
+        for s in range(n):
+            rng = np.random.default_rng(seed + s)
+            cam = synthetic.random_camera(rng)
+            scene = synthetic.random_scene(rng)
+            aim = np.array(DART_AIMS[s % len(DART_AIMS)])
+            tips = aim + rng.normal(0.0, DART_SCATTER_MM, (3, 2))
+            darts = tuple(synthetic.random_dart(rng, (float(x), float(y))) for x, y in tips)
+            image = synthetic.render(cam, scene, rng, darts)
+            at = brd * k
+            marks = cam.project(np.column_stack([at, np.zeros(len(at))]))
+            got = check_marks(image, _marked(marks + rng.normal(0.0, 1.0, marks.shape)))
+            if got.calibration is None:
+                refused += 1
+                continue
+            worst.append(_worst_mm(got.calibration, cam, grid))
+            kept += got.verdict == "marks"
+            right += got.verdict == "rings"
+        over = sum(w > 5.0 for w in worst)
+        print(f"{edge:16} {100 * refused / n:6.1f} %  {100 * kept / n:7.1f} %"
+              f"  {100 * right / n:7.1f} %  {100 * over / n:11.1f} %"
+              f"  {np.median(worst):10.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ The marks give a calibration; the board's red and green rings, fitted again from
   off cannot be told from the points alone, but the rings, fitted from all five, tell):
   the rings' fit (``"rings"``), with how far each mark is from it, for the screen to
   name the one that is off (those ``MARKS_OFF_MM`` or more off), or to say that the
-  marking began at another wire than the one asked for (``wires_along``);
+  marking began at another wire than the one asked for (``wires_along``); with darts
+  over the rings their fit may line up only well enough to weigh (``recheck.
+  UNSURE_FIT``): marks ``UNSURE_OFF_MM`` or more off it are put right by it all the same;
 - marks that fit no board, go round the wrong way, or that the rings and numbers put
   at another wire: refused (``"no board"``, ``"mirrored"``, ``"moved"``, ``"numbers"``).
 """
@@ -24,9 +26,10 @@ import numpy as np
 
 from kiosk.adapters.camera import autocal
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
-from kiosk.adapters.camera.recheck import recheck
+from kiosk.adapters.camera.recheck import drift_mm, recheck
 
 MARKS_OFF_MM = 4.0  # marks this far from the rings' fit: the fit is shown instead
+UNSURE_OFF_MM = 6.0  # ... from a fit not sure alone (``recheck.UNSURE_FIT``): the fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,12 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
     if check.verdict == "refitted" and check.calibration:  # the rings, sure, over 2 mm
         # off the marks (``recheck.SAME_MM``): surer than the marks
         return _rings(check.calibration, points, check.detail, check.numbers_read)
+    if check.unsure is not None and (far := drift_mm(cal, check.unsure)) >= UNSURE_OFF_MM:
+        # Darts over the rings: their fit is not sure enough alone, but marks this far
+        # off it are wrong (the double ring's inner edge marked: 8.4-12 mm; marks on the
+        # outer edge were 1-4.4 mm off such fits), and the review shows the rings.
+        detail = f"{check.detail}; the marks {far:.0f} mm off the rings' fit"
+        return _rings(check.unsure, points, detail, check.numbers_read)
     return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read,
                   checked=check.verdict != "unknown")  # fmt: skip
 

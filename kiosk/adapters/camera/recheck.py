@@ -37,6 +37,9 @@ from kiosk.adapters.camera.calibration import Calibration
 
 SAME_MM = 2.0  # the calibration this close to the board's rings now: not moved
 SURE_FIT = 0.8  # ECC correlation of the rings' fit to act on it (rendered: 0.95-0.99)
+# ... to weigh it against marks just made (rendered, three darts in the board: 9 of 120
+# pictures fit at 0.68-0.79, each within 0.4 mm but one, 3.2 mm)
+UNSURE_FIT = 0.65
 MOVED_MM = 10.0  # no fit, and the board's rings at least this far off: it moved
 
 
@@ -51,6 +54,10 @@ class Recheck:
     # "same", "refitted": the numbers were read and agree (else only the rings do,
     # which repeat every 36 degrees: the 20 is where the calibration put it)
     numbers_read: bool = False
+    # "unknown": the rings' fit when it lined up, only not well enough to act on alone
+    # (``UNSURE_FIT``: darts over the rings), for the marking screen to weigh against
+    # the marks (``marked.check_marks``); None otherwise
+    unsure: Calibration | None = None
 
 
 def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
@@ -78,7 +85,10 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     least = refit.least_drift(frame, cal.homography)
     if least is not None and least >= MOVED_MM:
         return Recheck("moved", least, detail=f"{fit.reason}; the board is found elsewhere")
-    return Recheck("unknown", math.nan, detail=fit.reason)
+    unsure = fit.ok and fit.calibration is not None and fit.confidence >= UNSURE_FIT
+    return Recheck("unknown", math.nan, detail=fit.reason,
+                   numbers_read=unsure and fit.twenty_from == "numbers",
+                   unsure=fit.calibration if unsure else None)  # fmt: skip
 
 
 def drift_mm(old: Calibration, new: Calibration) -> float:
