@@ -6,6 +6,7 @@ settings file, so the owner sets the cameras up with the keypad."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import threading
 import time
@@ -18,7 +19,7 @@ import pytest
 
 from kiosk.adapters.camera.synthetic import Step, render_turn
 from kiosk.bootstrap import Options, build, read_after
-from kiosk.config import SYSTEM_CONFIG, Config, load_config
+from kiosk.config import SYSTEM_CONFIG, CameraConfig, Config, load_config
 from kiosk.ui.driver import Driver
 from kiosk.ui.screens.menu import MenuScreen
 from tests.e2e.calibrate_support import film
@@ -72,6 +73,22 @@ def labels(d: Driver) -> list[str]:
     return [item.label for item in d.screen.items()]
 
 
+def listed_before(tmp_path: Path, devices: list[str], calibrations: list[str]) -> None:
+    """The settings file with these cameras listed (by hand, or by an earlier find)."""
+    lists = f"devices = {json.dumps(devices)}\ncalibrations = {json.dumps(calibrations)}\n"
+    (tmp_path / "kiosk.toml").write_text(SETTINGS + "\n[camera]\n" + lists, encoding="utf-8")
+
+
+def saved(tmp_path: Path) -> CameraConfig:
+    """The cameras the next start reads from the settings file."""
+    return load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+
+
+def save_and_leave(d: Driver) -> None:
+    d.press("\n")
+    d.wait_screen("settings")
+
+
 def find_cameras(d: Driver) -> None:
     d.press(str(labels(d).index("Find cameras") + 1))
     assert d.screen.name == "camera-find"
@@ -102,7 +119,7 @@ def test_the_cameras_plugged_in_are_found_and_listed_in_the_settings_file(tmp_pa
     written = tomllib.loads((tmp_path / "kiosk.toml").read_text(encoding="utf-8"))
     assert written["sound"] == {"volume": 40}  # the rest of the file is kept
     # The next start reads them, each with a calibration file of its own in the data folder.
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+    camera = saved(tmp_path)
     assert camera.devices == (str(first), str(second))
     assert camera.calibrations == (str(tmp_path / "d" / "cam-usb-Acme_CamA_0001.json"),
                                    str(tmp_path / "d" / "cam-usb-Acme_CamB_0001.json"))  # fmt: skip
@@ -113,19 +130,18 @@ def test_found_again_listed_cameras_keep_their_place_and_calibration(tmp_path: P
     second = plug(tmp_path, "CamB", 2)
     # Listed by hand before: the second camera by its node, with a calibration of its
     # own, after one that is not plugged in now.
-    (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["/dev/video9", "{os.path.realpath(second)}"]\n'
-        f'calibrations = ["{tmp_path}/gone.json", "{tmp_path}/mine.json"]\n',
-        encoding="utf-8",
+    listed_before(
+        tmp_path,
+        ["/dev/video9", os.path.realpath(second)],
+        [f"{tmp_path}/gone.json", f"{tmp_path}/mine.json"],
     )
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         screen = d.screen
         assert [f.listed for f in screen.found] == [None, 1]  # type: ignore[attr-defined]
         assert screen.missing == ["/dev/video9"]  # type: ignore[attr-defined]
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     # The listed cameras first, in their order (their numbers in Settings stay), the
     # one not plugged in kept; the node renamed to the link that stays put at boot.
     assert camera.devices == ("/dev/video9", str(second), str(first))
@@ -135,18 +151,15 @@ def test_found_again_listed_cameras_keep_their_place_and_calibration(tmp_path: P
 
 def test_a_listed_camera_not_plugged_in_is_left_out_only_when_asked(tmp_path: Path) -> None:
     first = plug(tmp_path, "CamA", 1)
-    (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["/dev/video9", "{first}"]\n'
-        f'calibrations = ["{tmp_path}/gone.json", "{tmp_path}/mine.json"]\n',
-        encoding="utf-8",
+    listed_before(
+        tmp_path, ["/dev/video9", str(first)], [f"{tmp_path}/gone.json", f"{tmp_path}/mine.json"]
     )
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         d.press("-")  # leave it out
         assert not d.screen.keep_missing  # type: ignore[attr-defined]
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     assert camera.devices == (str(first),)
     assert camera.calibrations == (f"{tmp_path}/mine.json",)
 
@@ -158,15 +171,11 @@ def test_a_listed_camera_that_gives_no_picture_now_stays_listed(tmp_path: Path) 
     (tmp_path / "busy.bin").write_bytes(b"\0" * 64)
     busy.symlink_to(tmp_path / "busy.bin")  # opens as no video
     second = plug(tmp_path, "CamB", 2)
-    (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["{busy}"]\ncalibrations = ["{tmp_path}/mine.json"]\n',
-        encoding="utf-8",
-    )
+    listed_before(tmp_path, [str(busy)], [f"{tmp_path}/mine.json"])
     with settings_screen(tmp_path) as d:
         find_cameras(d)
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     assert camera.devices == (str(busy), str(second))
     assert camera.calibrations[0] == f"{tmp_path}/mine.json"
 
@@ -180,17 +189,13 @@ def test_a_camera_listed_by_a_name_two_cameras_share_is_not_given_either(tmp_pat
     shared.symlink_to(os.path.realpath(b))
     a.unlink()  # (udev's by-id layout: one name, the other camera has none)
     b.unlink()
-    (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["{shared}"]\ncalibrations = ["{tmp_path}/one.json"]\n',
-        encoding="utf-8",
-    )
+    listed_before(tmp_path, [str(shared)], [f"{tmp_path}/one.json"])
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         screen = d.screen
         assert screen.shared == [str(shared)]  # type: ignore[attr-defined]
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     assert [Path(x).name for x in camera.devices] == [
         "platform-xhci-usb-0:1:1.0-video-index0",
         "platform-xhci-usb-0:2:1.0-video-index0",
@@ -248,9 +253,8 @@ def test_a_camera_that_gives_no_picture_is_said_and_left_out(tmp_path: Path) -> 
         find_cameras(d)
         found = d.screen.found  # type: ignore[attr-defined]
         assert [f.picture is None for f in found] == [False, True]
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     assert [Path(x).name for x in camera.devices] == ["usb-Acme_CamA_0001-video-index0"]
 
 
@@ -312,17 +316,16 @@ def test_a_camera_listed_twice_by_two_names_is_listed_once(tmp_path: Path) -> No
     """By its node and by its link (or by two by-path spellings): either name would
     open it, and the second, finding it busy, would never score."""
     first = plug(tmp_path, "CamA", 1)
-    (tmp_path / "kiosk.toml").write_text(
-        SETTINGS + f'\n[camera]\ndevices = ["{first}", "{os.path.realpath(first)}"]\n'
-        f'calibrations = ["{tmp_path}/mine.json", "{tmp_path}/again.json"]\n',
-        encoding="utf-8",
+    listed_before(
+        tmp_path,
+        [str(first), os.path.realpath(first)],
+        [f"{tmp_path}/mine.json", f"{tmp_path}/again.json"],
     )
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         assert d.screen.twice == [os.path.realpath(first)]  # type: ignore[attr-defined]
-        d.press("\n")
-        d.wait_screen("settings")
-    camera = load_config(search_paths=[tmp_path / "kiosk.toml"]).camera
+        save_and_leave(d)
+    camera = saved(tmp_path)
     assert camera.devices == (str(first),)
     assert camera.calibrations == (f"{tmp_path}/mine.json",)
 
