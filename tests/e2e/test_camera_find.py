@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.adapters.camera.synthetic import Step, render_turn
-from kiosk.bootstrap import Options, build, read_after
+from kiosk.bootstrap import Options, build
 from kiosk.config import SYSTEM_CONFIG, CameraConfig, Config, load_config
+from kiosk.settings_file import read_after
 from kiosk.ui.driver import Driver
 from kiosk.ui.screens.menu import MenuScreen
 from tests.e2e.calibrate_support import film

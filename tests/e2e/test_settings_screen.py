@@ -173,7 +173,7 @@ def test_a_settings_file_using_the_short_input_form_is_saved_not_crashed_on(
     saved = tomllib.loads(path.read_text(encoding="utf-8"))
     assert saved["input"] == "virtual" and saved["sound"]["volume"] == 80
     # And when the source itself is saved, the short form becomes the table.
-    from kiosk.bootstrap import save_settings
+    from kiosk.settings_file import save_settings
     from kiosk.ui.context import Settings
 
     save_settings(Settings("uk", 80, "camera"), path)
@@ -269,7 +269,7 @@ def test_a_file_with_settings_stepped_over_is_saved_as_toml_that_reads_back(
 ) -> None:
     # The kiosk started despite these (a banner said so); the Settings screen then
     # saves the volume, and must write back what it did not understand as it was.
-    from kiosk.bootstrap import save_settings
+    from kiosk.settings_file import save_settings
     from kiosk.ui.context import Settings
 
     path = tmp_path / "kiosk.toml"
