@@ -274,15 +274,58 @@ def test_the_found_cameras_score_at_once_when_they_are_the_input(tmp_path: Path)
         d.wait_for(lambda: "no calibrated camera" in d.kiosk.board.detail, 10, "calibrate said")
 
 
+@contextmanager
+def answering(fifo: Path) -> Iterator[None]:
+    """The camera that hung answers (with no picture) whenever it is opened."""
+    done = threading.Event()
+
+    def answer() -> None:
+        while not done.is_set():
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # nobody opening it now
+                time.sleep(0.05)
+                continue
+            os.close(fd)
+
+    helper = threading.Thread(target=answer, daemon=True)
+    helper.start()
+    try:
+        yield
+    finally:
+        done.set()
+        helper.join(2)
+
+
+def hanging_camera(tmp_path: Path, name: str = "Hang") -> Path:
+    """A camera that hangs when opened (a FIFO nobody writes to)."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    by_id = tmp_path / "v4l" / "by-id"
+    by_id.mkdir(parents=True, exist_ok=True)
+    (by_id / f"usb-Acme_{name}_0001-video-index0").symlink_to(fifo)
+    return fifo
+
+
+def test_a_dart_with_no_match_to_go_to_leaves_the_look_going(tmp_path: Path) -> None:
+    """A dart while the cameras are looked for from the main menu's Settings: there is
+    no match for it to go to, so the screen stays, and so does its look."""
+    fifo = hanging_camera(tmp_path, "Aaa")  # (looked at first)
+    plug(tmp_path, "CamB", 2)
+    with settings_screen(tmp_path) as d:
+        d.press(str(labels(d).index("Find cameras") + 1))
+        d.throw("T20")
+        assert d.screen.name == "camera-find"
+        with answering(fifo):
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 30, "the look")
+        assert len(d.screen.found) == 2  # type: ignore[attr-defined]
+
+
 def test_a_camera_that_does_not_answer_is_never_opened_twice(tmp_path: Path) -> None:
     """A camera that hangs when opened (here a FIFO nobody writes to) keeps the look
     waiting: left and opened again, the screen waits for that look to end rather than
     open the camera a second time; once it answers, the look goes on."""
-    fifo = tmp_path / "hang"
-    os.mkfifo(fifo)
-    by_id = tmp_path / "v4l" / "by-id"
-    by_id.mkdir(parents=True)
-    (by_id / "usb-Acme_Hang_0001-video-index0").symlink_to(fifo)
+    fifo = hanging_camera(tmp_path)
     with settings_screen(tmp_path) as d:
         d.press(str(labels(d).index("Find cameras") + 1))
         d.app.run(until=lambda: False, timeout=0.5)
@@ -292,24 +335,8 @@ def test_a_camera_that_does_not_answer_is_never_opened_twice(tmp_path: Path) -> 
         d.app.run(until=lambda: False, timeout=0.5)
         looks = [t for t in threading.enumerate() if t.name == "camera-find"]
         assert len(looks) == 1  # the first look's, still opening the camera
-        answered = threading.Event()
-
-        def answer() -> None:  # the camera answers (with no picture) whenever opened
-            while not answered.is_set():
-                try:
-                    fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-                except OSError:  # nobody opening it now
-                    time.sleep(0.05)
-                    continue
-                os.close(fd)
-
-        helper = threading.Thread(target=answer, daemon=True)
-        helper.start()
-        try:
+        with answering(fifo):
             d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 30, "the look")
-        finally:
-            answered.set()
-            helper.join(2)
         assert [f.picture for f in d.screen.found] == [None]  # type: ignore[attr-defined]
 
 

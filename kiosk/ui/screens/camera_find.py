@@ -151,8 +151,8 @@ class CameraFindScreen(Screen):
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, DartInput | DartDoubt) or (isinstance(event, Notice) and event.act):
-            self._stop.set()  # (left for the match: no more cameras opened)
-            back_to_the_match(self.kiosk.stack, event)
+            if back_to_the_match(self.kiosk.stack, event):
+                self._stop.set()  # (left for the match: no more cameras opened)
         elif isinstance(event, KeyAction) and self.close_at is None:
             if event.name in ("menu", "back", "cancel"):
                 self._stop.set()
