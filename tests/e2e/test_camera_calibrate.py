@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +26,18 @@ from kiosk.ui.screens.camera_calibrate import TARGETS
 
 @pytest.fixture
 def session(camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path) -> Iterator[Session]:
-    s = open_session(camera[1], tmp_path / "cal.json", size=(1280, 720))
-    yield s
-    s.close()
+    with _on(camera[1], tmp_path) as s:
+        yield s
+
+
+@contextmanager
+def _on(image: np.ndarray, tmp_path: Path) -> Iterator[Session]:
+    """The calibration screen on ``image``, saving to ``cal.json``; closed after."""
+    s = open_session(image, tmp_path / "cal.json", size=(1280, 720))
+    try:
+        yield s
+    finally:
+        s.close()
 
 
 def _put(s: Session, *events: object) -> None:
@@ -211,15 +221,12 @@ def test_marks_on_a_board_whose_numbers_cannot_be_read_ask_to_check_the_numbers_
     # ones (they repeat every 36 degrees); with the numbers hidden only the person can
     # tell, by the numbers drawn back over the picture, and is asked to look.
     cam, image = camera
-    s = open_session(numbers_hidden(cam, image), tmp_path / "cal.json", size=(1280, 720))
-    try:
+    with _on(numbers_hidden(cam, image), tmp_path) as s:
         for t in TARGETS:
             _click(s, truth(cam, _turned(t.board, wires)))
         assert s.screen.reviewing, s.app.texts
         said = "The board's numbers could not be read: check the numbers drawn match them."
         assert any(said in t for t in s.app.texts), s.app.texts
-    finally:
-        s.close()
 
 
 def test_marks_on_a_picture_without_the_board_s_rings_say_they_were_not_checked(
@@ -229,16 +236,13 @@ def test_marks_on_a_picture_without_the_board_s_rings_say_they_were_not_checked(
     # there is, and the screen must not say they were checked.
     cam, image = camera
     grey = np.full_like(image, 128)
-    s = open_session(grey, tmp_path / "cal.json", size=(1280, 720))
-    try:
+    with _on(grey, tmp_path) as s:
         for t in TARGETS:
             _click(s, truth(cam, t.board))
         assert s.screen.reviewing, s.app.texts
         said = "The board's rings were not found to check the marks"
         assert any(said in t for t in s.app.texts), s.app.texts
         assert not any("could not be read" in t for t in s.app.texts)
-    finally:
-        s.close()
 
 
 def test_marks_on_a_board_whose_numbers_are_read_do_not_ask_about_the_numbers(
@@ -286,21 +290,17 @@ def test_the_automatic_calibration_s_reasons_are_shown_in_the_kiosk_s_language(
         (camera[1], "мішень знайдена (20 за числами)"),
         (blank, "немає червоно-зелених"),
     ):
-        s = open_session(image, tmp_path / "cal.json", size=(1280, 720))
-        try:
+        with _on(image, tmp_path) as s:
             s.kiosk.set_language("uk")
             _put(s, KeyAction("digit", "0"))
             assert any(said in t for t in s.app.texts), s.app.texts
             assert not any("board" in t for t in s.app.texts), s.app.texts
-        finally:
-            s.close()
 
 
 def test_a_camera_nearly_face_on_is_told_to_move_before_it_is_saved(
     face_on: np.ndarray, tmp_path: Path
 ) -> None:
-    s = open_session(face_on, tmp_path / "cal.json", size=(1280, 720))
-    try:
+    with _on(face_on, tmp_path) as s:
         _put(s, KeyAction("digit", "0"))
         assert s.screen.reviewing
         advice = [t for t in s.app.texts if "nearly face-on" in t]
@@ -308,8 +308,6 @@ def test_a_camera_nearly_face_on_is_told_to_move_before_it_is_saved(
         assert "at 1920x1080 than at 1280x720" in advice[0]  # (a 720p picture)
         _put(s, KeyAction("enter"))  # it can still be saved: it scores, only less well
         assert Calibration.load(tmp_path / "cal.json").face_on
-    finally:
-        s.close()
 
 
 def test_marks_on_the_double_ring_s_inner_edge_are_put_right_by_the_rings(
@@ -342,9 +340,8 @@ def test_with_darts_over_the_rings_inner_edge_marks_are_still_put_right(
     scene = synthetic.random_scene(rng)
     darts = [synthetic.random_dart(rng, t) for t in ((-3.0, 101.0), (4.0, 106.0), (1.0, 96.0))]
     image = synthetic.render(cam, scene, rng, tuple(darts))
-    s = open_session(image, tmp_path / "cal.json", size=(1280, 720))
     k = board.DOUBLE_INNER / board.DOUBLE_OUTER if edge == "inner" else 1.0
-    try:
+    with _on(image, tmp_path) as s:
         for t in TARGETS:
             _click(s, truth(cam, (t.board[0] * k, t.board[1] * k)))
         assert s.screen.reviewing
@@ -352,16 +349,13 @@ def test_with_darts_over_the_rings_inner_edge_marks_are_still_put_right(
         assert put_right == (edge == "inner"), s.app.texts
         _put(s, KeyAction("enter"))
         assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.5
-    finally:
-        s.close()
 
 
 def test_auto_without_readable_numbers_says_how_to_mark_the_20_and_that_way_works(
     camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path
 ) -> None:
     cam, image = camera
-    s = open_session(numbers_hidden(cam, image), tmp_path / "cal.json", size=(1280, 720))
-    try:
+    with _on(numbers_hidden(cam, image), tmp_path) as s:
         _put(s, KeyAction("digit", "0"))
         assert not s.screen.reviewing
         said = "mark the 20 by hand. Mark the first point (the 20/1 wire), then press 0."
@@ -371,8 +365,6 @@ def test_auto_without_readable_numbers_says_how_to_mark_the_20_and_that_way_work
         assert s.screen.reviewing, s.app.texts
         _put(s, KeyAction("enter"))
         assert error_mm(Calibration.load(tmp_path / "cal.json"), cam) < 1.0
-    finally:
-        s.close()
 
 
 def test_a_first_mark_on_the_wrong_wire_is_not_trusted_by_auto_when_the_numbers_say_so(
@@ -395,15 +387,12 @@ def test_true_marks_refused_for_darts_over_the_numbers_say_to_pull_them(tmp_path
     tips = [synthetic.sample_tip(rng) for _ in range(3)]
     throw = synthetic.render_grouped(302, tips, 3, off_axis=(15.0, 50.0))[2]
     cam = throw.cameras[0]
-    s = open_session(throw.after[0], tmp_path / "cal.json", size=(1280, 720))
-    try:
+    with _on(throw.after[0], tmp_path) as s:
         for t in TARGETS:
             _click(s, truth(cam, t.board))
         assert not s.screen.reviewing and s.screen.error
         said = " ".join(s.app.texts)  # (on two lines)
         assert "darts over the numbers? pull them out first" in said, said
-    finally:
-        s.close()
 
 
 @pytest.mark.parametrize(

@@ -59,24 +59,24 @@ def plugged_cameras(v4l: Path = V4L, dev: Path = DEV, sys_class: Path = SYS) -> 
         return _in_order(
             [Plugged(str(link), str(n), _label(n, link, sys_class)) for link, n in by_id.items()]
         )
+    first = {n: nodes[0][1] for nodes in ports.values() for _link, n in nodes}
     ids_at: dict[Path, list[Path]] = {}  # a camera's first node -> by-id names at any of its
     for link, node in by_id.items():
-        for nodes in ports.values():
-            if any(node == n for _link, n in nodes):
-                ids_at.setdefault(nodes[0][1], []).append(link)
+        if node in first:
+            ids_at.setdefault(first[node], []).append(link)
     # A camera no by-id name points at shares its name with another (udev keeps one
     # link for both): that other one is told by its name (what the camera calls
     # itself), or, with no name to go by, any camera named by id may be it.
     unnamed = [_sys_name(nodes[0][1], sys_class) for nodes in ports.values()
                if nodes[0][1] not in ids_at]  # fmt: skip
     found = []
-    for port_link, node in ((nodes[0][0], nodes[0][1]) for nodes in ports.values()):
+    for nodes in ports.values():
+        port_link, node = nodes[0]
         ids = ids_at.get(node, [])
         name = _sys_name(node, sys_class)
         trusted = (
-            len(ids) == 1
-            and by_id[ids[0]] == node
-            and len(_ports_of(node, ports)) == 1
+            len(nodes) == 1  # (not colour and infrared: the name may point at either)
+            and len(ids) == 1
             and not any(other is None or other == name for other in unnamed)
         )
         label = _label(node, ids[0] if ids else None, sys_class)
@@ -85,11 +85,6 @@ def plugged_cameras(v4l: Path = V4L, dev: Path = DEV, sys_class: Path = SYS) -> 
         else:
             found.append(Plugged(str(port_link), str(node), label, tuple(str(i) for i in ids)))
     return _in_order(found)
-
-
-def _ports_of(node: Path, ports: dict[str, list[tuple[Path, Path]]]) -> list[tuple[Path, Path]]:
-    """The picture nodes of the camera whose first node is ``node``."""
-    return next((nodes for nodes in ports.values() if nodes[0][1] == node), [])
 
 
 def _in_order(found: list[Plugged]) -> list[Plugged]:

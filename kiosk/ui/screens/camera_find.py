@@ -35,12 +35,11 @@ from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
 from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.board_picture import BoardPicture, picture_place
+from kiosk.ui.screens.settings import CLOSE_AFTER_SAVE
 
 log = logging.getLogger("kiosk.ui")
 
-WARMUP_FRAMES = 10  # as camera-calibrate's still: a webcam's first frames are dark
 POLL_S = 0.2  # while looking: how often the screen sees whether the look is done
-CLOSE_AFTER_SAVE = 1.5  # s "Saved" stays up
 
 
 @dataclass
@@ -142,7 +141,7 @@ class CameraFindScreen(Screen):
         from kiosk.commands._camera_calibrate import grab_frame
 
         try:
-            return grab_frame(cam.device, WARMUP_FRAMES)
+            return grab_frame(cam.device)
         except Exception as e:  # a camera that fails is said, never a crash
             log.warning("camera %s: no picture: %s", cam.device, e)
             return None
@@ -247,14 +246,15 @@ class CameraFindScreen(Screen):
                        max_width=w * 0.9)  # fmt: skip
             p.text(self.t("/ = back"), 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center")
             return
+        entries = self.plan()  # (the numbers the cameras will have)
         if not self.found:
             p.text(self.t("No USB camera found: plug one in, then press 0"), 4 * u,
                    (w / 2, p.h * 0.45), theme.BAD, anchor="center", max_width=w * 0.9)  # fmt: skip
         else:
-            self._draw_cameras(p, top=9 * u, bottom=keys_y - 14 * u)
+            self._draw_cameras(p, entries, top=9 * u, bottom=keys_y - 14 * u)
         lines = []
         if self.missing:
-            kept = {e.device: k + 1 for k, e in enumerate(self.plan()) if e.found is None}
+            kept = {e.device: k + 1 for k, e in enumerate(entries) if e.found is None}
             names = ", ".join(
                 Path(d).name + (f" ({self.t('Camera {}').format(kept[d])})" if d in kept else "")
                 for d in self.missing
@@ -279,7 +279,9 @@ class CameraFindScreen(Screen):
         p.text(keys, 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
 
-    def _draw_cameras(self, p: theme.Painter, top: float, bottom: float) -> None:
+    def _draw_cameras(
+        self, p: theme.Painter, entries: list[Entry], top: float, bottom: float
+    ) -> None:
         """Each camera's picture in a grid (up to three across), its number as Settings
         will number it, what it calls itself and whether it is listed already."""
         assert self.found is not None
@@ -288,7 +290,7 @@ class CameraFindScreen(Screen):
         rows = math.ceil(n / cols)
         cell_w, cell_h = (p.w - 2 * u) / cols, (bottom - top) / rows
         text_h = 11 * u
-        numbers = {id(e.found): k + 1 for k, e in enumerate(self.plan()) if e.found is not None}
+        numbers = {id(e.found): k + 1 for k, e in enumerate(entries) if e.found is not None}
         for i, (f, view) in enumerate(zip(self.found, self._views, strict=True)):
             x0 = u + (i % cols) * cell_w
             y0 = top + (i // cols) * cell_h
