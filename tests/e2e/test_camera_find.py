@@ -14,14 +14,17 @@ import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kiosk.adapters.camera.synthetic import Step, render_turn
 from kiosk.bootstrap import Options, build
+from kiosk.commands import _camera_calibrate
 from kiosk.config import SYSTEM_CONFIG, CameraConfig, Config, load_config
 from kiosk.settings_file import read_after
 from kiosk.ui.driver import Driver
+from kiosk.ui.screens import camera_find
 from kiosk.ui.screens.menu import MenuScreen
 from tests.e2e.calibrate_support import film
 
@@ -321,23 +324,66 @@ def test_a_dart_with_no_match_to_go_to_leaves_the_look_going(tmp_path: Path) -> 
         assert len(d.screen.found) == 2  # type: ignore[attr-defined]
 
 
-def test_a_camera_that_does_not_answer_is_never_opened_twice(tmp_path: Path) -> None:
-    """A camera that hangs when opened (here a FIFO nobody writes to) keeps the look
-    waiting: left and opened again, the screen waits for that look to end rather than
-    open the camera a second time; once it answers, the look goes on."""
-    fifo = hanging_camera(tmp_path)
-    with settings_screen(tmp_path) as d:
-        d.press(str(labels(d).index("Find cameras") + 1))
-        d.app.run(until=lambda: False, timeout=0.5)
-        assert d.screen.found is None  # type: ignore[attr-defined]  # "Looking for cameras..."
-        d.press("/")
-        d.press(str(labels(d).index("Find cameras") + 1))
-        d.app.run(until=lambda: False, timeout=0.5)
-        looks = [t for t in threading.enumerate() if t.name == "camera-find"]
-        assert len(looks) == 1  # the first look's, still opening the camera
-        with answering(fifo):
-            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 30, "the look")
-        assert [f.picture for f in d.screen.found] == [None]  # type: ignore[attr-defined]
+@contextmanager
+def hung_reads(tmp_path: Path, name: str) -> Iterator[tuple[Path, threading.Event]]:
+    """A camera plugged in whose reads hang (a USB camera's firmware hung) until the
+    event is set. (Not a FIFO: OpenCV opens files and FIFOs under one lock, so a FIFO
+    that hangs holds up the video files standing in for the other cameras too; a V4L
+    camera is opened apart.)"""
+    link = plug(tmp_path, name, 9)
+    answer = threading.Event()
+    grab = _camera_calibrate.grab_frame
+
+    def hanging(source: str, warmup: int = _camera_calibrate.WARMUP_FRAMES) -> Any:
+        if source == str(link):
+            answer.wait()
+        return grab(source, warmup)
+
+    _camera_calibrate.grab_frame = hanging  # type: ignore[assignment]
+    try:
+        yield link, answer
+    finally:
+        answer.set()
+        _camera_calibrate.grab_frame = grab
+
+
+def openers(link: Path) -> int:
+    """Threads opening the camera ``link`` now."""
+    opening = camera_find.OPENING.get(str(link))
+    return sum(t is opening.thread for t in threading.enumerate()) if opening else 0
+
+
+def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A camera that hangs when read is given ``ANSWER_S`` and shown as not answering;
+    the camera after it is found and listed. Looked for again, it is not opened a
+    second time; once it answers, it is."""
+    monkeypatch.setattr(camera_find, "ANSWER_S", 1.0)
+    with hung_reads(tmp_path, "Aaa") as (link, answer):  # (looked at first)
+        plug(tmp_path, "CamB", 2)
+        with settings_screen(tmp_path) as d:
+            find_cameras(d)
+            found = d.screen.found  # type: ignore[attr-defined]
+            assert [(f.answered, f.picture is not None) for f in found] == [
+                (False, False),
+                (True, True),
+            ]
+            assert "does not answer: unplug it, or press 0 later" in d.texts
+            d.press("0")
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look again")
+            assert openers(link) == 1  # the first look's, still waiting on it
+            assert not d.screen.found[0].answered  # type: ignore[attr-defined]
+            answer.set()
+            d.wait_for(lambda: openers(link) == 0, 10, "the camera answered")
+            d.press("0")
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
+            assert [f.answered for f in d.screen.found] == [True, True]  # type: ignore[attr-defined]
+            save_and_leave(d)
+    assert [Path(c).name for c in saved(tmp_path).devices] == [
+        "usb-Acme_Aaa_0001-video-index0",
+        "usb-Acme_CamB_0001-video-index0",
+    ]
 
 
 def test_a_camera_listed_twice_by_two_names_is_listed_once(tmp_path: Path) -> None:

@@ -4,7 +4,11 @@ file each in the data folder), so the owner sets the cameras up at the bar with 
 keypad rather than with a shell and the settings file.
 
 The cameras are looked for and opened in a thread (each takes a second or so to give
-a picture), one look at a time; the screen says "Looking for cameras..." meanwhile.
+a picture); the screen says "Looking for cameras..." meanwhile. A camera that gives no
+picture within ``ANSWER_S`` (its firmware hung, a faulty cable) is shown as not
+answering and the look goes on to the others; it is left to its opener (a blocked read
+cannot be stopped) and not opened again, by this look or a later one, until that
+opener ends (the camera unplugged, or answering at last).
 Cameras listed already come first, in their order, each with its calibration file (a
 ``/dev/videoN`` name or an index is renamed to the camera's stable link); new ones
 follow, named by their by-id (or by-path) link, which stays put when the cameras come
@@ -40,6 +44,37 @@ from kiosk.ui.screens.settings import CLOSE_AFTER_SAVE
 log = logging.getLogger("kiosk.ui")
 
 POLL_S = 0.2  # while looking: how often the screen sees whether the look is done
+# How long a camera has to give its first picture: a USB camera gives one in 1-3 s (a
+# Pi's slower to open); OpenCV's own V4L read waits 10 s for a frame before failing.
+ANSWER_S = 10.0
+
+
+class Opener:
+    """A camera being opened for a picture, in a thread of its own (any look's)."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.started = time.monotonic()
+        self.picture: np.ndarray | None = None
+        self.thread = threading.Thread(target=self._open, name="camera-open", daemon=True)
+
+    def _open(self) -> None:
+        from kiosk.commands._camera_calibrate import grab_frame
+
+        try:
+            self.picture = grab_frame(self.device)
+        except Exception as e:  # a camera that fails is said, never a crash
+            log.warning("camera %s: no picture: %s", self.device, e)
+        finally:
+            with _OPENING_LOCK:
+                if OPENING.get(self.device) is self:
+                    del OPENING[self.device]
+
+
+# The cameras being opened now, by device: never two openers on one camera (the second
+# would find it busy, and a camera that hangs would hang twice).
+OPENING: dict[str, Opener] = {}
+_OPENING_LOCK = threading.Lock()  # (two looks at once: the screen left and opened again)
 
 
 @dataclass
@@ -47,6 +82,7 @@ class Found:
     camera: Plugged
     picture: np.ndarray | None  # None: it gave none (busy, not a camera after all)
     listed: int | None  # its place in [camera] devices already (from 0), or None: new
+    answered: bool = True  # False: no picture within ``ANSWER_S``, still being opened
 
 
 @dataclass
@@ -73,7 +109,6 @@ class CameraFindScreen(Screen):
         self.twice: list[str] = []
         self.keep_missing = True  # "-" leaves the cameras not plugged in out
         self._stop = threading.Event()  # the screen was left: no more cameras opened
-        self._pending = False  # a look asked for, waiting for another screen's to end
         self.message = ""
         self.good = False  # the message is good news
         self.close_at: float | None = None
@@ -91,22 +126,9 @@ class CameraFindScreen(Screen):
         return [(str(d), camera.calibration_for(i)) for i, d in enumerate(camera.devices)]
 
     def look(self) -> None:
-        """A look in a thread; while another screen's is still opening a camera (one
-        that does not answer), once that one is through: never two opening a camera."""
+        """A look, in a thread."""
         self.found, self._result, self.message, self.dirty = None, None, "", True
-        self._pending = True
-        self._start_look()
-
-    _looking: threading.Thread | None = None  # the look running (any screen's)
-
-    def _start_look(self) -> None:
-        other = CameraFindScreen._looking
-        if other is not None and other.is_alive():
-            return  # ``update`` tries again
-        self._pending = False
-        thread = threading.Thread(target=self._look, name="camera-find", daemon=True)
-        CameraFindScreen._looking = thread
-        thread.start()
+        threading.Thread(target=self._look, name="camera-find", daemon=True).start()
 
     def _look(self) -> None:
         found: list[Found] = []
@@ -123,7 +145,8 @@ class CameraFindScreen(Screen):
                 places = [i for i, d in enumerate(listed) if listed_as(d, cam)]
                 at = places[0] if places else None
                 twice += [listed[i] for i in places[1:]]  # one camera by two names
-                found.append(Found(cam, self._picture(cam, at), at))
+                picture, answered = self._picture(cam, at)
+                found.append(Found(cam, picture, at, answered))
             for i, d in enumerate(listed):
                 if all(f.listed != i for f in found) and d not in twice:
                     (shared if doubtful(d, cameras) else missing).append(d)
@@ -132,19 +155,28 @@ class CameraFindScreen(Screen):
         log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
         self._result = (found, missing, shared, twice)
 
-    def _picture(self, cam: Plugged, listed: int | None) -> np.ndarray | None:
-        """A picture from ``cam``: the scoring cameras' latest when it is one of them
-        (they hold the device), else a still from opening it."""
+    def _picture(self, cam: Plugged, listed: int | None) -> tuple[np.ndarray | None, bool]:
+        """A picture from ``cam`` and whether it answered: the scoring cameras' latest
+        when it is one of them (they hold the device), else a still from opening it,
+        waited for until ``ANSWER_S`` after it began to be opened (by this look or an
+        earlier one) or the screen is left."""
         picture = getattr(self.kiosk.devices, "camera_picture", None)
         if listed is not None and picture is not None and (image := picture(listed)) is not None:
-            return np.asarray(image)
-        from kiosk.commands._camera_calibrate import grab_frame
-
-        try:
-            return grab_frame(cam.device)
-        except Exception as e:  # a camera that fails is said, never a crash
-            log.warning("camera %s: no picture: %s", cam.device, e)
-            return None
+            return np.asarray(image), True
+        with _OPENING_LOCK:
+            opener = OPENING.get(cam.device)
+            if opener is None or not opener.thread.is_alive():
+                opener = OPENING[cam.device] = Opener(cam.device)
+                opener.thread.start()
+        until = opener.started + ANSWER_S
+        while opener.thread.is_alive() and time.monotonic() < until and not self._stop.is_set():
+            opener.thread.join(min(POLL_S, max(0.0, until - time.monotonic())))
+        if opener.thread.is_alive():
+            if self._stop.is_set():
+                return None, False
+            log.warning("camera %s does not answer: no picture in %.0f s", cam.device, ANSWER_S)
+            return None, False
+        return opener.picture, True
 
     # -- input and time ------------------------------------------------------------
 
@@ -165,8 +197,6 @@ class CameraFindScreen(Screen):
             self.dirty = True
 
     def update(self, now: float) -> None:
-        if self._pending:
-            self._start_look()
         if self._result is not None and self.found is None:
             self.found, self.missing, self.shared, self.twice = self._result
             self._views = [None if f.picture is None else BoardPicture(f.picture)
@@ -240,10 +270,6 @@ class CameraFindScreen(Screen):
         if self.found is None:
             p.text(self.t("Looking for cameras..."), 5 * u, (w / 2, p.h * 0.45), theme.TEXT,
                    anchor="center", max_width=w * 0.9)  # fmt: skip
-            if self._pending:  # another look is still opening a camera
-                said = self.t("A camera does not answer: unplug it, or wait")
-                p.text(said, 3.2 * u, (w / 2, p.h * 0.55), theme.BAD, anchor="center",
-                       max_width=w * 0.9)  # fmt: skip
             p.text(self.t("/ = back"), 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center")
             return
         entries = self.plan()  # (the numbers the cameras will have)
@@ -312,6 +338,8 @@ class CameraFindScreen(Screen):
                 rect.y = round(y0 + (cell_h - rect.h - text_h) / 2)  # with its words, centred
                 view.draw(p, rect)
                 y = rect.bottom + 0.8 * u
+            elif not f.answered:
+                state, colour = self.t("does not answer: unplug it, or press 0 later"), theme.BAD
             else:
                 state, colour = self.t("no picture: in use, or not a camera"), theme.BAD
             p.text(head, 3.4 * u, (cx, y), theme.ACCENT, anchor="midtop", style="bold",
