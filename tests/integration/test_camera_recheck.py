@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.adapters.camera import synthetic
-from kiosk.adapters.camera.recheck import drift_mm, recheck
+from kiosk.adapters.camera import refit, synthetic
+from kiosk.adapters.camera.recheck import SURE_FIT, UNSURE_FIT, drift_mm, recheck
 from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
 from kiosk.adapters.camera.synth_dart import random_dart
 from kiosk.adapters.camera.synthetic import Step, render_turn
@@ -52,6 +52,31 @@ def test_a_camera_knocked_is_fitted_to_the_board_again(seed, turn) -> None:
     assert r.drift_mm == pytest.approx(drift_mm(cal, now), abs=0.5)  # how far it had moved
     assert r.drift_mm > 3.0  # far enough to score many darts wrong
     assert drift_mm(now, r.calibration) < 0.6  # the refit is as good as clicking again
+
+
+@pytest.mark.parametrize(
+    ("seed", "turn"), [(100, (0.6, 0.3)), (135, (0.6, 0.3)), (4, (2.0, -1.0)), (31, (2.0, -1.0))]
+)
+def test_a_camera_knocked_is_fitted_again_with_darts_over_its_rings(seed, turn) -> None:
+    # Three darts in the board: the rings' fit lines up less well than the check acts
+    # on alone, and the camera, 7-55 mm off, scored every dart that far off until the
+    # darts were pulled.
+    cal, frame, now = _views(seed, turn, darts=3)
+    fit = refit.refit(frame, cal.homography)
+    assert UNSURE_FIT <= fit.confidence < SURE_FIT  # (the case: a fit not sure alone)
+    r = recheck(frame, cal)
+    assert r.verdict == "refitted" and r.calibration is not None, r
+    assert r.drift_mm == pytest.approx(drift_mm(cal, now), abs=1.0) and r.drift_mm > 7.0
+    assert drift_mm(now, r.calibration) < 1.0
+
+
+@pytest.mark.parametrize("seed", [100, 118, 155])
+def test_a_camera_in_place_with_darts_over_its_rings_keeps_its_calibration(seed) -> None:
+    cal, frame, _ = _views(seed, (0.0, 0.0), darts=3)
+    fit = refit.refit(frame, cal.homography)
+    assert UNSURE_FIT <= fit.confidence < SURE_FIT
+    r = recheck(frame, cal)
+    assert r.verdict == "unknown" and r.calibration is None, r
 
 
 @pytest.mark.parametrize("roll", [20.0, 30.0, 34.0, 36.0, 72.0])

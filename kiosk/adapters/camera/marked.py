@@ -11,7 +11,9 @@ The marks give a calibration; the board's red and green rings, fitted again from
   name the one that is off (those ``MARKS_OFF_MM`` or more off), or to say that the
   marking began at another wire than the one asked for (``wires_along``); with darts
   over the rings their fit may line up only well enough to weigh (``recheck.
-  UNSURE_FIT``): marks ``UNSURE_OFF_MM`` or more off it are put right by it all the same;
+  UNSURE_FIT``): marks ``recheck.UNSURE_OFF_MM`` or more off it are put right by it all
+  the same (the double ring's inner edge marked: 8.4-12 mm off; marks on the outer edge
+  were 1-4.4 mm off such fits);
 - marks that fit no board, go round the wrong way, or that the rings and numbers put
   at another wire: refused (``"no board"``, ``"mirrored"``, ``"moved"``, ``"numbers"``).
 """
@@ -26,10 +28,9 @@ import numpy as np
 
 from kiosk.adapters.camera import autocal
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
-from kiosk.adapters.camera.recheck import drift_mm, recheck
+from kiosk.adapters.camera.recheck import recheck
 
 MARKS_OFF_MM = 4.0  # marks this far from the rings' fit: the fit is shown instead
-UNSURE_OFF_MM = 6.0  # ... from a fit not sure alone (``recheck.UNSURE_FIT``): the fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +80,8 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
     if check.verdict in ("moved", "numbers"):  # (the kiosk would not score with it)
         return Marked(check.verdict, detail=f"{check.detail} ({check.drift_mm:.0f} mm off)")
     if check.verdict == "refitted" and check.calibration:  # the rings, sure, over 2 mm
-        # off the marks (``recheck.SAME_MM``): surer than the marks
+        # off the marks (``recheck.SAME_MM``), or less sure and far off: surer than them
         return _rings(check.calibration, points, check.detail, check.numbers_read)
-    if check.unsure is not None and (far := drift_mm(cal, check.unsure)) >= UNSURE_OFF_MM:
-        # Darts over the rings: their fit is not sure enough alone, but marks this far
-        # off it are wrong (the double ring's inner edge marked: 8.4-12 mm; marks on the
-        # outer edge were 1-4.4 mm off such fits), and the review shows the rings.
-        detail = f"{check.detail}; the marks {far:.0f} mm off the rings' fit"
-        return _rings(check.unsure, points, detail, check.numbers_read)
     return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read,
                   checked=check.verdict != "unknown")  # fmt: skip
 
