@@ -325,13 +325,16 @@ def test_views_of_darts_are_grouped_by_when_they_were_seen_not_when_they_came():
 class _Webcam:
     """Stands in for a UVC webcam behind V4L2 (CI has no camera): it remembers what it
     was asked, in order, and like a Logitech C920 gives 720p and 1080p at 30 fps only
-    as Motion JPEG (uncompressed YUYV, its default, manages 5 frames a second there)."""
+    as Motion JPEG (uncompressed YUYV, its default, manages 5 frames a second there).
+    Opened on any backend but V4L2 it is taken by FFmpeg, as by an OpenCV whose FFmpeg
+    has libavdevice (some Pi builds), which ignores what it is asked."""
 
     YUYV = cv2.VideoWriter_fourcc(*"YUYV")
 
-    def __init__(self, src, mjpg=True):
+    def __init__(self, src, api=cv2.CAP_ANY, mjpg=True):
         self.asked = []
         self.mjpg = mjpg
+        self.api = api
         self.props = {cv2.CAP_PROP_FOURCC: self.YUYV, cv2.CAP_PROP_FRAME_WIDTH: 640,
                       cv2.CAP_PROP_FRAME_HEIGHT: 480, cv2.CAP_PROP_FPS: 30.0}  # fmt: skip
 
@@ -341,8 +344,13 @@ class _Webcam:
     def release(self):
         pass
 
+    def getBackendName(self):
+        return "V4L2" if self.api == cv2.CAP_V4L2 else "FFMPEG"
+
     def set(self, prop, value):
         self.asked.append(prop)
+        if self.api != cv2.CAP_V4L2:
+            return False
         mjpg = value == cv2.VideoWriter_fourcc(*"MJPG") and self.mjpg
         if prop == cv2.CAP_PROP_FOURCC and not mjpg:
             return False
@@ -361,7 +369,9 @@ def test_a_webcam_is_asked_for_motion_jpeg_before_its_size_so_1080p_comes_at_30_
     monkeypatch,
 ):
     made = []
-    monkeypatch.setattr(cv2, "VideoCapture", lambda src: made.append(_Webcam(src)) or made[-1])
+    monkeypatch.setattr(
+        cv2, "VideoCapture", lambda src, api=cv2.CAP_ANY: made.append(_Webcam(src, api)) or made[-1]
+    )
     cap = open_capture("/dev/video0")
     cam = made[0]
     assert cap is cam
@@ -370,8 +380,36 @@ def test_a_webcam_is_asked_for_motion_jpeg_before_its_size_so_1080p_comes_at_30_
     assert cam.asked.index(cv2.CAP_PROP_FOURCC) < cam.asked.index(cv2.CAP_PROP_FRAME_WIDTH)
 
 
+class _NoV4l2Webcam(_Webcam):
+    """A camera the V4L2 backend does not open (another platform, a build without it)."""
+
+    def isOpened(self):
+        return self.api != cv2.CAP_V4L2
+
+
+def test_a_webcam_is_opened_on_v4l2_and_on_any_backend_only_when_v4l2_does_not_open(
+    monkeypatch, caplog
+):
+    made = []
+    monkeypatch.setattr(
+        cv2, "VideoCapture", lambda src, api=cv2.CAP_ANY: made.append(_Webcam(src, api)) or made[-1]
+    )
+    with caplog.at_level("INFO", logger="kiosk.camera"):
+        open_capture("/dev/video0")
+    assert [c.api for c in made] == [cv2.CAP_V4L2]  # (not FFmpeg, which ignores the asks)
+    assert "1920x1080 at 30 fps, MJPG (V4L2)" in caplog.text
+    made.clear()
+    monkeypatch.setattr(
+        cv2,
+        "VideoCapture",
+        lambda src, api=cv2.CAP_ANY: made.append(_NoV4l2Webcam(src, api)) or made[-1],
+    )
+    assert open_capture("/dev/video0") is made[-1]
+    assert [c.api for c in made] == [cv2.CAP_V4L2, cv2.CAP_ANY]
+
+
 def test_a_webcam_that_gives_few_frames_a_second_is_named_in_the_log(monkeypatch, caplog):
-    monkeypatch.setattr(cv2, "VideoCapture", lambda src: _Webcam(src, mjpg=False))
+    monkeypatch.setattr(cv2, "VideoCapture", lambda src, api=cv2.CAP_ANY: _Webcam(src, api, False))
     with caplog.at_level("INFO", logger="kiosk.camera"):
         open_capture("/dev/video0")
     assert "1920x1080 at 5 fps, YUYV" in caplog.text

@@ -141,6 +141,29 @@ def played_at_own_speed(source: str | int) -> bool:
     return not isinstance(source, int) and os.path.isfile(str(source))
 
 
+def _video_capture(src: str | int) -> Any:
+    """``cv2.VideoCapture`` on the V4L2 backend for a camera, else on whichever opens it.
+    Left to choose, OpenCV tries FFmpeg first for a path: an FFmpeg built with
+    libavdevice (some Pi builds) takes ``/dev/videoN`` and ignores the Motion JPEG, size
+    and frame rate asked for, so a second camera on the USB 2.0 bus fails for bandwidth
+    (huggingface/lerobot#3198); and FFmpeg opens under one lock, so a source that hangs
+    in it held up every camera's opening. A camera V4L2 does not open (another
+    platform's, a build without it) is tried on any backend, as before."""
+    if is_device(src) and hasattr(cv2, "CAP_V4L2"):
+        cap = cv2.VideoCapture(src, cv2.CAP_V4L2)
+        if cap.isOpened():
+            return cap
+        cap.release()
+    return cv2.VideoCapture(src)
+
+
+def _backend(cap: Any) -> str:
+    try:
+        return str(cap.getBackendName())
+    except (AttributeError, cv2.error):
+        return "backend unknown"
+
+
 def open_capture(source: str | int, size: tuple[int, int] | None = CAPTURE_SIZE) -> Any:
     """An opened ``cv2.VideoCapture`` or None. On real cameras: Motion JPEG, ``size``
     and 30 fps asked for (in that order: the size is looked up among the compressed
@@ -149,7 +172,7 @@ def open_capture(source: str | int, size: tuple[int, int] | None = CAPTURE_SIZE)
     src = parse_source(source)
     if isinstance(src, str) and is_device(src):
         src = os.path.realpath(src)  # the /dev/videoN node a stable link points to now
-    cap = cv2.VideoCapture(src)
+    cap = _video_capture(src)
     if not cap.isOpened():
         cap.release()
         return None
@@ -161,8 +184,8 @@ def open_capture(source: str | int, size: tuple[int, int] | None = CAPTURE_SIZE)
         cap.set(cv2.CAP_PROP_FPS, CAPTURE_FPS)
         w, h = cap.get(cv2.CAP_PROP_FRAME_WIDTH), cap.get(cv2.CAP_PROP_FRAME_HEIGHT)
         fps = cap.get(cv2.CAP_PROP_FPS)
-        log.info("camera %s: %.0fx%.0f at %.0f fps, %s", src, w, h, fps,
-                 fourcc_text(cap.get(cv2.CAP_PROP_FOURCC)))  # fmt: skip
+        log.info("camera %s: %.0fx%.0f at %.0f fps, %s (%s)", src, w, h, fps,
+                 fourcc_text(cap.get(cv2.CAP_PROP_FOURCC)), _backend(cap))  # fmt: skip
         if 0 < fps < SLOW_FPS:
             log.warning("camera %s gives %.0f frames a second: a dart is scored late (the "
                         "board's shake is waited out over 10 frames)", src, fps)  # fmt: skip
