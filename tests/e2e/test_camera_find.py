@@ -363,7 +363,8 @@ def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
     with hung_reads(tmp_path, "Aaa") as (link, answer):  # (looked at first)
         plug(tmp_path, "CamB", 2)
         with settings_screen(tmp_path) as d:
-            find_cameras(d)
+            d.press(str(labels(d).index("Find cameras") + 1))
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
             found = d.screen.found  # type: ignore[attr-defined]
             assert [(f.answered, f.picture is not None) for f in found] == [
                 (False, False),
@@ -384,6 +385,19 @@ def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
         "usb-Acme_Aaa_0001-video-index0",
         "usb-Acme_CamB_0001-video-index0",
     ]
+
+
+def test_while_cameras_are_slow_to_answer_the_screen_says_which_it_waits_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(camera_find, "ANSWER_S", 1.0)
+    with hung_reads(tmp_path, "Aaa"), hung_reads(tmp_path, "Bbb"), settings_screen(tmp_path) as d:
+        d.press(str(labels(d).index("Find cameras") + 1))
+        d.wait_for(lambda: "Camera 1 of 2: Acme Aaa 0001" in d.app.texts, 5, "the first")
+        assert "Looking for cameras..." in d.app.texts
+        d.wait_for(lambda: "Camera 2 of 2: Acme Bbb 0001" in d.app.texts, 5, "the second")
+        d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
+        assert d.app.texts.count("does not answer: unplug it, or press 0 later") == 2
 
 
 def test_a_camera_listed_twice_by_two_names_is_listed_once(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ file each in the data folder), so the owner sets the cameras up at the bar with 
 keypad rather than with a shell and the settings file.
 
 The cameras are looked for and opened in a thread (each takes a second or so to give
-a picture); the screen says "Looking for cameras..." meanwhile. A camera that gives no
+a picture); the screen says "Looking for cameras..." meanwhile, and which one it is
+opening ("Camera 2 of 3: ..."). A camera that gives no
 picture within ``ANSWER_S`` (its firmware hung, a faulty cable) is shown as not
 answering and the look goes on to the others; it is left to its opener (a blocked read
 cannot be stopped) and not opened again, by this look or a later one, until that
@@ -128,6 +129,8 @@ class CameraFindScreen(Screen):
     def look(self) -> None:
         """A look, in a thread."""
         self.found, self._result, self.message, self.dirty = None, None, "", True
+        self.opening: tuple[int, int, str] | None = None  # (k, of n, camera): now opened
+        self._shown_opening: tuple[int, int, str] | None = None
         threading.Thread(target=self._look, name="camera-find", daemon=True).start()
 
     def _look(self) -> None:
@@ -139,9 +142,10 @@ class CameraFindScreen(Screen):
             listed = [device for device, _ in self.listed()]
             plugged = getattr(self.kiosk.devices, "plugged_cameras", list)
             cameras: list[Plugged] = plugged()
-            for cam in cameras:
+            for k, cam in enumerate(cameras):
                 if self._stop.is_set():
                     return
+                self.opening = (k + 1, len(cameras), cam.label)
                 places = [i for i, d in enumerate(listed) if listed_as(d, cam)]
                 at = places[0] if places else None
                 twice += [listed[i] for i in places[1:]]  # one camera by two names
@@ -197,6 +201,8 @@ class CameraFindScreen(Screen):
             self.dirty = True
 
     def update(self, now: float) -> None:
+        if self.found is None and self.opening != self._shown_opening:
+            self._shown_opening, self.dirty = self.opening, True
         if self._result is not None and self.found is None:
             self.found, self.missing, self.shared, self.twice = self._result
             self._views = [None if f.picture is None else BoardPicture(f.picture)
@@ -270,6 +276,11 @@ class CameraFindScreen(Screen):
         if self.found is None:
             p.text(self.t("Looking for cameras..."), 5 * u, (w / 2, p.h * 0.45), theme.TEXT,
                    anchor="center", max_width=w * 0.9)  # fmt: skip
+            if (opening := self.opening) is not None:  # (a camera slow to answer: which)
+                k, n, label = opening
+                said = self.t("Camera {} of {}: {}").format(k, n, label)
+                p.text(said, 3.2 * u, (w / 2, p.h * 0.55), theme.DIM, anchor="center",
+                       max_width=w * 0.9)  # fmt: skip
             p.text(self.t("/ = back"), 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center")
             return
         entries = self.plan()  # (the numbers the cameras will have)
