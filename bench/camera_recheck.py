@@ -31,7 +31,7 @@ from kiosk.adapters.camera.synth_dart import random_dart
 
 # pan, tilt, roll (about the line of sight) degrees
 TURNS = [(0.0, 0.0, 0.0), (0.3, 0.0, 0.0), (0.0, 1.0, 0.0), (1.5, -1.0, 0.0), (4.0, 0.0, 0.0),
-         (0.0, 0.0, 5.0), (0.5, 0.0, 25.0)]  # fmt: skip
+         (0.0, 0.0, 5.0), (0.5, 0.0, 25.0), (0.0, 0.0, 10.0)]  # fmt: skip
 
 
 def one(seed: int) -> list[tuple[str, float, float, float, float]]:
