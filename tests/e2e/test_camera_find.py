@@ -324,43 +324,50 @@ def test_a_dart_with_no_match_to_go_to_leaves_the_look_going(tmp_path: Path) -> 
         assert len(d.screen.found) == 2  # type: ignore[attr-defined]
 
 
+@dataclasses.dataclass
+class Hung:
+    link: Path
+    answer: threading.Event  # set: it answers from now on
+    opened: int = 0  # times it was opened
+
+
 @contextmanager
-def hung_reads(tmp_path: Path, name: str) -> Iterator[tuple[Path, threading.Event]]:
-    """A camera plugged in whose reads hang (a USB camera's firmware hung) until the
-    event is set. (Not a FIFO: OpenCV opens files and FIFOs under one lock, so a FIFO
+def hung_reads(tmp_path: Path, name: str) -> Iterator[Hung]:
+    """A camera plugged in whose reads hang (a USB camera's firmware hung) until it is
+    told to answer. (Not a FIFO: OpenCV opens files and FIFOs under one lock, so a FIFO
     that hangs holds up the video files standing in for the other cameras too; a V4L
     camera is opened apart.)"""
-    link = plug(tmp_path, name, 9)
-    answer = threading.Event()
+    hung = Hung(plug(tmp_path, name, 9), threading.Event())
     grab = _camera_calibrate.grab_frame
 
     def hanging(source: str, warmup: int = _camera_calibrate.WARMUP_FRAMES) -> Any:
-        if source == str(link):
-            answer.wait()
+        if source == str(hung.link):
+            hung.opened += 1
+            hung.answer.wait()
         return grab(source, warmup)
 
     _camera_calibrate.grab_frame = hanging  # type: ignore[assignment]
     try:
-        yield link, answer
+        yield hung
     finally:
-        answer.set()
+        hung.answer.set()
         _camera_calibrate.grab_frame = grab
 
 
-def openers(link: Path) -> int:
-    """Threads opening the camera ``link`` now."""
-    opening = camera_find.OPENING.get(str(link))
-    return sum(t is opening.thread for t in threading.enumerate()) if opening else 0
+def opening(link: Path) -> bool:
+    """Whether the camera ``link`` is being opened now."""
+    opener = camera_find.OPENING.get(str(link))
+    return opener is not None and opener.thread.is_alive()
 
 
 def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A camera that hangs when read is given ``ANSWER_S`` and shown as not answering;
-    the camera after it is found and listed. Looked for again, it is not opened a
-    second time; once it answers, it is."""
+    the camera after it is found and listed. Looked for again, or the screen left and
+    opened again, it is not opened a second time; once it answers, it is."""
     monkeypatch.setattr(camera_find, "ANSWER_S", 1.0)
-    with hung_reads(tmp_path, "Aaa") as (link, answer):  # (looked at first)
+    with hung_reads(tmp_path, "Aaa") as hung:  # (looked at first)
         plug(tmp_path, "CamB", 2)
         with settings_screen(tmp_path) as d:
             d.press(str(labels(d).index("Find cameras") + 1))
@@ -373,13 +380,18 @@ def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
             assert "does not answer: unplug it, or press 0 later" in d.texts
             d.press("0")
             d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look again")
-            assert openers(link) == 1  # the first look's, still waiting on it
             assert not d.screen.found[0].answered  # type: ignore[attr-defined]
-            answer.set()
-            d.wait_for(lambda: openers(link) == 0, 10, "the camera answered")
+            d.press("/")
+            d.press(str(labels(d).index("Find cameras") + 1))
+            d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
+            assert not d.screen.found[0].answered  # type: ignore[attr-defined]
+            assert hung.opened == 1  # the first look's opener, still waiting on it
+            hung.answer.set()
+            d.wait_for(lambda: not opening(hung.link), 10, "the camera answered")
             d.press("0")
             d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
             assert [f.answered for f in d.screen.found] == [True, True]  # type: ignore[attr-defined]
+            assert hung.opened == 2
             save_and_leave(d)
     assert [Path(c).name for c in saved(tmp_path).devices] == [
         "usb-Acme_Aaa_0001-video-index0",

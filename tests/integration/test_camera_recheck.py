@@ -158,6 +158,14 @@ def test_numbers_alone_are_checked_again_and_are_a_move_only_when_they_stay_so(
         assert not checks.again
 
 
+def test_a_blank_picture_says_no_rings_were_found_and_is_not_taken_for_a_roll() -> None:
+    # A lens cap, a dark room: every roll lines up alike, and the search for one took
+    # the first, whose fit then failed and said so in OpenCV's words in the log.
+    video = render_turn(3, [Step("still", 1)], off_axis=20.0)
+    r = recheck(np.full_like(video.frames[0], 128), video.calibration)
+    assert r.verdict == "unknown" and r.detail == "no red and green board rings in the picture"
+
+
 def test_a_hand_in_front_of_the_board_does_not_pass_for_a_move() -> None:
     video = render_turn(4, [Step("still", 1), Step("throw", tip=(30.0, 60.0)), Step("still", 2),
                             Step("takeout")])  # fmt: skip

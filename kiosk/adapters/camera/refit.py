@@ -67,7 +67,7 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
         try:
             H, ecc = autocal.refine(a_star, start(k))
         except autocal.Refused as r:
-            why = r.reason
+            why = r.reason if k < 3 or not why else why  # (the roll's, only if alone)
             continue
         fits.append((ecc, H, k))
         if ecc >= GOOD_ECC:
@@ -126,15 +126,17 @@ def _rolled(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
     to_small = np.diag([sw / w, sh / h, 1.0])
     model = autocal.ring_model()
     B = autocal.template_to_board(autocal.TEMPLATE_PPM, autocal.TEMPLATE_HALF)
-    best, best_deg = -math.inf, 0.0
+    best, best_deg, none = -math.inf, 0.0, 0.0
     for deg in np.arange(-ROLL_SEARCH_DEG, ROLL_SEARCH_DEG + 1e-9, ROLL_STEP_DEG):
         R = _roll(float(deg), (w, h))
         expected = cv2.warpPerspective(model, to_small @ np.linalg.inv(old @ R) @ B, (sw, sh),
                                        flags=cv2.INTER_LINEAR)  # fmt: skip
         score = float(np.mean(small * (expected - expected.mean())))
+        none = score if abs(deg) < ROLL_STEP_DEG / 2 else none
         if score > best:
             best, best_deg = score, float(deg)
-    if abs(best_deg) < MIN_ROLL_DEG:
+    # (a blank picture, a lens cap: every roll scores alike, none better than none)
+    if abs(best_deg) < MIN_ROLL_DEG or best <= max(none, 0.0) + 1e-6:
         raise autocal.Refused("no roll lines the rings up better than none")
     return np.asarray(old @ _roll(best_deg, (w, h)))
 
