@@ -143,9 +143,8 @@ def _rolled(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
 
 def _roll(deg: float, size: tuple[int, int]) -> np.ndarray:
     """Image px -> image px: a turn by ``deg`` about the picture's centre."""
-    cx, cy = (size[0] - 1) / 2, (size[1] - 1) / 2
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return np.array([[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy], [0, 0, 1.0]])
+    centre = ((size[0] - 1) / 2, (size[1] - 1) / 2)
+    return np.vstack([cv2.getRotationMatrix2D(centre, -deg, 1.0), [0.0, 0.0, 1.0]])
 
 
 def _near(img: np.ndarray, a_star: np.ndarray, grey: np.ndarray, old: np.ndarray) -> np.ndarray:
