@@ -380,12 +380,13 @@ def test_a_first_mark_on_the_wrong_wire_is_not_trusted_by_auto_when_the_numbers_
 
 
 def test_true_marks_refused_for_darts_over_the_numbers_say_to_pull_them(tmp_path: Path) -> None:
-    # A picture with darts in the board whose numbers read as if 20 were elsewhere
-    # (tests/integration/test_camera_recheck.py): the marks, where they belong, are
-    # refused; the refusal says what to try besides marking again.
-    rng = np.random.default_rng(302)
+    # A picture with darts in the board whose numbers read as if 20 were elsewhere: the
+    # marks, where they belong, are refused; the refusal says what to try besides
+    # marking again. (Seed 302 was one until flights over the numbers were left out of
+    # their ink; 349 is one of 1 in 90 such pictures still read wrong.)
+    rng = np.random.default_rng(349)
     tips = [synthetic.sample_tip(rng) for _ in range(3)]
-    throw = synthetic.render_grouped(302, tips, 3, off_axis=(15.0, 50.0))[2]
+    throw = synthetic.render_grouped(349, tips, 3, off_axis=(15.0, 50.0))[2]
     cam = throw.cameras[0]
     with _on(throw.after[0], tmp_path) as s:
         for t in TARGETS:

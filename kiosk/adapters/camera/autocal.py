@@ -11,14 +11,16 @@ How (all numpy / OpenCV, no learning):
    the image of the centre (the generalised eigenvectors). The eigenvalue ratio must be
    (99/170)^2: a check that the two ellipses really are those rings.
 3. The rotation modulo 36 degrees comes from the red/green pattern around the double
-   and treble rings; which of the ten candidates has 20 at its top comes from the
-   number ring (one- and two-digit numbers have different amounts of ink: the pattern
-   of digit counts is unique under a 36 degree turn), or from a hint (an image point on
-   the 20 segment, e.g. a click). Numbers read clearly overrule a hint: a hint they
-   contradict (a first mark on the wrong wire) is refused, not trusted.
+   and treble rings.
 4. ECC alignment (``cv2.findTransformECCWithMask``, eight parameters) of a model of
    the rings' colours (Lab a*: red +, green -) refines the homography to a fraction of
-   a millimetre.
+   a millimetre (the model repeats every 36 degrees, as the rings do).
+5. Which of the ten turns has 20 at its top comes from the number ring, read through
+   the fine fit (one- and two-digit numbers have different amounts of ink: the pattern
+   of digit counts is unique under a 36 degree turn; coloured pixels, flights over the
+   numbers, are left out), or from a hint (an image point on the 20 segment, e.g. a
+   click). Numbers read clearly overrule a hint: a hint they contradict (a first mark
+   on the wrong wire) is refused, not trusted.
 
 The result has the bull and the wire crossings of the double and treble rings as
 point pairs, so it is saved like a hand-made calibration. Tuned on rendered boards
@@ -126,9 +128,15 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
     a_star = lab[:, :, 1] - 128.0
     H0, phase, pattern, _ = board_turns(img, a_star)
-    read, read_margin = turn_from_numbers(lab, H0, phase)
+    # The fine fit first: the rings' colours repeat every 36 degrees, so it is right up
+    # to such a turn, and the numbers are then read where they are (the rough fit can
+    # be some millimetres off at a steep angle)
+    H, ecc = refine(a_star, _rotate(phase) @ H0)
+    if ecc < MIN_ECC:
+        raise Refused("the rings do not line up with a board (fit {fit})", ecc, fit=f"{ecc:.2f}")
+    read, read_margin = turn_from_numbers(lab, H, 0.0)
     if hint is not None:
-        turn = _turn_from_hint(H0, phase, hint)
+        turn = _turn_from_hint(H, 0.0, hint)
         margin, how = 1.0, "hint"
         if read_margin >= MIN_DIGIT_MARGIN and read != turn:  # the numbers are the authority
             raise Refused("the board's numbers put 20 elsewhere than the mark: mark a point "
@@ -139,10 +147,7 @@ def _calibrate(img: np.ndarray, hint: tuple[float, float] | None) -> AutoResult:
         if margin < MIN_DIGIT_MARGIN:
             raise Refused("cannot tell which segment is 20 from the numbers; mark the 20 by hand",
                            0.5 * margin)  # fmt: skip
-    H = _rotate(phase + 36.0 * turn) @ H0
-    H, ecc = refine(a_star, H)
-    if ecc < MIN_ECC:
-        raise Refused("the rings do not line up with a board (fit {fit})", ecc, fit=f"{ecc:.2f}")
+    H = _rotate(36.0 * turn) @ H
     pts = point_pairs(H, (w, h))
     try:
         cal = Calibration.from_points((w, h), pts)
@@ -262,7 +267,7 @@ def _polar(angles: np.ndarray, radii: np.ndarray) -> np.ndarray:
     return np.stack([r * np.sin(a), r * np.cos(a)], axis=-1)  # (len(angles), len(radii), 2)
 
 
-# -- 3. the rotation --------------------------------------------------------------------
+# -- 3 and 5. the rotation: the rings' pattern, then the numbers ----------------------
 
 
 STEP = 0.25  # degrees
