@@ -189,6 +189,8 @@ def _by_rays(mask: np.ndarray) -> tuple[Ellipse, Ellipse] | None:
     outer = _fit_rays(c, rays, r_out)
     if outer is None:
         return None
+    if _cut_off(outer, w, h):  # (the rays stopped at the edge: a piece of the ring)
+        raise Refused("the board is cut off by the edge of the picture")
     along = _radius_along(outer, c, rays)
     starts = on[:, 1:] & ~on[:, :-1]  # off -> on: an edge facing the middle
     r_in = np.full(RAYS, np.nan)
@@ -233,6 +235,15 @@ def _trimmed_fit(pts: np.ndarray) -> Ellipse | None:
     if e is None or float((_off_ellipse(pts, e) < ON_ELLIPSE).mean()) < MIN_ON_ELLIPSE:
         return None
     return e
+
+
+def _cut_off(e: Ellipse, w: int, h: int) -> bool:
+    """Whether the ellipse reaches past the edge of a ``w`` x ``h`` picture."""
+    (cx, cy), (ax1, ax2), ang = e
+    t = math.radians(ang)
+    half_w = math.hypot(ax1 / 2 * math.cos(t), ax2 / 2 * math.sin(t))
+    half_h = math.hypot(ax1 / 2 * math.sin(t), ax2 / 2 * math.cos(t))
+    return cx - half_w <= 1 or cy - half_h <= 1 or cx + half_w >= w - 2 or cy + half_h >= h - 2
 
 
 def _radius_along(e: Ellipse, c: tuple[float, float], rays: np.ndarray) -> np.ndarray:
