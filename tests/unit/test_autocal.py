@@ -13,6 +13,7 @@ import pytest
 from kiosk.adapters.camera import synthetic
 from kiosk.adapters.camera.autocal import auto_calibrate, known_points
 from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.refit import homography_drift
 from kiosk.adapters.camera.synth_dart import DartModel, random_dart
 from kiosk.domain import board
 
@@ -78,6 +79,36 @@ def test_a_dart_in_the_board_never_gives_a_wrong_calibration(seed: int) -> None:
         assert res.reason
 
 
+def test_darts_over_the_numbers_that_misread_them_do_not_give_a_wrong_calibration() -> None:
+    # Three darts in; one over the numbers made them read one turn off (margin 0.18),
+    # and with the rings now found under the darts, that gave a calibration 105 mm
+    # off. The read rests on that one number (left out, another turn wins): no read.
+    rng = np.random.default_rng(349)
+    tips = [synthetic.sample_tip(rng) for _ in range(3)]
+    throw = synthetic.render_grouped(349, tips, 3, off_axis=(15.0, 50.0))[2]
+    res = auto_calibrate(throw.after[0])
+    if res.homography is not None:
+        truth = throw.calibrations[0].homography
+        assert homography_drift(truth, res.homography, (1280, 720)) < 2.0, res.reason
+    else:
+        assert "segment is 20" in res.template
+
+
+@pytest.mark.parametrize(("seed", "width"), [(8, 213), (5, 213), (6, 200)])
+def test_a_board_too_small_to_read_along_rays_is_not_fitted_millimetres_off(seed, width) -> None:
+    # A board about 80 px across (a small picture): its rings are not found whole, and
+    # read along rays they were fitted 5-12 mm off. It is refused instead.
+    cam, img = _scene(seed, 20.0)
+    s = width / img.shape[1]
+    small = cv2.resize(img, (width, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+    res = auto_calibrate(small)
+    if res.homography is not None:
+        truth = np.linalg.inv(np.diag([s, s, 1.0]) @ cam.board_to_image)
+        assert homography_drift(truth, res.homography, small.shape[1::-1]) < 2.0
+    else:
+        assert res.reason
+
+
 def _dart_along_its_ring(rng: np.random.Generator, radius: float, deg: float) -> DartModel:
     """A dart in a ring at ``deg`` clockwise from 20, leaning along the ring: its barrel,
     shaft and flight hide a stretch of it."""
@@ -104,8 +135,11 @@ def test_darts_over_the_double_and_treble_rings_do_not_hide_the_board(seed: int)
     assert double < DOUBLE_MM
 
 
-def _flights_over(img: np.ndarray, cam: synthetic.Camera, numbers: tuple[int, ...]) -> None:
-    """Saturated flights of four colours drawn over the ring of ``numbers``."""
+def _flights_over(
+    img: np.ndarray, cam: synthetic.Camera, numbers: tuple[int, ...], hsv: tuple[int, int, int]
+) -> None:
+    """Saturated flights drawn over the ring of ``numbers``: of four hues (hue -1), or
+    all of the one colour ``hsv`` (OpenCV's HSV)."""
     for k, n in enumerate(numbers):
         a = math.radians(90.0 - 18.0 * board.SEGMENTS.index(n))
         c = 197.0 * np.array([math.cos(a), math.sin(a)])
@@ -113,20 +147,26 @@ def _flights_over(img: np.ndarray, cam: synthetic.Camera, numbers: tuple[int, ..
         quad = np.array([c + 20 * out + 9 * side, c + 20 * out - 9 * side,
                          c - 20 * out - 5 * side, c - 20 * out + 5 * side])  # fmt: skip
         q = np.column_stack([quad, np.ones(4)]) @ cam.board_to_image.T
-        hsv = np.uint8([[[45 * k, 220, 200]]])
-        colour = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+        pixel = np.uint8([[[45 * k if hsv[0] < 0 else hsv[0], hsv[1], hsv[2]]]])
+        colour = tuple(int(v) for v in cv2.cvtColor(pixel, cv2.COLOR_HSV2BGR)[0, 0])
         cv2.fillConvexPoly(img, (q[:, :2] / q[:, 2:]).astype(np.int32), colour, cv2.LINE_AA)
 
 
-@pytest.mark.parametrize("seed", [0, 8, 10, 1, 2])
-def test_coloured_flights_over_the_numbers_are_not_read_as_their_ink(seed: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "hsv"),
+    [(0, (-1, 220, 200)), (8, (-1, 220, 200)), (10, (-1, 220, 200)), (1, (-1, 220, 200)),
+     (2, (-1, 220, 200)), (0, (28, 220, 245)), (3, (28, 220, 245))],
+)  # fmt: skip
+def test_coloured_flights_over_the_numbers_are_not_read_as_their_ink(seed, hsv) -> None:
     # Flights over four one-digit numbers read as two-digit ones put 20 36 or 72 degrees
     # off on seeds 0, 8 and 10 (a calibration wrong by 105 mm and more), and refused it
-    # on 1 and 2. The flights' colour is not the ring's black or white: left out.
+    # on 1 and 2. The flights' colour is not the ring's black or white: left out. Four
+    # yellow flights brighter than the numbers (the last two) must not pass for their
+    # white: they were, and every such picture asked for the 20 to be marked.
     rng = np.random.default_rng(7000 + seed)
     cam = synthetic.random_camera(rng, 20.0)
     img = synthetic.render(cam, synthetic.random_scene(rng), rng)
-    _flights_over(img, cam, (1, 5, 9, 3))
+    _flights_over(img, cam, (1, 5, 9, 3), hsv)
     res = auto_calibrate(img)
     assert res.calibration is not None, res.reason
     assert res.twenty_from == "numbers"

@@ -171,7 +171,7 @@ def least_drift(image: np.ndarray, homography: np.ndarray) -> float | None:
     img = np.ascontiguousarray(image, np.uint8)
     a_star = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[:, :, 1] - 128.0
     try:
-        *_, turns = autocal.board_turns(img, a_star)
+        turns = autocal.board_turns(img, a_star).turns
     except Refused:
         return None
     size = (img.shape[1], img.shape[0])

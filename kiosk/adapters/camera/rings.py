@@ -19,6 +19,7 @@ board to the rings' colours.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -38,6 +39,9 @@ MIN_ON_ELLIPSE = 0.6
 # The treble's inner edge, as a fraction of the double's outer edge along a ray (99/170
 # from the middle; more or less from a middle off the true centre, or a steep view)
 TREBLE_FROM, TREBLE_TO = 0.4, 0.75
+# px: a double ring read along rays narrower than this is not taken (a board under
+# about 80 px across, in a small picture, was fitted 5-12 mm off)
+MIN_RAYS_PX = 120.0
 
 
 class Refused(Exception):
@@ -64,9 +68,15 @@ def colour_masks(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 Ellipse = tuple[tuple[float, float], tuple[float, float], float]
 
 
-def ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
-    """Ellipses of the double ring's outer edge and the treble ring's inner edge: from
-    whole rings, else from rays (darts over the rings)."""
+class Rings(NamedTuple):
+    """The double ring's outer edge and the treble ring's inner edge."""
+
+    outer: Ellipse
+    inner: Ellipse
+
+
+def ring_ellipses(img: np.ndarray) -> Rings:
+    """The rings' ellipses: from whole rings, else from rays (darts over the rings)."""
     h, w = img.shape[:2]
     red, green = colour_masks(img)
     mask = cv2.bitwise_or(red, green)
@@ -83,9 +93,9 @@ def ring_ellipses(img: np.ndarray) -> tuple[Ellipse, Ellipse]:
     for i in outers[:3]:
         found = _double_and_treble(list(contours), hier, i, mask.shape)
         if found is not None:
-            return found
+            return Rings(*found)
     if (found := _by_rays(mask)) is not None:
-        return found
+        return Rings(*found)
     raise Refused("no double and treble rings found (is the whole board in the picture?)")
 
 
@@ -191,11 +201,13 @@ def _by_rays(mask: np.ndarray) -> tuple[Ellipse, Ellipse] | None:
         return None
     if _cut_off(outer, w, h):  # (the rays stopped at the edge: a piece of the ring)
         raise Refused("the board is cut off by the edge of the picture")
+    if min(outer[1]) < MIN_RAYS_PX:
+        return None
     along = _radius_along(outer, c, rays)
     starts = on[:, 1:] & ~on[:, :-1]  # off -> on: an edge facing the middle
     r_in = np.full(RAYS, np.nan)
     for k in np.flatnonzero(np.isfinite(along)):
-        r = (np.flatnonzero(starts[k]) + 1) * px
+        r = (np.flatnonzero(starts[k]) + 0.5) * px  # (between the off and the on sample)
         frac = r / along[k]
         r = r[(frac > TREBLE_FROM) & (frac < TREBLE_TO)]
         if len(r):
