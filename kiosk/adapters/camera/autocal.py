@@ -63,7 +63,7 @@ OFF_BOARD_MM = 250.0
 # flight or a coloured shaft over the numbers is further (a saturated flight is 68-87
 # off grey; its shaded side less)
 NUMBER_CHROMA = 30.0
-NUMBER_RING_KEPT = 6.0  # mm: from 180 mm out (the radii read), kept however coloured
+NUMBER_RING_KEPT = 6.0  # mm: the first of the radii read, kept however coloured
 MIN_ECC = 0.55  # a correlation below this is not a board we can trust
 MIN_PATTERN = 0.45  # normalised red/green pattern correlation
 # A read rests on one number when, with that number left out, another turn leads the
@@ -74,6 +74,8 @@ MIN_DIGIT_MARGIN = 0.17  # best minus second-best number-ring correlation; wrong
 # measured on rendered boards had margins <= 0.12
 # Digit counts of the numbers clockwise from 20: the ink pattern of the number ring.
 DIGITS = tuple(len(str(n)) for n in board.SEGMENTS)
+# ... and per turn j (of the ten, 36 degrees each), the digit counts it puts round
+TURN_DIGITS = np.array([[DIGITS[(m + 2 * j) % 20] for m in range(20)] for j in range(10)], float)
 
 
 @dataclass(frozen=True)
@@ -315,7 +317,12 @@ def turn_from_numbers(lab: np.ndarray, H0: np.ndarray, phase: float) -> tuple[in
     offs = np.arange(-7.0, 7.01, 0.5)
     radii = np.arange(180.0, 214.1, 1.0)
     cells = np.stack([_polar(18.0 * m + offs, radii) for m in range(20)])
-    vals = _uncoloured(*(_sample(lab[:, :, k], H, cells) for k in range(3)))
+    light, a, b = (_sample(lab[:, :, k], H, cells) for k in range(3))
+    coloured = _coloured(light, a, b)
+    # (the first millimetres are kept: at a steep angle a fit a little off puts them
+    # on the double ring's red and green)
+    coloured[..., radii < radii[0] + NUMBER_RING_KEPT] = False
+    vals = np.where(coloured, np.nan, light)
     ink = np.full(20, np.nan)
     # Mean brightness over the local dark surround: blur (a far, foreshortened number)
     # keeps the mean where a threshold would lose the thin strokes.
@@ -346,21 +353,21 @@ def _number_scores(ink: np.ndarray, ok: np.ndarray) -> np.ndarray:
     """Per turn, the correlation of the numbers' ink (where ``ok``) with the digit
     counts that turn puts there."""
     scores = np.zeros(10)
-    for j in range(10):
-        want = np.array([DIGITS[(m + 2 * j) % 20] for m in range(20)], float)
-        x, y = ink[ok], want[ok]
+    x = ink[ok]
+    for j, want in enumerate(TURN_DIGITS):
+        y = want[ok]
         if x.std() >= 1e-9 and y.std() >= 1e-9:
             scores[j] = float(np.corrcoef(x, y)[0, 1])
     return scores
 
 
-def _uncoloured(light: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The lightness of the number ring's pixels (Lab channels sampled over it), NaN
-    where a pixel is coloured: neither the ring's black nor its numbers' white or
-    silver, in whatever tint the light gives them, but a dart's flight or shaft."""
+def _coloured(light: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which of the number ring's pixels (Lab channels sampled over it) are coloured:
+    neither the ring's black nor its numbers' white or silver, in whatever tint the
+    light gives them, but a dart's flight or shaft."""
     seen = np.isfinite(light)
     if seen.sum() < 10:
-        return light
+        return np.zeros(light.shape, bool)
     dark = seen & (light <= np.nanpercentile(light, 50))
     black = (float(np.median(a[dark])), float(np.median(b[dark])))
     # The numbers' white: the brightest tenth, its least coloured fifth (bright flights
@@ -372,11 +379,7 @@ def _uncoloured(light: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     tints = [black, (float(np.median(a[white])), float(np.median(b[white])))]
     off = np.min([np.hypot(a - ta, b - tb) for ta, tb in tints], axis=0)
     with np.errstate(invalid="ignore"):
-        coloured = off > NUMBER_CHROMA
-    # (the innermost millimetres are kept: the rings' rough fit at a steep angle puts
-    # them on the double ring's red and green)
-    coloured[..., : int(NUMBER_RING_KEPT)] = False
-    return np.where(coloured, np.nan, light)
+        return np.asarray(off > NUMBER_CHROMA)
 
 
 def _turn_from_hint(H0: np.ndarray, phase: float, hint: tuple[float, float]) -> int:
