@@ -1,13 +1,14 @@
 """The user's settings file, as the settings screen writes it: the language, volume
 and input (``save_settings``), and the cameras Settings -> Find cameras lists
-(``save_cameras``). Everything else in the file is kept; it is written whole (a power
-cut leaves the old file or the new). ``read_after``: the files the kiosk reads after
+(``save_cameras``). Everything else in the file is kept, comments too: the values are
+set on their own lines. It is written whole (a power cut leaves the old file or the
+new). ``read_after``: the files the kiosk reads after
 it, whose settings win over it.
 """
 
 from __future__ import annotations
 
-import datetime
+import logging
 import os
 import tomllib
 from collections.abc import Collection, Sequence
@@ -15,40 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import SYSTEM_CONFIG
+from kiosk.toml_edit import Change, set_values, toml_key, toml_value
 from kiosk.ui.context import Settings
 
-
-def _toml_value(value: Any) -> str:
-    """``value`` as TOML writes it: what the file held (a setting the kiosk stepped over
-    too, an inline table, a date) is written back as it was read."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    return _toml_string(str(value))
-
-
-def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = "".join(
-        f"\\u{ord(c):04x}" if (c < " " and c != "\t") or c == "\x7f" else c for c in escaped
-    )
-    return f'"{escaped}"'
-
-
-def _toml_key(key: str) -> str:
-    """A bare key (``volume``), or quoted when it is not one (``"sound volume"``)."""
-    return (
-        key
-        if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
-        else _toml_string(key)
-    )
+log = logging.getLogger("kiosk.settings")
 
 
 SETTING_KEYS = {"language": (None, "language"), "volume": ("sound", "volume"),
@@ -62,8 +33,10 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
     re-read at start). ``ValueError`` if the file is there and not TOML (edited by hand
     while the kiosk runs): left as it is."""
     data = _settings_file(path)
+    changes: list[Change] = []
     for name in SETTING_KEYS if only is None else only:
         section, key = SETTING_KEYS[name]
+        changes.append((section, key, getattr(settings, name)))
         if section is None:
             data[key] = getattr(settings, name)
             continue
@@ -72,7 +45,7 @@ def save_settings(settings: Settings, path: Path, only: Collection[str] | None =
             table = {"source": table} if section == "input" and isinstance(table, str) else {}
             data[section] = table
         table[key] = getattr(settings, name)
-    _write_settings_file(path, data)
+    _write_settings_file(path, data, changes)
 
 
 def save_cameras(
@@ -96,7 +69,9 @@ def save_cameras(
         table = data["camera"] = {}
     table["devices"] = list(devices)
     table["calibrations"] = list(calibrations)
-    _write_settings_file(path, data)
+    changes: list[Change] = [("camera", "devices", list(devices)),
+                             ("camera", "calibrations", list(calibrations))]  # fmt: skip
+    _write_settings_file(path, data, changes)
 
 
 def read_after(settings_file: Path, config_files: Sequence[Path]) -> list[Path]:
@@ -128,20 +103,21 @@ def _settings_file(path: Path) -> dict[str, Any]:
         raise ValueError(f"{path} is not valid TOML ({e}): put it right first") from None
 
 
-def _write_settings_file(path: Path, data: dict[str, Any]) -> None:
-    top = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    out = ["# darts-kiosk settings (the settings screen rewrites this file)", *top, ""]
-    for section, values in data.items():
-        if isinstance(values, dict):
-            out.append(f"[{_toml_key(section)}]")
-            out += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items()]
-            out.append("")
+def _write_settings_file(path: Path, data: dict[str, Any], changes: Sequence[Change]) -> None:
+    """``data`` into ``path``: the file as it was with ``changes`` set in place, when
+    that reads back as ``data``; else written afresh (a layout not edited in place, such
+    as ``input = "virtual"`` becoming a table: its comments are not kept then)."""
+    text = _edited(path, data, changes)
+    if text is None:
+        if path.is_file():
+            log.info("%s written afresh: its comments are not kept", path)
+        text = _written_afresh(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     # On the disk before it replaces the old file, and the rename too: a power cut
     # leaves the old settings or the new, never a torn file that stops the next start.
     with tmp.open("w", encoding="utf-8") as fh:
-        fh.write("\n".join(out))
+        fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
@@ -150,3 +126,28 @@ def _write_settings_file(path: Path, data: dict[str, Any]) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+def _edited(path: Path, data: dict[str, Any], changes: Sequence[Change]) -> str | None:
+    if not path.is_file():
+        return None
+    try:
+        old = path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    text = set_values(old, changes)
+    try:
+        return text if text is not None and tomllib.loads(text) == data else None
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def _written_afresh(data: dict[str, Any]) -> str:
+    top = [f"{toml_key(k)} = {toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    out = ["# darts-kiosk settings (the settings screen sets its values here)", *top, ""]
+    for section, values in data.items():
+        if isinstance(values, dict):
+            out.append(f"[{toml_key(section)}]")
+            out += [f"{toml_key(k)} = {toml_value(v)}" for k, v in values.items()]
+            out.append("")
+    return "\n".join(out)

@@ -159,6 +159,20 @@ def test_the_settings_screen_saves_what_was_changed_not_the_command_lines_board(
     assert saved["sound"]["volume"] == 80 and "language" not in saved
 
 
+def test_the_owners_comments_in_the_settings_file_outlive_a_change_on_the_screen(
+    tmp_path: Path,
+) -> None:
+    owners = '# Ask Dave first.\n[input]\nsource = "auto"  # board, else cameras\n'
+    running, path = _kiosk_with_settings_file(tmp_path, owners)
+    try:
+        d = Driver(running)
+        to_settings(d)
+        d.pad("2+\n")
+    finally:
+        running.close()
+    assert path.read_text(encoding="utf-8") == owners + "\n[sound]\nvolume = 80\n"
+
+
 def test_a_settings_file_using_the_short_input_form_is_saved_not_crashed_on(
     tmp_path: Path,
 ) -> None:

@@ -1,0 +1,155 @@
+"""The user's settings file as the settings screen and Find cameras save it: the values
+set, and everything the owner wrote around them (comments, order, blank lines) kept."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kiosk.settings_file import save_cameras, save_settings
+from kiosk.toml_edit import set_values
+from kiosk.ui.context import Settings
+
+OWNERS_FILE = """\
+# The Red Lion's kiosk. Ask Dave before changing anything here.
+language = "en"   # the regulars read English
+
+# The cameras over the board, left to right as you face it.
+[camera]
+devices = [
+    "/dev/v4l/by-id/usb-left",   # the one by the door
+    "/dev/v4l/by-id/usb-right",
+]
+
+[input]
+# "auto": the serial board when plugged in, else the cameras
+source = "auto"
+
+[league]
+name = "Tuesday league"
+"""
+
+
+def _comments(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("#")]
+
+
+def test_changing_the_volume_keeps_the_owners_comments_and_order(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(OWNERS_FILE, encoding="utf-8")
+    save_settings(Settings("en", 60, "auto"), path, only=["volume"])
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(OWNERS_FILE)  # all of it, as it was
+    assert text[len(OWNERS_FILE) :] == "\n[sound]\nvolume = 60\n"
+    assert tomllib.loads(text)["league"] == {"name": "Tuesday league"}
+
+
+def test_a_value_is_set_on_its_own_line_and_the_comment_after_it_stays(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(OWNERS_FILE, encoding="utf-8")
+    save_settings(Settings("uk", 80, "camera"), path, only=["language", "source"])
+    text = path.read_text(encoding="utf-8")
+    assert 'language = "uk"   # the regulars read English\n' in text
+    assert '# "auto": the serial board when plugged in, else the cameras\nsource = "camera"\n' in (
+        text
+    )
+    assert _comments(text) == _comments(OWNERS_FILE)
+    assert len(text.splitlines()) == len(OWNERS_FILE.splitlines())
+
+
+def test_cameras_found_replace_a_list_written_over_several_lines(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(OWNERS_FILE, encoding="utf-8")
+    save_cameras(path, ["/dev/v4l/by-id/usb-a", "/dev/v4l/by-id/usb-b"], ["a.json", "b.json"])
+    text = path.read_text(encoding="utf-8")
+    saved = tomllib.loads(text)
+    assert saved["camera"] == {
+        "devices": ["/dev/v4l/by-id/usb-a", "/dev/v4l/by-id/usb-b"],
+        "calibrations": ["a.json", "b.json"],
+    }
+    assert saved["league"] == {"name": "Tuesday league"} and saved["language"] == "en"
+    # The comments about the cameras above the table stay; the one inside the old list
+    # was about a camera no longer listed.
+    assert _comments(text) == [c for c in _comments(OWNERS_FILE) if "by the door" not in c]
+    assert text.index("devices") < text.index("calibrations") < text.index("[input]")
+
+
+def test_a_new_top_level_key_goes_above_the_first_table_and_its_comments(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    original = "# The Red Lion\n\n# the sound\n[sound]\nvolume = 40\n"
+    path.write_text(original, encoding="utf-8")
+    save_settings(Settings("ru", 40, "auto"), path, only=["language"])
+    text = path.read_text(encoding="utf-8")
+    assert text == '# The Red Lion\n\nlanguage = "ru"\n\n# the sound\n[sound]\nvolume = 40\n'
+
+
+def test_windows_line_ends_and_a_missing_last_newline_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_bytes(b"# volume set by Dave\r\n[sound]\r\nvolume = 40")
+    save_settings(Settings("en", 70, "auto"), path, only=["volume"])
+    assert path.read_bytes() == b"# volume set by Dave\r\n[sound]\r\nvolume = 70\r\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'input = "virtual"  # demo\n',  # the short form becomes a table
+        "sound.volume = 40  # dotted\n",  # a dotted key
+        "[sound]\nvolume = 40\n[sound.extra]\nx = 1\n",  # a dotted table
+        "[[players]]\nname = 'A'\n",  # an array of tables
+    ],
+)
+def test_layouts_not_edited_in_place_are_still_saved_right(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(text, encoding="utf-8")
+    before = tomllib.loads(text)
+    save_settings(Settings("en", 90, "camera"), path)
+    saved = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert saved["sound"]["volume"] == 90 and saved["input"]["source"] == "camera"
+    assert saved["language"] == "en"
+    for key, value in before.items():  # what the kiosk does not set is still there
+        if key not in ("sound", "input"):
+            assert saved[key] == value
+    if "sound" in before:
+        assert {k: v for k, v in saved["sound"].items() if k != "volume"} == {
+            k: v for k, v in before["sound"].items() if k != "volume"
+        }
+
+
+_keys = st.sampled_from(["language", "volume", "source", "devices", "x", "sound volume"])
+_tables = st.sampled_from([None, "sound", "input", "camera", "league"])
+_values = st.one_of(
+    st.integers(-1000, 1000),
+    st.text(max_size=8),
+    st.booleans(),
+    st.lists(st.text(max_size=5), max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(_tables, _keys, _values), max_size=6),
+    st.lists(st.tuples(_tables, _keys, _values), min_size=1, max_size=3),
+    st.sampled_from(["", "# kept\n", "\n\n"]),
+)
+def test_set_values_gives_the_file_with_those_values_and_nothing_else_changed(
+    start: list[tuple[str | None, str, object]],
+    changes: list[tuple[str | None, str, object]],
+    lead: str,
+) -> None:
+    # A file built from ``start``, then the changes set: read back, it is the start's
+    # data with the changes; where the edit does not apply it says so (None), never a
+    # wrong file.
+    text = set_values(lead, start)
+    assert text is not None
+    want = tomllib.loads(text)
+    for table, key, value in changes:
+        (want if table is None else want.setdefault(table, {}))[key] = value
+    edited = set_values(text, changes)
+    if edited is not None:
+        assert tomllib.loads(edited) == want
+        assert edited.startswith(lead.rstrip("\n"))
