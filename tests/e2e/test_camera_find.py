@@ -388,6 +388,11 @@ def test_a_camera_that_does_not_answer_is_said_and_the_others_are_listed(
             assert hung.opened == 1  # the first look's opener, still waiting on it
             hung.answer.set()
             d.wait_for(lambda: not opening(hung.link), 10, "the camera answered")
+            # Its picture is shown as soon as it answers, without a look again.
+            d.wait_for(lambda: d.screen.found[0].answered, 5, "the late picture shown")  # type: ignore[attr-defined]
+            assert d.screen.found[0].picture is not None  # type: ignore[attr-defined]
+            assert "does not answer: unplug it, or press 0 later" not in d.texts
+            assert "Camera 1" in d.texts and hung.opened == 1
             d.press("0")
             d.wait_for(lambda: getattr(d.screen, "found", None) is not None, 20, "the look")
             assert [f.answered for f in d.screen.found] == [True, True]  # type: ignore[attr-defined]

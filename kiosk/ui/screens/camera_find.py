@@ -84,6 +84,9 @@ class Found:
     picture: np.ndarray | None  # None: it gave none (busy, not a camera after all)
     listed: int | None  # its place in [camera] devices already (from 0), or None: new
     answered: bool = True  # False: no picture within ``ANSWER_S``, still being opened
+    # (not answered) the camera's opener: when it answers later, the screen shows what
+    # it gave without a look again
+    opener: Opener | None = None
 
 
 @dataclass
@@ -149,8 +152,8 @@ class CameraFindScreen(Screen):
                 places = [i for i, d in enumerate(listed) if listed_as(d, cam)]
                 at = places[0] if places else None
                 twice += [listed[i] for i in places[1:]]  # one camera by two names
-                picture, answered = self._picture(cam, at)
-                found.append(Found(cam, picture, at, answered))
+                picture, opener = self._picture(cam, at)
+                found.append(Found(cam, picture, at, opener is None, opener))
             for i, d in enumerate(listed):
                 if all(f.listed != i for f in found) and d not in twice:
                     (shared if doubtful(d, cameras) else missing).append(d)
@@ -159,14 +162,14 @@ class CameraFindScreen(Screen):
         log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
         self._result = (found, missing, shared, twice)
 
-    def _picture(self, cam: Plugged, listed: int | None) -> tuple[np.ndarray | None, bool]:
-        """A picture from ``cam`` and whether it answered: the scoring cameras' latest
-        when it is one of them (they hold the device), else a still from opening it,
-        waited for until ``ANSWER_S`` after it began to be opened (by this look or an
-        earlier one) or the screen is left."""
+    def _picture(self, cam: Plugged, listed: int | None) -> tuple[np.ndarray | None, Opener | None]:
+        """A picture from ``cam``, and its opener when it did not answer: the scoring
+        cameras' latest when it is one of them (they hold the device), else a still from
+        opening it, waited for until ``ANSWER_S`` after it began to be opened (by this
+        look or an earlier one) or the screen is left."""
         picture = getattr(self.kiosk.devices, "camera_picture", None)
         if listed is not None and picture is not None and (image := picture(listed)) is not None:
-            return np.asarray(image), True
+            return np.asarray(image), None
         with _OPENING_LOCK:
             opener = OPENING.get(cam.device)
             if opener is None or not opener.thread.is_alive():
@@ -176,11 +179,10 @@ class CameraFindScreen(Screen):
         while opener.thread.is_alive() and time.monotonic() < until and not self._stop.is_set():
             opener.thread.join(min(POLL_S, max(0.0, until - time.monotonic())))
         if opener.thread.is_alive():
-            if self._stop.is_set():
-                return None, False
-            log.warning("camera %s does not answer: no picture in %.0f s", cam.device, ANSWER_S)
-            return None, False
-        return opener.picture, True
+            if not self._stop.is_set():
+                log.warning("camera %s does not answer: no picture in %.0f s", cam.device, ANSWER_S)
+            return None, opener
+        return opener.picture, None
 
     # -- input and time ------------------------------------------------------------
 
@@ -208,6 +210,13 @@ class CameraFindScreen(Screen):
             self._views = [None if f.picture is None else BoardPicture(f.picture)
                            for f in self.found]  # fmt: skip
             self.dirty = True
+        for i, f in enumerate(self.found or ()):
+            if f.opener is not None and not f.opener.thread.is_alive():  # it answered
+                log.info("camera %s answered late: %s", f.camera.device,
+                         "a picture" if f.opener.picture is not None else "no picture")  # fmt: skip
+                f.picture, f.answered, f.opener = f.opener.picture, True, None
+                self._views[i] = None if f.picture is None else BoardPicture(f.picture)
+                self.dirty = True
         if self.close_at is not None and now >= self.close_at and self.kiosk.stack.top is self:
             self.close_at = None
             self.kiosk.stack.pop()
@@ -215,6 +224,9 @@ class CameraFindScreen(Screen):
     def wake_at(self) -> float | None:
         if self.found is None:
             return 0.0 if self._result is not None else time.monotonic() + POLL_S
+        if any(f.opener is not None for f in self.found):  # (one may answer late)
+            soon = time.monotonic() + POLL_S
+            return soon if self.close_at is None else min(soon, self.close_at)
         return self.close_at
 
     def plan(self) -> list[Entry]:
