@@ -96,9 +96,8 @@ def _settings_file(path: Path) -> dict[str, Any]:
     """The user's settings file as it is ({} when there is none yet)."""
     if not path.is_file():
         return {}
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+    try:  # (with a byte-order mark, as Notepad may save it: the config reads it so too)
+        return tomllib.loads(path.read_bytes().decode("utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{path} is not valid TOML ({e}): put it right first") from None
 

@@ -94,6 +94,15 @@ def test_windows_line_ends_and_a_missing_last_newline_are_kept(tmp_path: Path) -
     assert path.read_bytes() == b"# volume set by Dave\r\n[sound]\r\nvolume = 70\r\n"
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_saved_into_not_refused(tmp_path: Path) -> None:
+    # The kiosk reads such a file (Notepad on Windows may write one); saving into it
+    # said "not valid TOML".
+    path = tmp_path / "kiosk.toml"
+    path.write_bytes("\ufeff# set by Dave\n[sound]\nvolume = 40\n".encode())
+    save_settings(Settings("en", 50, "auto"), path, only=["volume"])
+    assert path.read_text(encoding="utf-8") == "# set by Dave\n[sound]\nvolume = 50\n"
+
+
 @pytest.mark.parametrize(
     "text",
     [
