@@ -4,6 +4,11 @@ Uses SQLite's online backup API, so a game in play goes on; the copy is written 
 temporary file beside PATH, checked (``PRAGMA integrity_check``) and then renamed into
 place, so PATH is never a half-written file. PATH may be a directory.
 
+A damaged database (the kiosk's banner says to back it up) is copied as far as it
+reads. Damage only to its indexes is mended: the copy is built again from its tables'
+rows (``store.rebuild``), and is then a good backup. A copy still damaged is kept as
+``NAME.damaged.sqlite3`` beside PATH, never as PATH, for whoever mends it.
+
 The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 ``data_dir``, as ``kiosk.commands._db`` says).
 """
@@ -18,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kiosk.adapters.store import StoreError
+from kiosk.adapters.store.rebuild import problems, rebuilt
 from kiosk.adapters.store.schema import connect
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
 
@@ -40,41 +46,85 @@ def run(args: argparse.Namespace) -> int:
     target: Path = args.path
     if target.is_dir():
         target = target / f"kiosk-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
-    if target.exists() and not args.force:
-        print(f"darts-kiosk backup: {target} exists (--force to overwrite)", file=sys.stderr)
-        return 1
-    if not source.exists():
-        print(f"darts-kiosk backup: no database at {source}", file=sys.stderr)
-        return 1
-    if not target.parent.is_dir():
-        print(f"darts-kiosk backup: no directory {target.parent} for {target}", file=sys.stderr)
+    if refused := _refused(source, target, args.force):
+        print(f"darts-kiosk backup: {refused}", file=sys.stderr)
         return 1
     tmp = target.with_name(f".{target.name}.part")
+    whole = target.with_name(f".{target.name}.rebuilt")
     try:
         src = connect(source)
         try:
             tmp.unlink(missing_ok=True)
             dst = sqlite3.connect(tmp)
             try:
-                src.backup(dst)
-                check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+                try:
+                    src.backup(dst)
+                except sqlite3.DatabaseError as e:  # a page the copy cannot read
+                    raise StoreError(
+                        f"the database is damaged ({e}) and cannot be copied while the kiosk"
+                        f" runs: stop the kiosk, then copy {source.name} and its -wal file as"
+                        " they are (cp), keep them and the last good backup, and ask for help"
+                    ) from None
+                found = problems(dst)
             finally:
                 dst.close()
         finally:
             src.close()
-        if check != "ok":
-            lines = str(check).splitlines()
-            more = f" (and {len(lines) - 3} more problems)" if len(lines) > 3 else ""
-            raise StoreError(
-                f"the copy fails its integrity check: {'; '.join(lines[:3])}{more}; the"
-                " database is damaged: keep it, and the last good backup, and ask for help"
+        why = rebuilt(tmp, whole) if found else ""
+        if found and why:
+            kept = _damaged_name(target)
+            os.replace(tmp, kept)
+            print(
+                f"darts-kiosk backup: the database is damaged: {why}; what could be read is"
+                f" copied to {kept} (not a good backup): keep it, and the last good backup,"
+                " and ask for help",
+                file=sys.stderr,
             )
-        os.replace(tmp, target)
+            return 1
+        if found:
+            os.replace(whole, target)
+            tmp.unlink()
+        else:
+            os.replace(tmp, target)
     except (StoreError, sqlite3.Error, OSError) as e:
         tmp.unlink(missing_ok=True)
+        whole.unlink(missing_ok=True)
         # (the source's open fails as a StoreError; the copy's own errors are the target's)
         said = trouble(source, e) if isinstance(e, StoreError) else str(e)
         print(f"darts-kiosk backup: {said}", file=sys.stderr)
         return 1
+    if found:
+        print(
+            f"the database's indexes are damaged ({found[0]}): the copy was built again from"
+            " its rows and passes its check. Put it back as the README says (Players, league"
+            " and backups over SSH) to mend the kiosk's"
+        )
     print(f"backed up {source} to {target}")
     return 0
+
+
+def _refused(source: Path, target: Path, force: bool) -> str:
+    """Why the copy is not made ("" when it is): a target that is there (without
+    ``--force``), that is the database itself, or that is not a file (a device, a
+    folder's link: it would be replaced by a file)."""
+    if not source.exists():
+        return f"no database at {source}"
+    if not target.parent.is_dir():
+        return f"no directory {target.parent} for {target}"
+    if not target.exists():
+        return ""
+    if not force:
+        return f"{target} exists (--force to overwrite)"
+    if not target.is_file():
+        return f"{target} is not a file: name a file or a folder to put the backup in"
+    if os.path.samefile(source, target):
+        return f"{target} is the database itself: name another file"
+    return ""
+
+
+def _damaged_name(target: Path) -> Path:
+    """Beside ``target``, named as damaged, and not over another such copy."""
+    kept = target.with_name(f"{target.stem}.damaged{target.suffix or '.sqlite3'}")
+    if kept.exists():
+        kept = kept.with_name(f"{target.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S}{kept.suffix}")
+    return kept

@@ -6,7 +6,6 @@ import json
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 
 import pytest
 from test_store_support import win_cricket
@@ -295,25 +294,3 @@ def test_the_installed_kiosks_data_is_refused_to_whoever_should_not_write_it(tmp
         with pytest.raises(ConfigError, match="sudo -u"):
             db_path(args, ssh, installed)
         installed.chmod(0o700)
-
-
-def test_a_backup_of_a_damaged_database_says_so_in_one_line(tmp_path, capsys):
-    db = tmp_path / "kiosk.sqlite3"
-    with Store.open(db) as store:
-        for i in range(30):
-            store.players.add(f"Player {i:02d}")
-    with closing(sqlite3.connect(db)) as c:
-        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        c.execute("CREATE INDEX by_name ON players(name)")
-        c.commit()
-        size = c.execute("PRAGMA page_size").fetchone()[0]
-        # (its page: not always the file's last, a migration's dropped table left free ones)
-        page = c.execute("SELECT rootpage FROM sqlite_master WHERE name = 'by_name'").fetchone()[0]
-    data = bytearray(db.read_bytes())
-    end = page * size  # the index's page: its cells' bytes scrambled (a bad sector)
-    data[end - 200 : end - 100] = bytes(reversed(data[end - 200 : end - 100]))
-    db.write_bytes(bytes(data))
-    assert main(["backup", "--db", str(db), str(tmp_path / "copy.sqlite3")]) == 1
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "damaged" in err, err
-    assert not (tmp_path / "copy.sqlite3").exists()

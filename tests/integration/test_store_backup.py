@@ -1,0 +1,107 @@
+"""``darts-kiosk backup`` when the database is damaged (the kiosk's banner says to back
+it up), and targets it must not write over."""
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from test_store_support import damage_an_index
+
+from kiosk.adapters.store import Store
+from kiosk.cli import main
+
+
+def league(db: Path, n: int = 300) -> None:
+    with Store.open(db) as store:
+        for i in range(n):  # the roster and its index span several pages
+            store.players.add(f"Player {i:03d}")
+
+
+def names(db: Path) -> set[str]:
+    with closing(sqlite3.connect(db)) as c:
+        return {row[0] for row in c.execute("SELECT name FROM players")}
+
+
+def damage_a_table(db: Path) -> None:
+    """Garbage over the middle of one of the roster table's pages (not its root)."""
+    with closing(sqlite3.connect(db)) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = c.execute("PRAGMA page_size").fetchone()[0]
+        # a leaf page of the table: the page a row far along the roster lives on
+        (page,) = c.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'players' AND pagetype = 'leaf'"
+            " ORDER BY pageno DESC LIMIT 1"
+        ).fetchone()
+    with db.open("r+b") as f:
+        f.seek((page - 1) * size + size // 2)
+        f.write(b"\xa5" * (size // 4))
+
+
+def integrity(db: Path) -> str:
+    with closing(sqlite3.connect(db)) as c:
+        try:
+            return str(c.execute("PRAGMA integrity_check").fetchone()[0])
+        except sqlite3.DatabaseError as e:  # (the check itself stops on some pages)
+            return str(e)
+
+
+def test_a_database_whose_index_is_damaged_is_copied_mended(tmp_path, capsys):
+    db = tmp_path / "kiosk.sqlite3"
+    league(db)
+    damage_an_index(db)
+    assert integrity(db) != "ok"
+    copy = tmp_path / "copy.sqlite3"
+    assert main(["backup", "--db", str(db), str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert "indexes are damaged" in out and "passes its check" in out, out
+    assert integrity(copy) == "ok"
+    assert names(copy) == {f"Player {i:03d}" for i in range(300)}
+    with Store.open(copy) as store:  # the kiosk can use it as it is
+        assert len(store.players.roster()) == 300
+
+
+def test_a_database_with_a_damaged_table_is_copied_as_damaged_not_as_the_backup(tmp_path, capsys):
+    db = tmp_path / "kiosk.sqlite3"
+    league(db)
+    damage_a_table(db)
+    copy = tmp_path / "copy.sqlite3"
+    code = main(["backup", "--db", str(db), str(copy)])
+    err = capsys.readouterr().err
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "damaged" in err, err
+    assert not copy.exists()  # never a damaged file where a good backup is expected
+    kept = tmp_path / "copy.damaged.sqlite3"
+    assert str(kept) in err and kept.is_file()
+    assert kept.read_bytes() != b""
+    # a second such copy does not replace the first
+    assert main(["backup", "--db", str(db), str(copy)]) == 1
+    assert len(list(tmp_path.glob("copy.damaged*.sqlite3"))) == 2
+
+
+def test_backup_never_writes_over_the_database_itself_or_a_device(tmp_path, capsys):
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    before = db.read_bytes()
+    assert main(["backup", "--db", str(db), str(db), "--force"]) == 1
+    assert "the database itself" in capsys.readouterr().err
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(db)
+    assert main(["backup", "--db", str(db), str(link), "--force"]) == 1
+    assert "the database itself" in capsys.readouterr().err
+    assert db.read_bytes() == before and link.is_symlink()
+    assert main(["backup", "--db", str(db), "/dev/null", "--force"]) == 1
+    assert "not a file" in capsys.readouterr().err
+    assert Path("/dev/null").is_char_device()
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_sound_database_is_backed_up_without_a_word_of_damage(tmp_path, capsys, force):
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 5)
+    copy = tmp_path / "copy.sqlite3"
+    if force:
+        copy.write_bytes(b"old")
+    assert main(["backup", "--db", str(db), str(copy), *(["--force"] if force else [])]) == 0
+    out = capsys.readouterr().out
+    assert "damaged" not in out and out.startswith("backed up")
+    assert names(copy) == names(db) and integrity(copy) == "ok"
