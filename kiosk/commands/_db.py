@@ -112,6 +112,7 @@ def trouble(db: Path, e: BaseException) -> str:
     if said == f"{db}: {e}":
         return str(e)  # (not the disk's fault: as it came, the file named in it)
     if said.startswith(f"{db.parent} cannot be written"):  # (not a full disk, a file's owner)
-        return (f"{said}; check the folder's owner and permissions, or read a copy on a"
-                " writable disk (--db COPY)")  # fmt: skip
+        return (f"{said}; check the folder's owner and permissions, or copy it to a"
+                " writable disk with darts-kiosk backup PATH (it reads a read-only disk) and"
+                " read the copy (--db COPY)")  # fmt: skip
     return said

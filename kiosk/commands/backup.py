@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kiosk.adapters.store import StoreError
+from kiosk.adapters.store.read_only import connect_read_only
 from kiosk.adapters.store.rebuild import problems, rebuilt
 from kiosk.adapters.store.schema import connect
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     tmp = target.with_name(f".{target.name}.part")
     whole = target.with_name(f".{target.name}.rebuilt")
     try:
-        src = connect(source)
+        src, read_only = _source(source)
         try:
             tmp.unlink(missing_ok=True)
             dst = sqlite3.connect(tmp)
@@ -93,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
         said = trouble(source, e) if isinstance(e, StoreError) else str(e)
         print(f"darts-kiosk backup: {said}", file=sys.stderr)
         return 1
+    if read_only:
+        from kiosk.store_open import why_not_saved
+
+        print(f"{why_not_saved(source, read_only)}; copied without writing beside it")
     if found:
         print(
             f"the database's indexes are damaged ({found[0]}): the copy was built again from"
@@ -101,6 +106,20 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"backed up {source} to {target}")
     return 0
+
+
+def _source(path: Path) -> tuple[sqlite3.Connection, StoreError | None]:
+    """The database to copy, as it is (not migrated: the copy is of the file as it
+    was), and why it could only be read (None: opened as the kiosk opens it). On a
+    read-only or full disk it is opened to read only: the copy is most wanted then."""
+    from kiosk.store_open import why_not_saved
+
+    try:
+        return connect(path, migrate_to=0), None
+    except StoreError as e:
+        if why_not_saved(path, e) == f"{path}: {e}":  # (not the disk's trouble)
+            raise
+        return connect_read_only(path), e
 
 
 def _refused(source: Path, target: Path, force: bool) -> str:

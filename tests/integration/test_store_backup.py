@@ -1,8 +1,10 @@
 """``darts-kiosk backup`` when the database is damaged (the kiosk's banner says to back
 it up), and targets it must not write over."""
 
+import shutil
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from test_store_support import damage_an_index
 
 from kiosk.adapters.store import Store
 from kiosk.cli import main
+from tests.plain_user import plain_user
 
 
 def league(db: Path, n: int = 300) -> None:
@@ -105,3 +108,68 @@ def test_a_sound_database_is_backed_up_without_a_word_of_damage(tmp_path, capsys
     out = capsys.readouterr().out
     assert "damaged" not in out and out.startswith("backed up")
     assert names(copy) == names(db) and integrity(copy) == "ok"
+
+
+@contextmanager
+def read_only_disk(folder: Path) -> Iterator[None]:
+    """``folder`` and its files as on a disk gone read-only (for root too)."""
+    modes = {f: f.stat().st_mode for f in folder.iterdir()}
+    for f in modes:
+        f.chmod(0o400)
+    folder.chmod(0o500)
+    try:
+        with plain_user():
+            yield
+    finally:
+        folder.chmod(0o700)
+        for f, mode in modes.items():
+            f.chmod(mode)
+
+
+def test_a_database_on_a_read_only_disk_is_backed_up(tmp_path, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "kiosk.sqlite3"
+    league(db, 4)  # the kiosk stopped cleanly: no -wal
+    copy = tmp_path / "copy.sqlite3"
+    with read_only_disk(data):
+        assert main(["players", "--db", str(db), "list"]) == 1  # (the kiosk's own open)
+        assert "darts-kiosk backup" in capsys.readouterr().err  # ... says what will work
+        assert main(["backup", "--db", str(db), str(copy)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "cannot be written" in out and "copied without writing beside it" in out, out
+    assert names(copy) == {f"Player {i:03d}" for i in range(4)}
+    assert sorted(p.name for p in data.iterdir()) == ["kiosk.sqlite3"]
+
+
+def test_on_a_read_only_disk_what_the_kiosk_saved_last_is_in_the_backup(tmp_path, capsys):
+    # Power cut: the last players are in the -wal, not yet in the file itself.
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "kiosk.sqlite3"
+    league(db, 4)
+    store = Store.open(db)
+    store.players.add("Late Larry")
+    crashed = tmp_path / "crashed"
+    shutil.copytree(data, crashed)  # (the files as the cut left them, the kiosk's open)
+    store.close()
+    copy = tmp_path / "copy.sqlite3"
+    with read_only_disk(crashed):
+        code = main(["backup", "--db", str(crashed / "kiosk.sqlite3"), str(copy)])
+        assert code == 0, capsys.readouterr().err
+    assert "Late Larry" in names(copy)
+
+
+def test_a_backup_leaves_an_old_database_as_it_was(tmp_path, capsys):
+    db = tmp_path / "old.sqlite3"
+    league(db, 3)
+    with closing(sqlite3.connect(db)) as c:
+        c.execute("PRAGMA user_version = 5")  # (as a file from before the last migration)
+        c.commit()
+    before = db.read_bytes()
+    copy = tmp_path / "copy.sqlite3"
+    assert main(["backup", "--db", str(db), str(copy)]) == 0
+    assert db.read_bytes() == before
+    assert not list(tmp_path.glob("*.bak"))
+    with closing(sqlite3.connect(copy)) as c:
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 5
