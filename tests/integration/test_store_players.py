@@ -166,3 +166,34 @@ def test_a_merged_name_cannot_be_retired_in_place_of_the_kept_player(store):
         store.players.retire("Annie")
     assert not store.players.find("Ann").retired
     assert store.players.retire("Ann").retired
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["First name,Last name", "Ім'я,Прізвище", "имя;фамилия", "Surname,First name"],
+)
+def test_a_roster_with_first_and_last_names_in_two_columns_joins_them(store, header):
+    # Two Olegs are two players, not one; the header row is not a player.
+    sep = ";" if ";" in header else ","
+    first_then_last = header.casefold().startswith(("first", "ім", "им"))
+    rows = [("Oleg", "Petrenko"), ("Oleg", "Ivanov"), ("Iryna", "")]
+    lines = [sep.join(r if first_then_last else (r[1], r[0])) for r in rows]
+    report = store.players.import_roster("\n".join([header, *lines]) + "\n")
+    assert report.added == ["Oleg Petrenko", "Oleg Ivanov", "Iryna"]
+    assert not report.refused and not report.existing
+
+
+def test_a_title_row_above_the_header_is_not_a_player(store):
+    text = "Tuesday league, spring 2026\n\nTeam,Name\nRed,Ann\nBlue,Bob\n"
+    report = store.players.import_roster(text)
+    assert report.added == ["Ann", "Bob"]
+    assert store.players.find("Tuesday league") is None
+
+
+def test_names_the_export_guarded_from_spreadsheets_come_back_as_they_were(store):
+    # The season export writes "@Bob" as "'@Bob" (a spreadsheet would run it); a roster
+    # saved from it brings back "@Bob", not a second player "'@Bob".
+    store.players.add("@Bob")
+    report = store.players.import_roster("name\n'@Bob\n'-Ann\n'=Cy\nO'Neil\n")
+    assert report.existing == ["@Bob"]
+    assert report.added == ["-Ann", "=Cy", "O'Neil"]

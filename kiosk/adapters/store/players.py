@@ -45,6 +45,17 @@ NAME_HEADERS = frozenset({
     "имя", "игрок", "игроки", "фио", "фамилия и имя", "имя и фамилия",
     "фамилия, имя",
 })  # fmt: skip
+# A roster with the name in two columns: both headed so, the name is "first last".
+FIRST_NAME_HEADERS = frozenset({
+    "first name", "first", "given name", "forename", "ім'я", "имя",
+})  # fmt: skip
+LAST_NAME_HEADERS = frozenset({
+    "last name", "last", "surname", "family name", "прізвище", "фамилия",
+})  # fmt: skip
+HEADER_ROWS = 3  # the header looked for this far down (a title row above it)
+# What the season export puts before a name a spreadsheet would take for a formula
+# (``'=Bob``): taken off again when its roster comes back.
+FORMULA_GUARD = ("'=", "'+", "'-", "'@")
 
 
 # Why a cell with no letter is refused, and where the names are looked for instead.
@@ -278,8 +289,9 @@ class Players:
         return [(int(g), float(b), float(a)) for g, b, a in rows]
 
     def import_roster(self, text: str) -> ImportReport:
-        """Adds the players of a roster CSV: the name column if the first row is a
-        header that has one (``NAME_HEADERS``), else the first column. Fields are
+        """Adds the players of a roster CSV: the name column if one of the first rows is
+        a header that has one (``NAME_HEADERS``; or first and last name columns, joined),
+        else the first column. Fields are
         separated by commas, or by what the first line uses instead (``;`` from a
         spreadsheet in a locale with decimal commas, a tab). Existing names are left
         alone; bad lines are reported, among them a "name" with no letter in it (a row
@@ -287,21 +299,17 @@ class Players:
         report = ImportReport()
         text = text.lstrip("\ufeff")
         rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
-        column = 0
-        start = 0
-        if rows:
-            header = [fold_apostrophes(" ".join(h.split()).casefold()) for h in rows[0]]
-            named = [i for i, h in enumerate(header) if h in NAME_HEADERS]
-            if named:
-                column, start = named[0], 1
+        columns, start = _name_columns(rows)
         for number, row in enumerate(rows[start:], start=start + 1):
             if not row or not any(cell.strip() for cell in row):
                 continue
-            if column >= len(row):
+            if columns[0] >= len(row):
                 report.refused.append((number, "no name in this line"))
                 continue
+            cells = [row[c] for c in columns if c < len(row)]
+            cells = [c[1:] if c.startswith(FORMULA_GUARD) else c for c in cells]
             try:
-                name = clean_name(row[column])
+                name = clean_name(" ".join(cells))
             except PlayerError as e:
                 report.refused.append((number, str(e)))
                 continue
@@ -315,6 +323,22 @@ class Players:
                 continue
             report.added.append(self.add(name).name)
         return report
+
+
+def _name_columns(rows: list[list[str]]) -> tuple[list[int], int]:
+    """The columns a roster's names are in (one, or the first and last name's), and
+    the first row of names: after the header when one of the first rows is one (a
+    title row may stand above it), else the first column from the first row."""
+    for at, row in enumerate(rows[:HEADER_ROWS]):
+        header = [fold_apostrophes(" ".join(h.split()).casefold()) for h in row]
+        first = [i for i, h in enumerate(header) if h in FIRST_NAME_HEADERS]
+        last = [i for i, h in enumerate(header) if h in LAST_NAME_HEADERS]
+        if first and last:
+            return [first[0], last[0]], at + 1
+        named = [i for i, h in enumerate(header) if h in NAME_HEADERS]
+        if named:
+            return [named[0]], at + 1
+    return [0], 0
 
 
 def _delimiter(text: str) -> str:
