@@ -196,3 +196,20 @@ def test_a_perfect_duel_headline_is_translated(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path, config=Config(language="ru")) as (d, _board):
         play_duel(d, ["000*0", "000*0", "000*0", "00+0+0"], ["0+0+0+0"] * 4)
         assert "Anna: ИДЕАЛЬНО!" in d.texts, d.texts
+
+
+def test_the_menu_key_as_a_game_ends_shows_its_end_not_a_menu_that_loses_it(
+    tmp_path: Path,
+) -> None:
+    # The menu key in the second the last move stays up opened the game menu over the
+    # finished game: "End game" went to the main menu, the end screen never showed and
+    # the game was missing from the attract screen's results.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(1000,),
+                                            overrides=(("start", 150),)))  # fmt: skip
+        d.settle()
+        d.pad("\n000+0\n")  # 100+0 and its bonus of 50: 0 in one round
+        assert d.game().phase == "over" and d.screen.name == "formula"
+        d.pad("4")  # the menu key, at once
+        assert d.screen.name == "formula-end" and "PERFECT!" in d.texts, d.texts
+        assert len(d.kiosk.results) == 1

@@ -105,6 +105,11 @@ class FormulaScreen(Screen):
     def token(self, token: fk.Token, event: Any) -> None:
         s = self.session
         kind = token.kind
+        if s.phase == OVER:
+            if kind == fk.MENU:  # (the last move was seen: its end screen now, not a menu)
+                self.end_at = None
+                self.finish()
+            return
         if kind == fk.MENU:
             self.menu()
         elif kind == fk.FORWARD:
