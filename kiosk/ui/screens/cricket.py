@@ -173,6 +173,12 @@ class CricketScreen(Screen):
 
     def dart(self, dart: Dart, source: str) -> None:
         held = self.session.hold is not None
+        # (the click this dart came from: each clicked dart takes its own, taken or not)
+        clicked = (
+            self.pending_clicks.pop(0)
+            if self.pending_clicks and source in ("mouse", "board")
+            else None
+        )
         fb = self.session.throw(dart, source)
         self.after_hold = None
         if fb.accepted and held and source == "board" and self.session.hold is None:
@@ -181,8 +187,8 @@ class CricketScreen(Screen):
             if self.owed is not None and str(self.session.shown_player) != self.owed:
                 self._owed_paid()  # (the turn passed with this dart: not asked of the next)
             self.award = self.award_until = None  # the board changed: the next turn's
-            if self.pending_clicks and source in ("mouse", "board"):
-                self.click_at[len(self.session.game.history) - 1] = self.pending_clicks.pop(0)
+            if clicked is not None:
+                self.click_at[len(self.session.game.history) - 1] = clicked
             if not fb.message:  # saved: a refusal shown is old news
                 self._refusal_gone()
         self.feedback(fb)
