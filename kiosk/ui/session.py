@@ -124,9 +124,10 @@ class CricketSession:
         self.setup = setup
         self.log: GameLog = log
         self.hold: LastTurn | None = held_turn(log.engine)
-        # How many inputs the game had when NEXT last cleared a held turn (the darts
-        # pulled): a dart after it taken back brings back that state, not the hold.
-        self._hold_cleared: int | None = None
+        # How many inputs the game had each time NEXT cleared a held turn (the darts
+        # pulled), for the inputs still in the game: a dart after one taken back brings
+        # back that state, not the hold.
+        self._holds_cleared: set[int] = set()
         self.revision = 0  # bumped on every change; screens redraw when it moves
 
     # -- questions -------------------------------------------------------------------
@@ -189,8 +190,6 @@ class CricketSession:
         self.revision += 1
         passed = not self.over and str(game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
-        if passed:
-            self._hold_cleared = None
         log.info("dart %s by %s (%s)", dart, player, source)
         sounds = self._sounds(dart, player, before, closed_before)
         outcome = game.outcome()
@@ -217,8 +216,8 @@ class CricketSession:
         self.revision += 1
         passed = not self.over and str(self.game.current_player) != player
         self.hold = LastTurn(player, (*darts_before, dart), round_before) if passed else None
-        if passed:
-            self._hold_cleared = None
+        if passed:  # (held again: its NEXT, if any, was for the dart replaced)
+            self._holds_cleared.discard(len(self.game.history))
         log.info("dart %s by %s in place of %s (%s)", dart, player, last, source)
         award = feats.award(self.game) if passed else None
         return Feedback(True, self._sounds(dart, player, before, closed_before), award=award)
@@ -293,7 +292,7 @@ class CricketSession:
         if self.hold is not None:
             # The engine already passed the turn after the third dart.
             self.hold = None
-            self._hold_cleared = len(self.game.history)
+            self._holds_cleared.add(len(self.game.history))
             self.revision += 1
             return Feedback(True)
         player, marks = str(self.game.current_player), int(self.game.state.turn_marks)
@@ -323,7 +322,9 @@ class CricketSession:
         # cleared) brings back that player, to throw: no earlier turn is held.
         # A dart thrown after NEXT had cleared the hold: back to the next player, to
         # throw, as NEXT had left it.
-        cleared = len(self.game.history) == self._hold_cleared
+        now = len(self.game.history)
+        self._holds_cleared = {n for n in self._holds_cleared if n <= now}
+        cleared = now in self._holds_cleared
         self.hold = held_turn(self.game) if isinstance(entry, Dart) and not cleared else None
         self.revision += 1
         log.info("undo %s; %s to throw", entry, self.game.current_player)

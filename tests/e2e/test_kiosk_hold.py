@@ -134,3 +134,21 @@ def test_a_dart_after_next_cleared_the_hold_taken_back_leaves_the_hold_cleared(
         assert HELD not in d.texts and "Darts left: 3" in d.texts, d.texts
         send(d, board, ["T19"])
         assert game.marks("Boris", 19) == 3
+
+
+def test_the_next_players_whole_turn_taken_back_leaves_the_hold_cleared(
+    tmp_path: Path,
+) -> None:
+    # Anna's darts pulled and NEXT pressed; Boris's three darts taken back one by one:
+    # the last undo brought Anna's turn back on hold ("Remove darts"), Boris to throw.
+    with kiosk_on_board(tmp_path) as (d, board):
+        annas_turn_held(d, board)
+        send(d, board, ["BTN NEXT", "S1", "S2", "S3"])
+        assert HELD in d.texts  # Boris's turn held now
+        send(d, board, ["BTN NEXT", "BTN UNDO"])  # (his NEXT, then his third dart back)
+        send(d, board, ["BTN UNDO", "BTN UNDO"])
+        game = d.screen.session.game  # type: ignore[attr-defined]
+        assert game.current_player == "Boris" and game.darts_this_turn == ()
+        assert HELD not in d.texts and "Darts left: 3" in d.texts, d.texts
+        send(d, board, ["T19"])
+        assert game.marks("Boris", 19) == 3
