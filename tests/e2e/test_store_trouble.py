@@ -86,7 +86,8 @@ def test_a_second_kiosk_on_the_same_data_folder_saves_nothing_and_says_why(
         assert d.screen.name != "resume"  # the other kiosk's game is not taken over
         banner = [t for t in d.texts if t.startswith("Results are not being saved: ")]
         assert banner == [
-            "Results are not being saved: another kiosk program is running: restart the kiosk"
+            "Results are not being saved: another kiosk program is using the games file:"
+            " stop it, and saving comes back"
         ], d.texts  # (the process and the folder are in the log)
         start_game(d)
         send(d, board, ["S19"])
