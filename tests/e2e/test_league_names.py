@@ -29,6 +29,26 @@ def test_a_name_typed_with_a_straight_apostrophe_finds_the_player_of_the_roster(
         assert [p.name for p in store.players.roster()] == ["Ann", CURLY]
 
 
+def test_a_name_typed_on_a_keyboard_with_start_game_chosen_goes_to_the_first_place(
+    tmp_path: Path,
+) -> None:
+    # The players screen opens on "Start game" (Player 1 and 2 placed): typing "Anna"
+    # lost the A, and the first n moved the choice, so "Na" was entered.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Anna", "Boris")
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players
+        assert d.screen.name == "players"
+        d.keyboard("anna\n")
+        assert d.screen.name == "players", d.texts
+        d.keyboard("boris\n")
+        d.press("3")  # Start game
+        assert d.screen.name == "cricket"
+        (game,) = store.games.unfinished()
+        assert game.players == ("Anna", "Boris")
+
+
 # In the Ukrainian alphabet's order (kiosk.domain.names.CYRILLIC_ORDER); code points put
 # its own letters after the last, Я. Latin first, as before.
 IN_ORDER = ["Anna", "Гена", "Ґалина", "Євген", "Ірина", "Олег", "Ярослав"]

@@ -100,11 +100,23 @@ class PlayerPick(StoreMenu):
         return out
 
     def key(self, event: KeyAction, items: list[Item]) -> None:
-        on_seat = self.selected < len(self.seats)
-        if on_seat and typed_text(event).isalpha():
+        letter = typed_text(event).isalpha()
+        if letter and self.selected < len(self.seats):
             self.type_name(self.selected, typed_text(event))
+        elif letter and (seat := self._open_seat()) is not None:
+            # A name typed on a keyboard with "Start game" chosen: for the first place
+            # no player has taken yet (its first letter was lost, the next moved on).
+            self.selected = seat
+            self.type_name(seat, typed_text(event))
         else:
             super().key(event, items)
+
+    def _open_seat(self) -> int | None:
+        """The first place empty or held by a default name ("Player 2"), or None."""
+        for seat, name in enumerate(self.seats):
+            if not name or name == generic(self.kiosk, seat):
+                return seat
+        return None
 
     # -- filling a place ---------------------------------------------------------------
 
