@@ -78,16 +78,29 @@ def _set_one(
     spans = _key_spans(lines)
     if spans is None:
         return None
-    here = [(start, end) for t, k, start, end in spans if t == table and k == key]
     line = f"{toml_key(key)} = {toml_value(value)}"
+    # (``sound.volume = 40`` at the top: the key of a table, written dotted)
+    dotted = None if table is None else f"{toml_key(table)}.{line}"
+    here = [(start, end, line) for t, k, start, end in spans if t == table and k == key]
+    if dotted is not None:
+        here += [(start, end, dotted) for t, k, start, end in spans
+                 if t is None and k == f"{table}.{key}"]  # fmt: skip
+        if not here:  # ``input = "virtual"``, the short form: the table's key now
+            here = [(start, end, dotted) for t, k, start, end in spans
+                    if t is None and k == table]  # fmt: skip
     if len(here) > 1:
         return None
     if here:
-        start, end = here[0]
+        start, end, written = here[0]
         indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
         comment = _comment_after(lines[start]) if end == start + 1 else ""
-        return [*lines[:start], indent + line + comment + newline, *lines[end:]]
+        return [*lines[:start], indent + written + comment + newline, *lines[end:]]
     headers = [i for i, ln in enumerate(lines) if _ANY_HEADER.match(ln)]
+    if dotted is not None and (
+        ends := [end for t, k, _, end in spans if t is None and k.startswith(f"{table}.")]
+    ):
+        at = max(ends)  # after the table's other dotted keys
+        return [*lines[:at], dotted + newline, *lines[at:]]
     if table is None:
         ends = [end for t, _, _, end in spans if t is None]
         if ends:
@@ -112,9 +125,10 @@ def _set_one(
 
 
 def _key_spans(lines: list[str]) -> list[tuple[str | None, str, int, int]] | None:
-    """(table, key, first line, line after its value) for each key = value in ``lines``;
-    None for a line that is neither (nor a comment, a blank, a table's header) or a key
-    not written plainly (dotted: ``sound.volume = 3``)."""
+    """(table, key, first line, line after its value) for each key = value in ``lines``
+    (a dotted key as ``"sound.volume"``); None for a line that is neither (nor a
+    comment, a blank, a table's header) or a key written in a way this does not edit
+    (quoted and dotted, or deeper than one dot)."""
     spans: list[tuple[str | None, str, int, int]] = []
     table: str | None = None
     i = 0
@@ -142,7 +156,10 @@ def _key_spans(lines: list[str]) -> list[tuple[str | None, str, int, int]] | Non
         (key,) = parsed
         head = lines[i].split("=", 1)[0].strip()
         if head not in (key, toml_string(key), f"'{key}'"):
-            return None  # a dotted key (``sound.volume``): one this does not edit
+            parts = [part.strip() for part in head.split(".")]
+            if len(parts) != 2 or parts[0] != key or not all(_bare(p) for p in parts):
+                return None  # a key this does not edit (quoted and dotted, deeper)
+            key = ".".join(parts)  # ``sound.volume``
         spans.append((table, key, i, end))
         i = end
     return spans

@@ -103,16 +103,39 @@ def test_a_file_saved_with_a_byte_order_mark_is_saved_into_not_refused(tmp_path:
     assert path.read_text(encoding="utf-8") == "# set by Dave\n[sound]\nvolume = 50\n"
 
 
+def test_the_short_input_form_and_dotted_keys_are_set_in_place_too(tmp_path: Path) -> None:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(
+        '# mine\ninput = "virtual"  # demo only\nlanguage = "en" # english\n'
+        "sound.volume = 40 # quiet\n",
+        encoding="utf-8",
+    )
+    save_settings(Settings("uk", 70, "camera"), path)
+    assert path.read_text(encoding="utf-8") == (
+        '# mine\ninput.source = "camera"  # demo only\nlanguage = "uk" # english\n'
+        "sound.volume = 70 # quiet\n"
+    )
+    # a key of a table written dotted is added beside its others; a new table at the end
+    dotted = "sound.volume = 40\n# the end\n"
+    assert set_values(dotted, [("sound", "mute", True)]) == (
+        "sound.volume = 40\nsound.mute = true\n# the end\n"
+    )
+    path.write_text(dotted, encoding="utf-8")
+    save_settings(Settings("en", 40, "auto"), path, only=["source"])
+    assert path.read_text(encoding="utf-8") == dotted + '\n[input]\nsource = "auto"\n'
+
+
 @pytest.mark.parametrize(
     "text",
     [
         'input = "virtual"  # demo\n',  # the short form becomes a table
         "sound.volume = 40  # dotted\n",  # a dotted key
+        'sound = {volume = 40, "x y" = 1}\n',  # an inline table
         "[sound]\nvolume = 40\n[sound.extra]\nx = 1\n",  # a dotted table
         "[[players]]\nname = 'A'\n",  # an array of tables
     ],
 )
-def test_layouts_not_edited_in_place_are_still_saved_right(tmp_path: Path, text: str) -> None:
+def test_any_layout_is_saved_right_in_place_or_afresh(tmp_path: Path, text: str) -> None:
     path = tmp_path / "kiosk.toml"
     path.write_text(text, encoding="utf-8")
     before = tomllib.loads(text)
