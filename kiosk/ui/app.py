@@ -308,6 +308,8 @@ class App:
             wake = top.wake_at()
             if wake is not None:
                 wait = min(wait, wake - now)
+            if (idle := self._idle_at()) is not None:
+                wait = min(wait, idle - now)
         if self.notifier is not None:
             due = self.notifier.seconds_until_watchdog()
             if due is not None:
@@ -326,6 +328,8 @@ class App:
             inp = translate_device(item, self.kiosk, self._unknown)
             if inp is not None:
                 inputs.append(inp)
+        if inputs:
+            self.kiosk.stack.touched_at = time.monotonic()
         for inp in inputs:
             top = self.kiosk.stack.top
             if isinstance(inp, DartInput) and inp.t:
@@ -347,6 +351,9 @@ class App:
         top = self.kiosk.stack.top
         if top is not None:
             top.update(time.monotonic())
+        if (idle := self._idle_at()) is not None and time.monotonic() >= idle:
+            self.kiosk.stack.reset(self.kiosk.stack.screens()[0])
+            top = self.kiosk.stack.top
         turn = banner_turn(time.monotonic())
         if top is not None and (
             top.dirty
@@ -357,6 +364,17 @@ class App:
             self._draw(turn)
         if self.notifier is not None:  # after the draw: the first frame's READY=1 comes first
             self.notifier.watchdog()
+
+    def _idle_at(self) -> float | None:
+        """When the top screen, a page left alone, gives way to the attract screen
+        (``Screen.idles_to_attract``; never over a game); None: it does not."""
+        from kiosk.ui.screens.menu import MENU_IDLE_S, may_idle
+
+        stack = self.kiosk.stack
+        top = stack.top
+        if top is None or not top.idles_to_attract or not may_idle(stack):
+            return None
+        return stack.touched_at + MENU_IDLE_S
 
     def _sdl_inputs(self) -> list[Any]:
         out: list[Any] = []

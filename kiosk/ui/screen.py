@@ -87,6 +87,11 @@ class Screen:
         """A figure with ``places`` decimals, as the kiosk's language writes it."""
         return self.kiosk.number(value, places)
 
+    # A page of a menu (not a menu itself: those have their own timer), left alone
+    # ``MENU_IDLE_S`` with no game under it, gives way to the attract screen: the next
+    # group finds the machine ready, not a half-typed name or last night's table.
+    idles_to_attract = False
+
     def on_enter(self) -> None:
         """Became the top screen (pushed, or uncovered by a pop)."""
         self.dirty = True
@@ -111,6 +116,9 @@ class ScreenStack:
         # When a menu's digit last chose a line (monotonic s), for the Enter that a
         # "digit, then Enter" habit presses after it: see ``enter_confirms``.
         self.digit_chose_at: float | None = None
+        # When the last input came (monotonic s): a screen that ``idles_to_attract``
+        # left alone long enough gives way to the attract screen (``App.step``).
+        self.touched_at = time.monotonic()
 
     def __len__(self) -> int:
         return len(self._screens)

@@ -78,6 +78,7 @@ def said_by_clock(t: Callable[[str], str], why: str) -> str:
 
 class DateTimeScreen(Screen):
     name = "date-time"
+    idles_to_attract = True
 
     def __init__(self, kiosk: Any, set_clock: Callable[[datetime], str]) -> None:
         super().__init__(kiosk)

@@ -86,6 +86,8 @@ class StorePage(Screen):
     """A page of what the store holds, read again (``load``) each time it comes on top;
     ``message`` says why something is missing (no database, a refusal)."""
 
+    idles_to_attract = True
+
     def __init__(self, kiosk: Any) -> None:
         super().__init__(kiosk)
         self.message = ""

@@ -211,6 +211,7 @@ class NameEntry(Screen):
     may also push or replace screens itself) or a message to show and stay."""
 
     name = "name-entry"
+    idles_to_attract = True
 
     def __init__(
         self,
