@@ -38,15 +38,27 @@ def run(args: argparse.Namespace) -> int:
         if args.print_defaults:
             sys.stdout.write(defaults_toml())
         elif args.check is not None:
-            config = load_config(args.check, search_paths=())
-            problems = _board_map_problems(config) + _calibration_problems(config)
+            # Every mistake at once, as the kiosk finds them at start (each names the
+            # file), not the first alone: fixed, the next check would find the next.
+            mistakes: list[str] = []
+            config = load_config(args.check, search_paths=(), mistakes=mistakes)
+            problems = mistakes + [
+                f"{args.check}: {problem}"
+                for problem in _board_map_problems(config) + _calibration_problems(config)
+            ]
             if problems:
                 for problem in problems:
-                    print(f"darts-kiosk: {args.check}: {problem}", file=sys.stderr)
+                    print(f"darts-kiosk: {problem}", file=sys.stderr)
                 return 2
             print(f"{args.check}: OK")
         else:
-            sys.stdout.write(defaults_toml(load_config(args.config)))
+            # The settings the kiosk would run with: a mistake stepped over as it steps
+            # over it (its default, or an earlier file's value), and said.
+            stepped: list[str] = []
+            config = load_config(args.config, mistakes=stepped)
+            for mistake in stepped:
+                print(f"darts-kiosk: not used: {mistake}", file=sys.stderr)
+            sys.stdout.write(defaults_toml(config))
     except ConfigError as exc:
         print(f"darts-kiosk: {exc}", file=sys.stderr)
         return 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -403,3 +404,25 @@ def test_checking_a_file_loads_its_board_map(tmp_path: Path) -> None:
     mapped.write_text('{"version": 1, "contacts": {"3,7": "T20", "0,1": "S20i"}}')
     ok = run_cli("--check", str(conf))
     assert ok.returncode == 0, ok.stderr
+
+
+def test_config_check_names_every_mistake_and_show_shows_what_the_kiosk_would_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check stopped at the first mistake: fixed, the next check found the next one.
+    # And --show refused a file the kiosk starts with (stepping over the mistakes).
+    from kiosk.cli import main
+
+    bad = tmp_path / "kiosk.toml"
+    bad.write_text('language = "de"\n[sound]\nvolume = 150\n[input]\nsource = "usb"\n')
+    assert main(["config", "--check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(str(bad) in line for line in err), err
+    assert ["language" in err[0], "volume" in err[1], "source" in err[2]] == [True] * 3
+    assert main(["config", "--show", "--config", str(bad)]) == 0
+    out, err2 = capsys.readouterr()
+    shown = tomllib.loads(out)
+    default = Config()
+    assert shown["language"] == default.language
+    assert shown["sound"]["volume"] == default.sound.volume
+    assert len(err2.strip().splitlines()) == 3 and "not used" in err2
