@@ -52,3 +52,34 @@ def test_the_formula_full_note_is_translated(tmp_path: Path) -> None:
         d.settle()
         d.pad("\n" + "8" * (MAX_TOKENS + 1))
         assert "Формула заповнена: стирайте клавішею . або натисніть Enter" in d.texts  # noqa: RUF001
+
+
+@pytest.mark.parametrize(
+    ("size", "names", "points_shown"),
+    [
+        ((800, 480), ("Олександра-Вікторія", "Christopher Longname"), False),
+        ((1280, 720), ("Anna", "Boris"), True),
+    ],
+)
+def test_the_side_games_strip_keeps_the_pass_the_turn_line_readable(
+    tmp_path: Path, size: tuple[int, int], names: tuple[str, str], points_shown: bool
+) -> None:
+    # Long names at 800x480: "…: 4, then + (next player)" was squeezed to 8 px and drawn
+    # over the match's points. It keeps its size; the points go when there is no room.
+    from kiosk_support import send, start_game
+
+    from kiosk.ui.screens.formula import open_side_game
+
+    with kiosk_on_board(tmp_path, size=size, config=Config(language="uk")) as (d, board):
+        start_game(d, names)
+        cricket_screen = d.screen
+        send(d, board, ["T20", "S19", "D18"])
+        open_side_game(d.kiosk, cricket_screen)
+        d.settle()
+        hint = next(t for t in d.texts if t.endswith("потім + (наступний гравець)"))
+        rect = d.rect_of(hint)
+        assert rect.height >= 0.03 * size[1], rect  # (its font 2.8 % of the height)
+        strip = [d.rect_of(t) for t in d.texts if d.rect_of(t).bottom <= rect.bottom + 2]
+        assert all(r == rect or not r.colliderect(rect) for r in strip), strip
+        points = f"{names[0]} 0   {names[1]} 0"
+        assert (points in d.texts) == points_shown, d.texts

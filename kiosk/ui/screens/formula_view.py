@@ -467,6 +467,9 @@ def perfect_with_digits(rules: Rules, digits: int, score: int, left: int) -> boo
     return any(rules.can_finish(rules.next_score(score, q), left - 1) for q in points)
 
 
+POINTS_MIN_U = 2.4  # the strip's match points, smaller than this: left to the scoreboard
+
+
 def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
     """The side game's top strip: the Cricket match going on under it."""
     t = screen.t
@@ -477,16 +480,21 @@ def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
     u = p.u
     h = L.top
     p.rect((0, 0, p.w, h - 0.4 * u), theme.PANEL_HI)
-    darts = " ".join(dart_name(d, t) for d in c.shown_darts) or "\u2013"
-    text = f"{t('Cricket')} \u25b6 {c.shown_player}: {darts}"
-    r = p.text(text, 4 * u, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
-               max_width=p.w * 0.45)  # fmt: skip
-    points = "   ".join(f"{q} {c.game.points(q)}" for q in c.players[:4])
-    r = p.text(points, 3.2 * u, (r.right + 3 * u, h / 2), theme.TEXT, anchor="midleft",
-               max_width=p.w * 0.3)  # fmt: skip
+    # The hint first, at its own size: the one line a player must act on ("Anna: 4, then
+    # +"); the match's points only where room is left for them to be read (the
+    # scoreboard, one key away, has them all).
     if c.hold is not None:  # the thrower at the keypad: + here would go into the formula
         hint, colour = t("{}: 4, then + (next player)").format(c.hold.player), theme.ACCENT
     else:
         hint, colour = t("4 = back to the scoreboard"), theme.DIM
-    p.text(hint, 2.8 * u, (p.w - 2 * u, h / 2), colour, anchor="midright",
-           max_width=p.w - r.right - 5 * u)  # fmt: skip
+    hint_r = p.text(hint, 2.8 * u, (p.w - 2 * u, h / 2), colour, anchor="midright",
+                    max_width=p.w * 0.5)  # fmt: skip
+    darts = " ".join(dart_name(d, t) for d in c.shown_darts) or "\u2013"
+    text = f"{t('Cricket')} \u25b6 {c.shown_player}: {darts}"
+    r = p.text(text, 4 * u, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
+               max_width=min(p.w * 0.45, hint_r.left - 5 * u))  # fmt: skip
+    points = "   ".join(f"{q} {c.game.points(q)}" for q in c.players[:4])
+    room = hint_r.left - r.right - 6 * u
+    if room > 0 and p.fit(points, 3.2 * u, room) >= POINTS_MIN_U * u:
+        p.text(points, 3.2 * u, (r.right + 3 * u, h / 2), theme.TEXT, anchor="midleft",
+               max_width=room)  # fmt: skip
