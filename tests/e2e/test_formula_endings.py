@@ -213,3 +213,15 @@ def test_the_menu_key_as_a_game_ends_shows_its_end_not_a_menu_that_loses_it(
         d.pad("4")  # the menu key, at once
         assert d.screen.name == "formula-end" and "PERFECT!" in d.texts, d.texts
         assert len(d.kiosk.results) == 1
+
+
+def test_the_menu_key_closes_the_game_menu_it_opened(tmp_path: Path) -> None:
+    # 4 opened the game menu and a second 4 did nothing, while the clock ran on.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(1234,)))
+        d.settle()
+        d.pad("\n")  # the digits, the clock running
+        d.pad("4")
+        assert d.screen.name == "formula-pause"
+        d.pad("4")
+        assert d.screen.name == "formula" and d.game().phase == "playing"

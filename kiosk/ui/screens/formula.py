@@ -13,6 +13,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from kiosk.adapters.keypad import KeyAction
 from kiosk.ui.formula_session import PLAYING, FormulaSession, FormulaSetup
 from kiosk.ui.screen import next_second
 from kiosk.ui.screens.menu import Item, MenuScreen
@@ -220,6 +221,12 @@ class FormulaPause(GameMenu):
 
     def items(self) -> list[Item]:
         return [Item("Back to the game", self.back), self.end_item()]
+
+    def key(self, event: KeyAction, items: list[Item]) -> None:
+        if (event.name == "digit" and event.digit == 4) or event.name == "left":
+            self.back()  # the key that opened it (4, or 4 with NumLock off) closes it
+            return
+        super().key(event, items)
 
     def _concedes(self) -> bool:
         s = self.session
