@@ -195,7 +195,9 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
         # (--virtual, --port) is for this run, not for the file.
         changed.update(k for k in SETTING_KEYS if getattr(s, k) != getattr(at_start, k))
         if settings_file is not None and changed:
-            save_settings(s, settings_file, sorted(changed))
+            save_settings(
+                s, settings_file, sorted(changed), read_after(settings_file, config_files)
+            )
 
     from kiosk.adapters.store.schema import DB_NAME
     from kiosk.logging_setup import startup_summary

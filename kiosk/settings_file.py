@@ -26,12 +26,33 @@ SETTING_KEYS = {"language": (None, "language"), "volume": ("sound", "volume"),
                 "source": ("input", "source")}  # fmt: skip
 
 
-def save_settings(settings: Settings, path: Path, only: Collection[str] | None = None) -> None:
+def save_settings(
+    settings: Settings,
+    path: Path,
+    only: Collection[str] | None = None,
+    later: Sequence[Path] = (),
+) -> None:
     """Write the settings screen's values (``only`` those named: the ones changed on the
     screen, not one given on the command line such as ``--virtual``) into the user's
     settings file, keeping everything else in it (the file is the config's own format,
     re-read at start). ``ValueError`` if the file is there and not TOML (edited by hand
-    while the kiosk runs): left as it is."""
+    while the kiosk runs): left as it is; and for one of the files read ``later``
+    (``--config``) that sets one of them itself: the next start would take its value,
+    and the change would be gone after a restart without a word."""
+    for each in later:
+        try:
+            theirs = _settings_file(each)
+        except (OSError, ValueError):
+            continue  # (the kiosk started without it: it sets nothing)
+        for name in SETTING_KEYS if only is None else only:
+            section, key = SETTING_KEYS[name]
+            table = theirs if section is None else theirs.get(section)
+            if (isinstance(table, dict) and key in table) or (
+                section == "input" and isinstance(table, str)  # (``input = "camera"``)
+            ):
+                raise ValueError(
+                    f"{each} sets {name} too, and is read after {path}: change it there"
+                )
     data = _settings_file(path)
     changes: list[Change] = []
     for name in SETTING_KEYS if only is None else only:

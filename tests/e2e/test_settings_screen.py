@@ -402,3 +402,25 @@ def test_the_volume_screen_takes_the_mouse_and_gives_way_to_the_attract_screen_w
         d.screen.update(time.monotonic() + MENU_IDLE_S + 1)  # left there all night
         d.settle()
         assert d.screen.name == "attract"
+
+
+def test_a_change_a_config_file_read_later_would_undo_is_said_not_saved(
+    tmp_path: Path,
+) -> None:
+    from kiosk.bootstrap import Options, build
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text("# mine\n", encoding="utf-8")
+    bar = tmp_path / "bar.toml"  # --config bar.toml: read after the user's file
+    bar.write_text("[sound]\nvolume = 40\n", encoding="utf-8")
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_file=path)  # fmt: skip
+    running = build(options, Config(), (path, bar))
+    try:
+        d = Driver(running)
+        to_settings(d)
+        d.pad("2+")
+        assert any(t.startswith("Not saved:") and "sets volume too" in t for t in d.texts), d.texts
+    finally:
+        running.close()
+    assert path.read_text(encoding="utf-8") == "# mine\n"

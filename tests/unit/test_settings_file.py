@@ -185,3 +185,21 @@ def test_set_values_gives_the_file_with_those_values_and_nothing_else_changed(
     if edited is not None:
         assert tomllib.loads(edited) == want
         assert edited.startswith(lead.rstrip("\n"))
+
+
+def test_a_setting_a_file_read_later_sets_too_is_not_saved_and_says_where(
+    tmp_path: Path,
+) -> None:
+    # Started with --config bar.toml setting the language: a language chosen on the
+    # screen was saved, and gone at the next start without a word.
+    path = tmp_path / "kiosk.toml"
+    path.write_text("# mine\n", encoding="utf-8")
+    bar = tmp_path / "bar.toml"
+    bar.write_text('language = "en"\ninput = "serial"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=f"{bar} sets language too"):
+        save_settings(Settings("uk", 70, "auto"), path, only=["language"], later=[bar])
+    with pytest.raises(ValueError, match="sets source too"):
+        save_settings(Settings("uk", 70, "camera"), path, only=["source"], later=[bar])
+    assert path.read_text(encoding="utf-8") == "# mine\n"
+    save_settings(Settings("uk", 70, "auto"), path, only=["volume"], later=[bar])
+    assert tomllib.loads(path.read_text(encoding="utf-8")) == {"sound": {"volume": 70}}
