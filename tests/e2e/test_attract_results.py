@@ -46,3 +46,17 @@ def test_a_draw_of_two_is_a_draw(tmp_path: Path) -> None:
     game = CricketGame(["Anna", "Boris"], round_limit=1)
     play(game, "T20 END T20 END")
     assert "Cricket: draw  (Anna · Boris)" in shown(tmp_path, game)
+
+
+def test_four_long_names_at_800x480_leave_the_winner_readable(tmp_path: Path) -> None:
+    # The whole line shrank to about 7 px; the winner is read, the players left out.
+    names = ["Олександра-Вікторія", "Christopher Longname", "Єлизавета Ковальчук",
+             "Maximilian-Alexander"]  # fmt: skip
+    game = play(CricketGame(names), "T20 T19 T18 END END END T17 T16 T15 END END END DB SB")
+    assert game.outcome() is not None
+    with kiosk_on_virtual_board(tmp_path, size=(800, 480)) as d:
+        d.kiosk.add_result(cricket_line(game))
+        d.wait_for(lambda: "Last results" in d.texts, what="the last results drawn")
+        line = "Cricket: winner Олександра-Вікторія"
+        assert line in d.texts, d.texts
+        assert d.rect_of(line).height >= 0.03 * 480  # (3.4 % of the height, kept)

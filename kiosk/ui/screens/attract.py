@@ -15,6 +15,8 @@ BLINK = 1.0  # s on, s off for "press any key"
 DRIFT_EVERY = 60.0  # s
 DRIFT = ((0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 DRIFT_STEP = 1.5  # of the screen's unit (a hundredth of its height)
+# A result line that would shrink below this of its size leaves out who played.
+RESULT_KEEP = 0.8
 
 
 class AttractScreen(Screen):
@@ -75,7 +77,11 @@ class AttractScreen(Screen):
                 else:  # as the end screen said: a draw, or both lost (a formula duel)
                     who = self.t("both lost") if line.all_lost else self.t("draw")
                 players = " · ".join(line.players)
-                text = f"{self.t(line.game)}: {who}  ({players})  {line.detail(self.t)}".rstrip()
+                detail = line.detail(self.t)
+                text = f"{self.t(line.game)}: {who}  ({players})  {detail}".rstrip()
+                if p.fit(text, 3.4 * u, w * 0.9) < RESULT_KEEP * 3.4 * u:
+                    # (four long names: the line shrank to 7 px; the winner read instead)
+                    text = f"{self.t(line.game)}: {who}  {detail}".rstrip()
                 p.text(text, 3.4 * u, (x, y), theme.TEXT, anchor="center", max_width=w * 0.9)
                 y += 5.5 * u
         if self.blink_on:
