@@ -145,6 +145,9 @@ def translate_device(
         return Notice("A dart was not read: type it on the keypad", act=True)
     if kind == "CameraBounce":  # (after its MISS)
         return Notice("Bounce-out: counted as a miss. - (undo) if no dart was thrown", last=True)
+    if kind == "CameraFellOut":
+        log.info("cameras: a dart fell out of the board: not a new dart")
+        return Notice("A dart fell out of the board: not counted again. / 6 corrects it")
     if kind == "CameraTakeout":
         return DartsPulled()
     if kind == "CameraDoubt":

@@ -22,6 +22,8 @@ from kiosk.adapters.camera.scorer import (
     CameraUnreadable,
 )
 from kiosk.adapters.camera.synthetic import Step, render_turn
+from kiosk.domain.board import centre_of
+from kiosk.domain.darts import Dart
 
 
 def _write_video(path, frames, fps=30):
@@ -177,6 +179,20 @@ def test_the_scorer_turns_a_bounce_out_into_a_miss_and_a_takeout_into_its_event(
     miss = [i for i, e in enumerate(events) if type(e).__name__ == "Hit" and str(e.dart) == "MISS"]
     assert isinstance(events[miss[0] + 1], CameraBounce), kinds  # the player is told why
     assert kinds.count("CameraBounce") == 1
+
+
+def test_a_dart_that_falls_out_is_told_and_is_no_new_hit(tmp_path):
+    tip = lambda code: centre_of(Dart.parse(code))  # noqa: E731
+    steps = [Step("still", 3), Step("throw", tip=tip("T20")), Step("still", 40),
+             Step("fallout"), Step("still", 10), Step("throw", tip=tip("S19")),
+             Step("still", 6), Step("takeout"), Step("still", 4)]  # fmt: skip
+    events, s = _score_video(
+        tmp_path, steps, lambda ev: any(isinstance(e, CameraTakeout) for e in ev)
+    )
+    kinds = [type(e).__name__ for e in events if type(e).__name__ != "CameraStatus"]
+    assert kinds == ["Hit", "CameraFellOut", "Hit", "CameraTakeout"], kinds
+    assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["T20", "S19"]
+    assert s.stats.fell_out == 1 and s.stats.darts == 2
 
 
 def test_a_dart_whose_tip_no_camera_can_place_is_reported_unreadable_not_scored(tmp_path):

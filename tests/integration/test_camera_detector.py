@@ -274,3 +274,20 @@ def test_darts_known_are_grown_as_the_whole_frame_would_be(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (31, 31))
     whole = cv2.dilate(mask, kernel).astype(bool)
     assert (_grown(mask.astype(bool), kernel) == whole).all()
+
+
+@pytest.mark.parametrize("seed", [3, 5, 9, 21, 40])
+def test_a_dart_that_falls_out_is_said_and_is_no_new_dart(seed):
+    # It stayed a while (scored), then tipped over and dropped out, no hand near it:
+    # taken for a new dart, its tip was placed where it had been (S18, MISS, S4 for
+    # a T20), and the player's next dart went to the next player.
+    tip = lambda code: centre_of(Dart.parse(code))  # noqa: E731
+    steps = [Step("still", 3), Step("throw", tip=tip("T20")), Step("still", 40),
+             Step("fallout"), Step("still", 20), Step("throw", tip=tip("S19")),
+             Step("still", 6), Step("takeout"), Step("still", 3)]  # fmt: skip
+    video = render_turn(seed, steps, off_axis=35.0)
+    _, seen = _run(video)
+    kinds = [type(o).__name__ for _, o in seen]
+    assert kinds == ["DartSeen", "FellOut", "DartSeen", "Takeout"], kinds
+    darts = [dart_of(o) for _, o in seen if isinstance(o, DartSeen)]
+    assert darts == [Dart.parse("T20"), Dart.parse("S19")]

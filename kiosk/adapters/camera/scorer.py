@@ -16,6 +16,9 @@
   dart counts, and the player is asked to check it. Also counted in ``stats.doubts``;
 - ``CameraBounce()``: right after the ``Hit(Dart.MISS)`` of a bounce-out, so the
   player is told why a miss was counted (and can undo one that was no dart);
+- ``CameraFellOut()``: a dart fell out of the board (seen gone, no hand near it): no
+  ``Hit`` (a dart searched for there would be placed on the dart that is gone); the
+  player is told, and corrects the dart it was if it should not score;
 - ``CameraUnreadable(cameras)``: a dart landed (a dart-sized change) but no camera
   could place its tip: no ``Hit`` is sent, the player enters that dart by hand. Also
   counted in ``stats.unreadable``.
@@ -42,6 +45,7 @@ from kiosk.adapters.camera.detector import (
     DartSeen,
     Detector,
     DetectorParams,
+    FellOut,
     Observation,
     Phase,
     Takeout,
@@ -93,6 +97,11 @@ class CameraBounce:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraFellOut:
+    """A dart fell out of the board: not a new dart (the one it was still counts)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CameraUnreadable:
     """A dart landed but no camera could place its tip (enter it by hand)."""
 
@@ -114,6 +123,7 @@ class ScorerStats:
     unreadable: int = 0
     doubts: int = 0
     late: int = 0  # views that came after their dart was scored (not fused)
+    fell_out: int = 0  # darts seen to fall out of the board (no new dart)
 
 
 class CameraScorer:
@@ -399,7 +409,7 @@ class CameraScorer:
 
     def _decide(self, obs: list[Observation], opened: float) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
-        cams = frozenset(o.camera for o in obs if isinstance(o, DartSeen | Bounce))
+        cams = frozenset(o.camera for o in obs if isinstance(o, DartSeen | Bounce | FellOut))
         late = [when for when, before in self._recent
                 if abs(opened - when) < LATE_S and not cams & before]  # fmt: skip
         if cams and late:
@@ -412,6 +422,13 @@ class CameraScorer:
             return
         if cams:
             self._recent = [*self._recent[-(RECENT - 1) :], (opened, cams)]
+        fell = [o for o in obs if isinstance(o, FellOut)]
+        if fell and len(fell) >= len(seen):  # (most cameras saw the board where it was)
+            self.stats.fell_out += 1
+            log.info("a dart fell out of the board (cameras %s): no new dart",
+                     sorted(o.camera for o in fell))  # fmt: skip
+            self._emit(CameraFellOut())
+            return
         if seen:
             fused = fuse([o.estimate for o in seen if o.estimate is not None])
             if fused is None:

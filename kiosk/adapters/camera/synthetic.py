@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -270,7 +270,8 @@ SHAKE_FRAMES = 8  # frames (at 30 fps: 267 ms) the board and the dart shake afte
 class Step:
     """One thing that happens: "still" (n frames), "throw" (a dart lands at ``tip``;
     with ``nudge`` it knocks the dart before it over by that many degrees), "bounce" (a
-    dart hits and falls out), "takeout" (a hand pulls every dart). ``moved``: the
+    dart hits and falls out), "fallout" (the last dart in the board, there a while,
+    tips over and drops out), "takeout" (a hand pulls every dart). ``moved``: the
     impact (or the hand) knocks the camera, whose picture then rests this many pixels
     (x, y) from where it was."""
 
@@ -288,6 +289,7 @@ class Video:
     takeouts: list[int]  # frame index where the hand has gone again
     camera: Camera
     calibration: Calibration
+    fallouts: list[int] = field(default_factory=list)  # frame index where it has dropped
 
 
 def render_turn(
@@ -334,6 +336,7 @@ def _film(
     frames: list[list[np.ndarray]] = [[] for _ in cams]
     impacts: list[tuple[int, DartModel | None]] = []
     takeouts: list[int] = []
+    fallouts: list[int] = []
     darts: tuple[DartModel, ...] = ()
     rest = (0.0, 0.0)  # where the cameras' pictures rest (pixels): knocks add up
 
@@ -361,6 +364,14 @@ def _film(
                 frame(ds, k)
             if st.kind == "throw":
                 darts = ds
+        elif st.kind == "fallout":  # the last dart tips over, slides and drops: no hand
+            last = darts[-1]
+            for degrees, slide_mm in ((25.0, 0.0), (50.0, -15.0), (70.0, -45.0)):
+                tipped = _nudged(last, degrees)
+                tipped = replace(tipped, tip=(tipped.tip[0], tipped.tip[1] + slide_mm))
+                frame((*darts[:-1], tipped))
+            darts = darts[:-1]
+            fallouts.append(len(frames[0]))
         elif st.kind == "takeout":
             for k in range(24):
                 at = (-120 + 10 * k, 60 - 3 * k)
@@ -370,7 +381,7 @@ def _film(
         else:
             raise ValueError(f"unknown step {st.kind!r}")
     return [
-        Video(f, list(impacts), list(takeouts), cam, cal)
+        Video(f, list(impacts), list(takeouts), cam, cal, list(fallouts))
         for f, cam, cal in zip(frames, cams, cals, strict=True)
     ]
 

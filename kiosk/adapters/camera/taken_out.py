@@ -86,11 +86,16 @@ def _agreement(img: np.ndarray, cls: np.ndarray, on: np.ndarray, ring: np.ndarra
 
 
 def dart_in_before(
-    before: np.ndarray, after: np.ndarray, cal: Calibration, dart: np.ndarray
+    before: np.ndarray,
+    after: np.ndarray,
+    cal: Calibration,
+    dart: np.ndarray,
+    margin: float = MARGIN,
 ) -> bool:
     """Whether the dart whose pixels are ``dart`` (bool, frame-sized: ``TipFinding.
-    pixels``) is in ``before`` and not in ``after``: taken out, not landed. False when
-    it cannot be told (too few pixels of it over the board's colours)."""
+    pixels``) is in ``before`` and not in ``after``: taken out, not landed (``after``
+    agreeing with the board ``margin`` more often than ``before``). False when it
+    cannot be told (too few pixels of it over the board's colours)."""
     ys, xs = np.nonzero(dart)
     if len(xs) < MIN_PIXELS or before.ndim != 3 or after.ndim != 3:
         return False
@@ -108,4 +113,4 @@ def dart_in_before(
     after_agrees = _agreement(after[box], cls, on, ring)
     if math.isnan(before_agrees) or math.isnan(after_agrees):
         return False
-    return after_agrees >= BOARD_AGREES and after_agrees > before_agrees + MARGIN
+    return after_agrees >= BOARD_AGREES and after_agrees > before_agrees + margin
