@@ -311,8 +311,11 @@ class Detector:
         self._bg = _Small.of(small)
         # Gone, not landed? Judged on what changed (the tip search's pixels may be the
         # dart's shadow alone, where both pictures show the board).
-        gone = change(before, frame, p.tip.change).solid
-        if dart_in_before(before, frame, self.cal, gone, FELL_OUT_MARGIN):
+        ch = finding.change if finding is not None else None
+        if ch is None:
+            ch = change(before, frame, p.tip.change)
+        gone = ch.solid
+        if dart_in_before(before, frame, self.cal, gone, FELL_OUT_MARGIN, ch.mask):
             return self._fell_out(before, frame, index, finding, gone)
         return self._dart_in(before, frame, index, finding)
 

@@ -91,11 +91,13 @@ def dart_in_before(
     cal: Calibration,
     dart: np.ndarray,
     margin: float = MARGIN,
+    changed: np.ndarray | None = None,
 ) -> bool:
     """Whether the dart whose pixels are ``dart`` (bool, frame-sized: ``TipFinding.
     pixels``) is in ``before`` and not in ``after``: taken out, not landed (``after``
     agreeing with the board ``margin`` more often than ``before``). False when it
-    cannot be told (too few pixels of it over the board's colours)."""
+    cannot be told (too few pixels of it over the board's colours). ``changed``: the
+    change between them (frame-sized), when it was worked out already."""
     ys, xs = np.nonzero(dart)
     if len(xs) < MIN_PIXELS or before.ndim != 3 or after.ndim != 3:
         return False
@@ -106,7 +108,7 @@ def dart_in_before(
     gy, gx = np.mgrid[y0:y1, x0:x1]
     mm = cal.image_to_board(np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float64))
     cls = board_class(mm[:, 0], mm[:, 1]).reshape(gx.shape)
-    changed = change(before, after).mask[box]
+    changed = (change(before, after).mask if changed is None else changed)[box]
     ring = ~changed  # round the dart: the board as it is in both pictures
     on = dart[box]
     before_agrees = _agreement(before[box], cls, on, ring)

@@ -114,6 +114,9 @@ class TipFinding:
     # How the camera's picture moved from the before frame to the after frame
     # (``register``; None: it did not). The finding is in the before frame's pixels.
     motion: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # The change between the two pictures it was found in (the detector asks of it
+    # whether a dart fell out, without working it out again).
+    change: Change | None = field(default=None, compare=False, repr=False)
 
     def image_line(self) -> np.ndarray:
         """The axis as a homogeneous image line (a, b, c), a x + b y + c = 0."""
@@ -182,7 +185,7 @@ def find_tip(
     first = found[0]
     shadow = find_shadow(before, after, first.image, dart, cal, first.axis, first.line_sigma_px)
     found = [replace(f, shadow=shadow) for f in found]
-    return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion)
+    return replace(found[0], alternatives=tuple(found[1:]), motion=ch.motion, change=ch)
 
 
 def too_much_change(before: np.ndarray, after: np.ndarray, params: TipParams = TipParams()) -> bool:

@@ -350,6 +350,10 @@ class CameraCalibrateScreen(Screen):
         if self.busy:  # a key pressed meanwhile (Enter twice: a review saved unseen)
             log.info("calibration: %r while checking: not taken", event)
             return
+        if self.saved:  # closing by itself: / and - have nothing left to throw away
+            if isinstance(event, KeyAction) and event.name in ("menu", "cancel"):
+                self.finished = True
+            return
         if isinstance(event, Click):
             if self.reviewing:
                 pass
