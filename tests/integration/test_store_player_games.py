@@ -125,3 +125,17 @@ def test_the_games_finished_last_come_in_the_order_played_whatever_the_clock(sto
     store.abandon(abandoned.id)
     assert store.games.last_finished(8) == [live.id, live.id - 1, live.id - 2]
     assert store.games.last_finished(1) == [live.id]
+
+
+def test_a_players_games_come_newest_first_after_the_clock_went_back(store, clock):
+    # Three losses on Friday; the Pi restarts with last week's date, and Ann wins: her
+    # page listed the win as her oldest game (form, MPR trend, formula average).
+    for _ in range(3):
+        win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True), 1)
+        clock.now += timedelta(minutes=20)
+    clock.now -= timedelta(days=7)
+    won = store.start_game("cricket", ["Ann", "Bob"], rated=True)
+    win_cricket(won, 0)
+    games = store.league.player_games(pid(store, "Ann"))
+    assert [g.outcome for g in games] == ["won", "lost", "lost", "lost"]
+    assert games[0].game_id == won.id

@@ -411,14 +411,16 @@ class League:
         ]
 
     def player_games(self, player_id: int, limit: int | None = None) -> list[PlayerGame]:
-        """The player's finished games, rated and training, newest first (by the time
-        they ended); at most ``limit`` of them (None: all)."""
+        """The player's finished games, rated and training, newest first (in the order
+        they ended, as their results were written: not by the clock, which a Pi
+        without network may bring back behind them after a power cut); at most
+        ``limit`` of them (None: all)."""
         rows = self._db.conn.execute(
             """SELECT g.id, g.kind, g.mode, r.outcome, g.ended_at, n.date, r.points, r.stats
                FROM results r JOIN games g ON g.id = r.game_id
                LEFT JOIN nights n ON n.id = g.night_id
                WHERE r.player_id = ? AND g.status = 'finished'
-               ORDER BY g.ended_at DESC, g.id DESC LIMIT ?""",
+               ORDER BY r.rowid DESC LIMIT ?""",
             (player_id, -1 if limit is None else max(0, limit)),
         ).fetchall()
         out = []
