@@ -175,10 +175,13 @@ class GameKeeper:
         if self.store is not None:
             try:
                 for name in names:
-                    if self.store.players.find(name) is None:
-                        self.store.players.add(name)
-                        if self._generic(name):
-                            self.store.players.retire(name)
+                    found = self.store.players.find(name)
+                    if found is None:
+                        found = self.store.players.add(name)
+                    # (retired also when found not: a power cut between the two left it
+                    # a saved player, on every roster for good)
+                    if self._generic(name) and not found.retired:
+                        self.store.players.retire(name)
                 game_log = self.store.start_game(kind, names, settings, rated=rated)
                 self.problem("")
                 log.info(

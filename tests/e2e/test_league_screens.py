@@ -393,6 +393,21 @@ def test_default_names_follow_a_language_change_and_never_join_the_roster(
         assert store.players.roster() == []  # default names are never saved players
 
 
+def test_a_default_name_a_power_cut_left_a_saved_player_is_retired_at_its_next_game(
+    tmp_path: Path,
+) -> None:
+    # The game's start adds "Player 1" and retires it in two commits: a cut between
+    # them left it on every roster ("Who plays?") for good.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Player 1")  # (as the cut left it)
+        d.press("\n")  # attract -> main menu
+        d.press("1")  # Cricket
+        d.press("5")  # Choose players
+        d.press("3")  # Start game: Player 1 and Player 2
+        assert d.game().players == ("Player 1", "Player 2")
+        assert store.players.roster() == []
+
+
 def test_a_formula_qualification_is_played_by_a_saved_player_and_counts(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         store = saved(d, "Ann")
