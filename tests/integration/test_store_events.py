@@ -168,6 +168,25 @@ def test_a_formula_clock_restarts_with_the_time_that_was_left(db):
         assert resumed.engine.digits == live.engine.digits
 
 
+def test_a_formula_answer_takes_its_turns_clock_with_it_in_one_commit(db):
+    # The clock was reset in a commit of its own after the answer's: a power cut
+    # between them gave the next turn (the same player's next round, or in a duel the
+    # other's) the 18.8 s the answered turn had left.
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        live = store.start_game("formula", ["Ann"], {"mode": "qualification",
+                                                     "digits": [5001, 5001]})  # fmt: skip
+        live.save_clock(0, 18.8)
+        live.submit(0, "50+0*1")  # (the kiosk killed here, before its clock's own save)
+    with Store.open(db) as store:
+        assert store.games.clock(live.id) is None  # the next turn: its full time
+    with Store.open(db) as store:
+        live = store.resume(live.id)
+        live.save_clock(0, 30.0)
+        live.timeout(0)  # a turn run out ends the same way
+        assert store.games.clock(live.id) is None
+
+
 WRITER = textwrap.dedent(
     """
     import sys

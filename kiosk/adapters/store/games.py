@@ -50,6 +50,9 @@ def _variant(kind: str, settings: Mapping[str, Any]) -> str:
     return str(settings.get("rules", "classic"))
 
 
+TURN_ANSWERED = ("formula", "timeout")  # formula events that end a player's turn
+
+
 def formula_mode(settings: Mapping[str, Any], players: int) -> str:
     """The engine's default: a duel for two players, training for one."""
     return str(settings.get("mode") or ("duel" if players == 2 else "training"))
@@ -187,6 +190,10 @@ class Games:
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, seq, event.kind, payload, at),
                 )
+            if any(event.kind in TURN_ANSWERED for event in events):
+                # The clock saved was for the turn just answered, in this same commit: a
+                # power cut right after it must not give the next turn what it had left.
+                c.execute("DELETE FROM game_clocks WHERE game_id = ?", (game_id,))
         return int(seq)
 
     def events(self, game_id: int) -> list[GameEvent]:
