@@ -172,14 +172,20 @@ class Devices:
                 self._watch_for_board(seen, fixed, by_id)
                 return
             if first:
-                log.warning("no board found (no port set, no %s, nothing in %s): plug one "
-                            "in; darts can be typed", fixed, by_id)  # fmt: skip
+                log.warning("no board found (no port set, no %s, none answered in %s): plug "
+                            "one in; darts can be typed", fixed, by_id)  # fmt: skip
                 self.inbox.put(_status("lost", NO_BOARD))
                 first = False
+                if configured is None:
+                    # Looked for as "auto" does: a device that did not answer (a GPS, a
+                    # modem) is not opened, and reset, every few seconds from now on.
+                    self._watch_for_board(seen, fixed, by_id)
+                    return
             self._stop.wait(PORT_RETRY)
 
     def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
-        """On the virtual board or the cameras ("auto" found no board at the start): a
+        """On the virtual board or the cameras ("auto" found no board at the start), or
+        on typed darts ("serial" with no port set found none): a
         board plugged in takes over from them, and so does one that was there and
         silent (slow to boot), looked at again on every pass for ``STARTING_S``, then
         every ``relook_s``. The cameras are a fallback: a board mended or plugged back
@@ -199,7 +205,11 @@ class Devices:
             with self._lock:
                 if self._stop.is_set():
                     return
-                was = "the cameras" if self._virtual_board is None else "the virtual board"
+                was = "typed darts"
+                if self._virtual_board is not None:
+                    was = "the virtual board"
+                elif self._cameras is not None:
+                    was = "the cameras"
                 log.info("a board was plugged in on %s: it takes over from %s", port, was)
                 self._close_virtual()
                 self._close_cameras()

@@ -184,3 +184,41 @@ def test_a_serial_board_that_is_not_there_is_one_warning_not_a_line_every_two_se
     problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.getMessage().split(" (")[0] for r in problems] == ["no board found"]
     assert not [r for r in caplog.records if r.levelno == logging.INFO and "no board" in r.msg]
+
+
+def test_on_serial_with_no_port_a_mute_device_is_not_opened_every_few_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A GPS in by-id, no board: it was opened (and reset) every 4.5 s for good; as on
+    # "auto", it is looked at again only every relook_s now, and a board plugged in
+    # is still found at once.
+    from kiosk.adapters.serial_board import ports
+
+    monkeypatch.setattr(devices_module, "STARTING_S", 0.0)
+    probed: list[str] = []
+    real = ports.says_hello
+
+    def counted(url: str, *args: object, **kwargs: object) -> bool:
+        probed.append(Path(url).name)
+        return real(url, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ports, "says_hello", counted)
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    with VirtualBoard() as gps:  # plugged in, never speaks
+        (by_id / "usb-gps").symlink_to(gps.path)
+        inbox = Inbox()
+        devices = Devices(Config(), inbox, source="serial", port=None)
+        devices.fixed, devices.by_id = str(tmp_path / "no-dartboard"), str(by_id)
+        devices.relook_s = 1000.0
+        devices.start()
+        try:
+            time.sleep(9.0)  # two looks' worth at the old pace
+            assert probed.count("usb-gps") == 1, probed
+            with VirtualBoard(ping_interval=0.2) as board:
+                board.start()
+                (by_id / "usb-dartboard").symlink_to(board.path)
+                _wait(lambda: devices.active == "serial", "the board plugged in")
+            assert probed.count("usb-gps") == 1, probed
+        finally:
+            devices.stop()
