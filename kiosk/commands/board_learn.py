@@ -28,7 +28,7 @@ from kiosk.adapters.serial_board import board_map
 from kiosk.adapters.serial_board.board_map import BoardMap, Contact
 from kiosk.adapters.serial_board.ports import choose_port
 from kiosk.adapters.serial_board.protocol import Button, Hit, Raw, describe
-from kiosk.adapters.serial_board.reader import BoardReader, Status
+from kiosk.adapters.serial_board.reader import UNREADABLE, BoardReader, Status
 from kiosk.commands._out import why_not_writable
 from kiosk.domain.board import SEGMENTS
 
@@ -176,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
                     failed = True
                     break
                 reply = f"  status {item.state}"
+                if item.detail.startswith(UNREADABLE):  # (the wrong speed: said, as the kiosk does)
+                    reply += f" ({item.detail})"
             elif isinstance(item, Hit | Button) and not complained:
                 complained = True
                 reply = (

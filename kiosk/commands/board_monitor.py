@@ -27,7 +27,7 @@ import sys
 from kiosk.adapters.serial_board import board_map
 from kiosk.adapters.serial_board.ports import choose_port
 from kiosk.adapters.serial_board.protocol import Button, Hello, Hit, Ping, Raw, Unknown, describe
-from kiosk.adapters.serial_board.reader import BoardReader, Status
+from kiosk.adapters.serial_board.reader import UNREADABLE, BoardReader, Status
 
 NAME = "board-monitor"
 HELP = "print the events of the dartboard as they arrive"
@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def line_for(item: object, verbose: bool) -> str | None:
     if isinstance(item, Status):
-        if verbose and item.detail:
+        # (the wrong speed is said always: the one thing to put right the monitor shows)
+        if item.detail and (verbose or item.detail.startswith(UNREADABLE)):
             return f"status {item.state} ({item.detail})"
         return f"status {item.state}"
     if isinstance(item, Ping | Hello) and not verbose:

@@ -188,3 +188,17 @@ def test_virtual_board_will_not_replace_a_real_file(tmp_path: Path) -> None:
     assert board.p.wait(timeout=10) == 1
     assert "not replaced" in board.stop()
     assert real.read_text() == "keep me"
+
+
+def test_the_monitor_says_a_board_at_the_wrong_speed_without_verbose() -> None:
+    # It printed a bare "status lost" while the board plainly sent bytes: the reason
+    # (the kiosk's banner: "check its speed") came only with -v.
+    from kiosk.adapters.serial_board.reader import UNREADABLE, Status
+    from kiosk.commands.board_monitor import line_for
+
+    wrong = f"{UNREADABLE}: 300 bytes in 3 s and no line the kiosk knows; is it at 115200 baud?"
+    assert line_for(Status("lost", wrong), verbose=False) == f"status lost ({wrong})"
+    assert line_for(Status("lost", "no line for 3 s"), verbose=False) == "status lost"
+    assert (
+        line_for(Status("lost", "no line for 3 s"), verbose=True) == "status lost (no line for 3 s)"
+    )
