@@ -574,3 +574,22 @@ def test_a_board_on_a_tcp_socket_url_is_read_and_its_close_is_a_loss() -> None:
     events.status("lost")
     reader.stop()
     assert hits(events) == ["T20"]
+
+
+def test_a_board_that_stays_silent_is_reopened_without_filling_the_log(
+    board: VirtualBoard, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Powered off with its USB lead in: "board still silent; reopening" and "opened"
+    # were logged every 3 s for good (2,400 lines an hour in the journal).
+    caplog.set_level(logging.INFO, logger="kiosk")
+    reader, events = open_reader(board.link, ping_timeout=0.3)  # type: ignore[arg-type]
+    events.next(lambda e: type(e).__name__ == "Ping")
+    board.pause_pings()
+    events.status("lost")
+    time.sleep(3.0)  # reopened about ten times
+    board.resume_pings()
+    events.status("connected")
+    reader.stop()
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert sum("still silent" in m for m in said) == 1, said
+    assert sum(m.startswith("opened") for m in said) <= 3, said

@@ -66,6 +66,7 @@ GATHER_S = 0.02
 CUT_GAP_S = 0.1  # s at least: see ``cut_gap``
 LOG_BURST = 10  # unknown lines / double reads logged per LOG_WINDOW, then summarised
 LOG_WINDOW = 10.0  # s
+SILENT_SAY_EVERY = 100  # a silent board's reopening logged once, then every this many
 # The detail of a ``lost`` status for a board whose bytes make no line the protocol
 # knows (the banner asks for its speed to be checked).
 UNREADABLE = "unreadable"
@@ -264,6 +265,7 @@ class BoardReader:
         self._state: str | None = None
         self._last_seen: dict[BoardEvent, float] = {}
         self._pings = False  # the board has sent PING: its silence means it is gone
+        self._quiet_open = False  # reopened again and again for a silent board: not logged
         # The greeting (name, version) of the board on the port, and those of boards seen
         # to ping: the same firmware plugged back pings too, so its silence is timed
         # from its HELLO on, before its first PING.
@@ -303,6 +305,7 @@ class BoardReader:
         # on "probation" the reader waits for a line before saying "connected", and
         # reopens (which also resets an Arduino through DTR) if none comes.
         probation = False
+        reopens = 0  # in a row, while the board stays silent
         try:
             while not self._stop.is_set():
                 port = self._open()
@@ -329,8 +332,16 @@ class BoardReader:
                     self._pings = False
                     self._greeting = None
                 if probation and silent:
-                    log.info("board still silent on %s; reopening", self.url)
+                    # Said once, then every SILENT_SAY_EVERY: a board powered off with its
+                    # USB lead in wrote two lines every 3 s into the journal for good.
+                    reopens += 1
+                    said = reopens == 1 or reopens % SILENT_SAY_EVERY == 0
+                    log.log(logging.INFO if said else logging.DEBUG,
+                            "board still silent on %s; reopening (%d times)", self.url,
+                            reopens)  # fmt: skip
+                    self._quiet_open = reopens > 1
                     continue
+                reopens, self._quiet_open = 0, False
                 probation = silent
                 self.stats.losses += 1
                 log.warning("board lost on %s: %s", self.url, reason)
@@ -356,7 +367,8 @@ class BoardReader:
         if self._stop.is_set():  # stop() ran before _port was set: it could not cancel
             self._close(port)
             return None
-        log.info("opened %s at %d baud", self.url, self.baudrate)
+        log.log(logging.DEBUG if self._quiet_open else logging.INFO, "opened %s at %d baud",
+                self.url, self.baudrate)  # fmt: skip
         return port
 
     def _close(self, port: Any) -> None:
