@@ -56,8 +56,9 @@ class BoardMapBroken:
 class CamerasDown:
     """The configured cameras that are not scoring, numbered from 1 as in the config,
     each with why: "no pictures" (unplugged, failing), "not calibrated" (no calibration
-    file named, or none there yet: never calibrated) or "calibrate" (calibrate it again:
-    moved, pictures of another size, a calibration file that does not load). Empty:
+    file named, or none there yet: never calibrated), "calibrate" (calibrate it again:
+    moved, pictures of another size, a calibration file that does not load) or "board
+    not seen" (its checks find no board in its view: covered, turned away, dark). Empty:
     every camera scores. The banner says so while the others go on (with every camera
     down, the board banner)."""
 
@@ -349,6 +350,7 @@ class Devices:
     def _report_down(self) -> None:
         """``CamerasDown`` to the screens when the cameras that are not scoring change."""
         from kiosk.adapters.camera.capture import VIDEO_ENDED
+        from kiosk.adapters.camera.scorer import NOT_IN_VIEW
 
         with self._state_lock:
             down = list(self._left_out)
@@ -358,6 +360,8 @@ class Devices:
                         why = "calibrate"
                     elif self._camera_details.get(i) == VIDEO_ENDED:
                         why = "video ended"  # (a recorded video standing in: not retried)
+                    elif self._camera_details.get(i, "").startswith(NOT_IN_VIEW):
+                        why = "board not seen"
                     else:
                         why = "no pictures"
                     down.append((self._camera_numbers[i], why))

@@ -200,7 +200,7 @@ def setting_of(mistake: str) -> str:
 # Why a camera is down that wants calibrating: never calibrated, or again (it moved).
 CALIBRATE = ("not calibrated", "calibrate")
 # Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).
-NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended")
+NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended", "board not seen")
 
 
 def _all_down(kiosk: Kiosk, *whys: str) -> bool:
@@ -228,6 +228,8 @@ def _down_list(kiosk: Kiosk) -> str:
             parts.append(kiosk.t("camera {} (calibrate it again: Settings)").format(number))
         elif why == "video ended":
             parts.append(kiosk.t("camera {} (its video ended)").format(number))
+        elif why == "board not seen":
+            parts.append(kiosk.t("camera {} (does not see the board: check it)").format(number))
         else:
             parts.append(kiosk.t("camera {} (no pictures)").format(number))
     return "; ".join(parts)

@@ -191,7 +191,8 @@ def test_a_blank_picture_says_no_rings_were_found_and_is_not_taken_for_a_roll() 
     # the first, whose fit then failed and said so in OpenCV's words in the log.
     video = render_turn(3, [Step("still", 1)], off_axis=20.0)
     r = recheck(np.full_like(video.frames[0], 128), video.calibration)
-    assert r.verdict == "unknown" and r.detail == "no red and green board rings in the picture"
+    assert r.verdict == "unseen", r
+    assert r.detail.startswith("no red and green board rings in the picture"), r.detail
 
 
 def test_a_hand_in_front_of_the_board_does_not_pass_for_a_move() -> None:
@@ -286,3 +287,69 @@ def test_a_check_that_could_not_tell_is_tried_again_once_the_picture_is_still(
         deadline.wait(0.1)
     s.stop()
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["T20"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("picture", ["black", "grey", "wall"])
+def test_a_picture_with_no_board_where_the_calibration_puts_it_is_unseen(picture) -> None:
+    video = render_turn(3, [Step("still", 1)], off_axis=20.0)
+    frame = video.frames[0]
+    blank = {"black": np.zeros_like(frame), "grey": np.full_like(frame, 128),
+             "wall": np.broadcast_to(frame[0, 0], frame.shape).copy()}[picture]  # fmt: skip
+    assert recheck(blank, video.calibration).verdict == "unseen"
+    assert recheck(frame, video.calibration).verdict == "same"  # (the board: not unseen)
+
+
+def test_a_camera_that_stays_unseen_is_said_blind_and_looked_at_again(monkeypatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kiosk.adapters.camera import recheck as module
+
+    monkeypatch.setattr(module, "recheck", lambda f, c: module.Recheck("unseen", float("nan")))
+    monkeypatch.setattr(module, "RECHECK_EVERY_S", 0.0)
+    frame, cal = np.zeros((8, 8, 3), np.uint8), None
+    with ThreadPoolExecutor(1) as pool:
+        checks = module.Checks(pool)
+        checks.ask(wait=True)
+        seen = []
+        while len(seen) < module.RECHECK_TRIES:
+            r = checks.poll(frame, cal, still=True)  # type: ignore[arg-type]
+            if r is not None:
+                seen.append(r.verdict)
+        assert seen == ["unseen"] * (module.RECHECK_TRIES - 1) + ["blind"]
+        assert checks.again  # every BLIND_RECHECK_S from now on: it may be uncovered
+
+
+def test_the_scorer_says_a_camera_that_does_not_see_the_board_and_when_it_does_again(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # A camera covered, turned away or in the dark was shown as scoring while every
+    # dart was missed. (Rendered: 2 s of a grey picture, then the board.)
+    from kiosk.adapters.camera import recheck as module
+    from kiosk.adapters.camera.scorer import NOT_IN_VIEW
+
+    monkeypatch.setattr(module, "RECHECK_EVERY_S", 0.1)
+    monkeypatch.setattr(module, "RECHECK_TRIES", 2)
+    monkeypatch.setattr(module, "BLIND_RECHECK_S", 0.3)
+    video = render_turn(11, [Step("still", 150)], off_axis=20.0)
+    frames = [np.full_like(video.frames[0], 128)] * 60 + video.frames
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for f in frames:
+        out.write(f)
+    out.release()
+    events: list[object] = []
+    s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
+                     realtime=True, retry_interval=60)  # fmt: skip
+    s.start()
+    wait = threading.Event()
+    for _ in range(100):
+        said = [(e.state, e.detail) for e in events if isinstance(e, CameraStatus)]
+        if ("connected", "sees the board again") in said:
+            break
+        wait.wait(0.1)
+    s.stop()
+    said = [(e.state, e.detail) for e in events if isinstance(e, CameraStatus)]
+    lost = [d for st, d in said if st == "lost"]
+    assert lost and lost[0].startswith(NOT_IN_VIEW), said
+    assert said[-1] == ("connected", "sees the board again"), said
+    assert not any(type(e).__name__ == "Hit" for e in events)

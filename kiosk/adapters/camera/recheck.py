@@ -37,10 +37,12 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from kiosk.adapters.camera import refit
 from kiosk.adapters.camera.calibration import Calibration
+from kiosk.adapters.camera.rings import colour_masks
 
 SAME_MM = 2.0  # the calibration this close to the board's rings now: not moved
 SURE_FIT = 0.8  # ECC correlation of the rings' fit to act on it (rendered: 0.95-0.99)
@@ -55,6 +57,8 @@ MOVED_MM = 10.0  # no fit, and the board's rings at least this far off: it moved
 class Recheck:
     # "same", "refitted", "moved" (calibrate again), "unknown"; "numbers": the rings in
     # place, the numbers read otherwise (misread with darts in, or a 36 degree roll)
+    # ... "unseen": not even the rings' colours where the calibration puts them (a
+    # camera covered, turned away, in the dark); "blind": still so after every try
     verdict: str
     drift_mm: float  # how far off the calibration is now, at worst (NaN: unknown)
     calibration: Calibration | None = None  # "refitted": the one to use now
@@ -99,7 +103,36 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     least = refit.least_drift(frame, cal.homography)
     if least is not None and least >= MOVED_MM:
         return Recheck("moved", least, detail=f"{fit.reason}; the board is found elsewhere")
+    coloured = rings_coloured(frame, cal)
+    if coloured < UNSEEN_COLOURED:
+        return Recheck("unseen", math.nan, detail=f"{fit.reason}; {coloured:.0%} of the "
+                       "rings where the calibration puts them are red or green")  # fmt: skip
     return Recheck("unknown", math.nan, detail=fit.reason, numbers_read=read)
+
+
+# The double and treble rings are red and green all round (but for their wires): where
+# the calibration puts them, a camera that sees the board sees mostly colour there, even
+# worn, with darts in, under a warm lamp; a black, grey or covered picture, or a wall
+# (a camera turned away), next to none.
+UNSEEN_COLOURED = 0.1
+_RING_MM = (101.0, 105.0, 164.0, 168.0)  # radii sampled: inside the rings, off their wires
+_RING_ANGLES = np.radians(np.arange(0.0, 360.0, 2.0) + 1.0)  # (not on a segment's wire)
+
+
+def rings_coloured(frame: np.ndarray, cal: Calibration) -> float:
+    """Of points inside the double and treble rings, where ``cal`` puts them in
+    ``frame``, the share that is the board's red or green (``rings.colour_masks``);
+    points off the picture count as not coloured."""
+    red, green = colour_masks(frame)
+    coloured = cv2.bitwise_or(red, green)
+    r = np.repeat(_RING_MM, len(_RING_ANGLES))
+    a = np.tile(_RING_ANGLES, len(_RING_MM))
+    pts = cal.board_to_image(np.column_stack([r * np.sin(a), r * np.cos(a)]))
+    h, w = coloured.shape
+    x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    hits = coloured[y[inside], x[inside]] > 0
+    return float(np.count_nonzero(hits)) / len(pts)
 
 
 def drift_mm(old: Calibration, new: Calibration) -> float:
@@ -110,6 +143,7 @@ def drift_mm(old: Calibration, new: Calibration) -> float:
 
 RECHECK_EVERY_S = 10.0  # a check that could not tell (a person in front) is tried again
 RECHECK_TRIES = 6  # ... this many times after it is asked for, while nothing moves
+BLIND_RECHECK_S = 30.0  # a camera that sees no board: looked at again this often, for good
 
 
 class Checks:
@@ -157,12 +191,15 @@ class Checks:
             r = get()
         except Exception as e:  # a bug in the check must not cost the camera
             r = Recheck("unknown", math.nan, detail=f"the check failed: {e!r}")
-        if r.verdict in ("unknown", "numbers") or not r.sure:
+        if r.verdict in ("unknown", "numbers", "unseen") or not r.sure:
             self._tries -= 1
             if self._tries > 0:
                 self._due = time.monotonic() + RECHECK_EVERY_S
             elif r.verdict == "numbers":  # the last look still read them so: not darts
                 r = Recheck("moved", r.drift_mm, detail=f"{r.detail} ({RECHECK_TRIES} checks)")
+            elif r.verdict == "unseen":  # not a person passing: said, and looked at again
+                r = Recheck("blind", r.drift_mm, detail=f"{r.detail} ({RECHECK_TRIES} checks)")
+                self._tries, self._due = 1, time.monotonic() + BLIND_RECHECK_S
         return r
 
     @property

@@ -66,6 +66,8 @@ MAX_WAIT_S = 3.0  # ... but a camera that gives no frames is not waited for long
 LATE_S = 1.0  # views from only other cameras this near a dart: the same dart, late
 POLL_S = 0.01
 RECENT = 8  # darts and bounce-outs remembered for that
+# The detail of a ``lost`` status for a camera whose checks find no board in its view.
+NOT_IN_VIEW = "does not see the board"
 CHECK_WAIT_S = 1.0  # a camera's first check (on its thread) is waited out this long
 
 
@@ -162,6 +164,7 @@ class CameraScorer:
         self._check_pool = ThreadPoolExecutor(1, thread_name_prefix="camera-check")
         self._checks = [Checks(self._check_pool) for _ in sources]
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
+        self._blind = [False] * len(sources)  # its checks find no board in view: said
         self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
         # The last darts and bounce-outs acted on: (frame time, the cameras that saw it).
         self._recent: list[tuple[float, frozenset[int]]] = []
@@ -266,7 +269,7 @@ class CameraScorer:
         is fitted again; further, it gives no darts until it is calibrated again; in
         place (or fitted again) after it was reported moved, it scores again."""
         det = self.detectors[i]
-        down = bool(det.moved_away) or self._stale[i]
+        down = bool(det.moved_away) or self._stale[i] or self._blind[i]
         if r.verdict == "same":
             log.info("camera %d is where it was calibrated (within %.1f mm)", self.numbers[i],
                      r.drift_mm)  # fmt: skip
@@ -286,6 +289,15 @@ class CameraScorer:
             why = "moved since it was calibrated: calibrate it again"
             self._emit(CameraStatus(i, "lost", why, calibrate=True))
             return
+        elif r.verdict == "blind":
+            if not self._blind[i]:
+                log.error("camera %d does not see the board (%s): covered, turned away or in "
+                          "the dark? Its darts are missed until it does", self.numbers[i],
+                          r.detail)  # fmt: skip
+                self._blind[i] = True
+                self._live[i] = False
+                self._emit(CameraStatus(i, "lost", f"{NOT_IN_VIEW}: check it"))
+            return
         elif r.verdict == "numbers":
             then = "checking again" if self._checks[i].again else r.detail
             log.warning("camera %d: the board's numbers put 20 elsewhere than its calibration, "
@@ -298,15 +310,19 @@ class CameraScorer:
                      "; trying again" if self._checks[i].again else "")  # fmt: skip
             return
         if down:  # it scores again
-            self._stale[i] = False
+            said = "in place (fitted to the board again)"
+            if self._blind[i]:
+                det.reset()  # (the board it sees now is the background, not a dart)
+                said = "sees the board again"
+            self._stale[i] = self._blind[i] = False
             self._live[i] = True
-            self._emit(CameraStatus(i, "connected", "in place (fitted to the board again)"))
+            self._emit(CameraStatus(i, "connected", said))
 
     def _status_cb(self, i: int) -> Callable[[str, str], None]:
         def on_status(state: str, detail: str) -> None:
             if state == "connected":  # it may have been moved while it was away
                 self._checks[i].ask(wait=True)
-                self._stale[i] = False
+                self._stale[i] = self._blind[i] = False
                 # Its pictures' size is looked at afresh: pictures of a shape it cannot
                 # score are reported again, not taken for a working camera.
                 self._bad_size.pop(i, None)

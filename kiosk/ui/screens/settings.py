@@ -40,6 +40,7 @@ CAMERA_DOWN = {
     "calibrate": "calibrate again",
     "not calibrated": "not calibrated",
     "video ended": "video ended",
+    "board not seen": "does not see the board",
 }
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
