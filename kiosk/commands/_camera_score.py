@@ -22,7 +22,7 @@ from kiosk.adapters.camera.calibration import (
 )
 from kiosk.adapters.camera.fusion import Estimate, Fused, estimate_from, fuse
 from kiosk.adapters.camera.marked import check_marks
-from kiosk.adapters.camera.recheck import MOVED_MM, recheck
+from kiosk.adapters.camera.recheck import COULD_NOT_TELL, MOVED_MM, recheck
 from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.same_board import SAME_BOARD, board_alike
 from kiosk.adapters.camera.taken_out import dart_in_before
@@ -332,7 +332,7 @@ def _checked(
         return cal, (f"{c}: the board's numbers in {b} put 20 elsewhere than it does, its "
                      "rings where it puts them (darts over the numbers?): scored as it is; "
                      "if the board is clear, calibrate the camera again")  # fmt: skip
-    if cal.mirrored and r.verdict == "unknown":
+    if cal.mirrored and r.verdict in COULD_NOT_TELL:
         return cal, (f"{c}: {mirror}: unless the camera mirrors its picture, darts come out "
                      "at their mirror image")  # fmt: skip
     return cal, ""

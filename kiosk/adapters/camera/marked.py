@@ -28,7 +28,7 @@ import numpy as np
 
 from kiosk.adapters.camera import autocal
 from kiosk.adapters.camera.calibration import Calibration, CalibrationError, PointPair
-from kiosk.adapters.camera.recheck import recheck
+from kiosk.adapters.camera.recheck import COULD_NOT_TELL, recheck
 
 MARKS_OFF_MM = 4.0  # marks this far from the rings' fit: the fit is shown instead
 
@@ -83,7 +83,7 @@ def check_marks(image: np.ndarray, points: Sequence[PointPair]) -> Marked:
         # off the marks (``recheck.SAME_MM``), or less sure and far off: surer than them
         return _rings(check.calibration, points, check.detail, check.numbers_read)
     return Marked("marks", cal, _off(cal, points), check.detail, check.numbers_read,
-                  checked=check.verdict != "unknown")  # fmt: skip
+                  checked=check.verdict not in COULD_NOT_TELL)  # fmt: skip
 
 
 def _rings(cal: Calibration, points: Sequence[PointPair], detail: str, read: bool) -> Marked:

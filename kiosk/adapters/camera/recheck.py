@@ -110,6 +110,10 @@ def recheck(frame: np.ndarray, cal: Calibration) -> Recheck:
     return Recheck("unknown", math.nan, detail=fit.reason, numbers_read=read)
 
 
+# The verdicts of a check that could not tell whether the calibration fits (the board
+# not seen clearly, or not seen at all): the calibration is kept, as it was given.
+COULD_NOT_TELL = ("unknown", "unseen", "blind")
+
 # The double and treble rings are red and green all round (but for their wires): where
 # the calibration puts them, a camera that sees the board sees mostly colour there, even
 # worn, with darts in, under a warm lamp; a black, grey or covered picture, or a wall
