@@ -593,3 +593,33 @@ def test_a_board_that_stays_silent_is_reopened_without_filling_the_log(
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert sum("still silent" in m for m in said) == 1, said
     assert sum(m.startswith("opened") for m in said) <= 3, said
+
+
+def test_a_port_that_goes_away_while_it_is_set_up_is_tried_again(
+    board: VirtualBoard, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A replug at the wrong moment: pyserial opened the pty, then setting it up failed
+    # with termios's own error, which killed the reader's thread ("board reader
+    # crashed"): the board was lost until the kiosk was restarted.
+    import termios
+
+    import serial
+
+    real = serial.serial_for_url
+    failures = [termios.error(5, "Input/output error")]
+
+    def flaky(*args: object, **kwargs: object) -> object:
+        if failures:
+            raise failures.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(serial, "serial_for_url", flaky)
+    events = Events()
+    reader = BoardReader(str(board.link), events, retry_interval=0.1)
+    reader.start()
+    events.status("lost")
+    events.status("connected")
+    board.send("T20")
+    events.next(lambda e: e == Hit(Dart(20, 3)))
+    reader.stop()
+    assert not any("crashed" in r.getMessage() for r in caplog.records)

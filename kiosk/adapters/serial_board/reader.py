@@ -104,9 +104,23 @@ class ReaderStats:
 
 def open_port(url: str, baudrate: int) -> Any:
     """The board's port, held exclusively: a second program reading the same board (a
-    ``board-monitor`` beside the kiosk) would take half of its lines; it is refused."""
-    return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT, exclusive=True)
+    ``board-monitor`` beside the kiosk) would take half of its lines; it is refused.
+    ``serial.SerialException`` when it cannot be opened, also for a port that goes away
+    while it is set up (a replug: pyserial lets termios's own error through, and the
+    reader's thread died of it, the board lost until a restart)."""
+    try:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT,
+                                     exclusive=True)  # fmt: skip
+    except _TERMIOS_ERRORS as e:
+        raise serial.SerialException(f"could not set up {url}: {e}") from e
 
+
+try:
+    import termios
+
+    _TERMIOS_ERRORS: tuple[type[Exception], ...] = (termios.error,)
+except ImportError:  # (not a POSIX system: pyserial raises its own errors there)
+    _TERMIOS_ERRORS = ()
 
 NOT_A_PORT = "not a serial port"  # (a typo in ``input.port``: /dev/zero, a file)
 NO_PERMISSION = "no permission"  # (the user is not in the dialout group)
