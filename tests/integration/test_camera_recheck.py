@@ -203,12 +203,16 @@ def test_a_hand_in_front_of_the_board_does_not_pass_for_a_move() -> None:
         assert r.verdict in ("same", "unknown"), r
 
 
-def _score(tmp_path: Path, video: synthetic.Video) -> list[object]:
-    h, w = video.frames[0].shape[:2]
-    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
-    for f in video.frames:
+def _write_video(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
+    for f in frames:
         out.write(f)
     out.release()
+
+
+def _score(tmp_path: Path, video: synthetic.Video) -> list[object]:
+    _write_video(tmp_path / "turn.avi", video.frames)
     events: list[object] = []
     done = threading.Event()
 
@@ -271,11 +275,7 @@ def test_a_check_that_could_not_tell_is_tried_again_once_the_picture_is_still(
     steps = [Step("still", 90), Step("throw", tip=tip), Step("still", 30)]
     video = render_turn(11, steps, off_axis=20.0, turned_since_calibrated=(0.0, 0.8))
     frames = [np.zeros_like(video.frames[0])] * 5 + video.frames
-    h, w = frames[0].shape[:2]
-    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
-    for f in frames:
-        out.write(f)
-    out.release()
+    _write_video(tmp_path / "turn.avi", frames)
     events: list[object] = []
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      realtime=True, retry_interval=60)  # fmt: skip
@@ -332,11 +332,7 @@ def test_the_scorer_says_a_camera_that_does_not_see_the_board_and_when_it_does_a
     monkeypatch.setattr(module, "BLIND_RECHECK_S", 0.3)
     video = render_turn(11, [Step("still", 150)], off_axis=20.0)
     frames = [np.full_like(video.frames[0], 128)] * 60 + video.frames
-    h, w = frames[0].shape[:2]
-    out = cv2.VideoWriter(str(tmp_path / "turn.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (w, h))
-    for f in frames:
-        out.write(f)
-    out.release()
+    _write_video(tmp_path / "turn.avi", frames)
     events: list[object] = []
     s = CameraScorer([str(tmp_path / "turn.avi")], [video.calibration], events.append,
                      realtime=True, retry_interval=60)  # fmt: skip
