@@ -30,6 +30,13 @@ compared with the last still frame (the background):
 - no change left, but something dart-sized moved: a dart that bounced out -> ``Bounce``;
 - no change and nothing dart-sized moved (a shadow passing): nothing.
 
+Whatever it was, a picture that settled turned or shifted against the one before it
+(``_knocked``), one where something larger than darts came and stayed (a camera
+swung round further than frames are lined up, someone standing in front of it), and a
+dart-sized change with no dart found in it raise ``check_due``: the scorer then checks
+the calibration against the board before what was seen counts (a knocked camera's
+swing is a change as a dart's is).
+
 The tip search (tens of ms) starts on the first still frame, when what changed is
 dart-sized, while the frames that confirm the picture is settled are awaited (the
 camera's thread would only wait for them): when they confirm it, the dart found
@@ -140,6 +147,11 @@ class Detector:
         # Pixels the camera was moved, further than can be lined up: it gives no more
         # darts until it is calibrated again (``use``). 0: not moved away.
         self.moved_away = 0.0
+        # The picture may no longer be where the calibration puts the board (see
+        # ``_doubt_view``): its calibration is to be checked (``recheck``). Whoever asks
+        # for the check (the scorer) sets it back.
+        self.check_due = False
+        self._fell = 0  # darts that fell out since the last takeout
         # Where the darts already in the board are, grown by what a nudge moves them.
         self._known: np.ndarray | None = None
         r = params.nudge_px
@@ -218,10 +230,13 @@ class Detector:
                 self._early = self._search_early(frame, small) if self._still else None
             return []
         self.phase = Phase.STILL
+        motion_before = self.motion
         try:
             return self._judge(frame, small, index)
         finally:
             self._early = None
+            if not self.moved_away and _knocked(motion_before, self.motion, _size(frame)):
+                self.check_due = True  # (lined up; but turned that far, is it still?)
 
     def _search_early(
         self, frame: np.ndarray, small: np.ndarray
@@ -282,15 +297,19 @@ class Detector:
             self._bg = _Small.of(small)
             lined_up = self._small(self._background)  # (the empty board's pixels)
             if (
-                self.darts and self._changed(lined_up, self._empty) < p.dart_frac
+                (self.darts or self._fell) and self._changed(lined_up, self._empty) < p.dart_frac
             ) or self._darts_from_before_gone():
-                self.darts = 0
+                self.darts = self._fell = 0
                 self._empty, self._empty_frame = _Small.of(lined_up), self._background
                 self._known = None
                 return [Takeout(self.camera, index)]
-            if _knocked(motion_before, self.motion, (frame.shape[1], frame.shape[0])) and (
-                self._changed(lined_up, _Small.of(self._small(before))) >= p.dart_frac
-            ):
+            left = self._changed(lined_up, _Small.of(self._small(before)))
+            if left > p.hand_frac:
+                # What came stayed, and is more than darts: the camera turned further
+                # than its frames are lined up (a knock that swung it round), or someone
+                # stands in front of it. Which, its check tells.
+                self.check_due = True
+            if _knocked(motion_before, self.motion, _size(frame)) and left >= p.dart_frac:
                 # The dart's impact knocked the camera: lined up, the picture has one
                 # more thing than before it, the dart (it used to be lost unsaid). Only
                 # a dart found counts (a knocked bounce-out leaves edges, not a dart).
@@ -333,6 +352,7 @@ class Detector:
             self.motion = finding.motion
         self._background = register.back(frame, self.motion, before)
         self.darts = max(0, self.darts - 1)
+        self._fell += 1  # (pulling none then is still a takeout)
         if self._known is not None:
             self._known &= ~_grown(gone, self._grow)
         return [FellOut(self.camera, index)]
@@ -351,6 +371,9 @@ class Detector:
             grown = _grown(finding.pixels, self._grow)
             self._known = grown if self._known is None else self._known | grown
         if finding is None:
+            # (A knock that turned the camera further than its frames are lined up
+            # changes the picture as a dart does, and no dart is found in it.)
+            self.check_due = True
             return [DartSeen(self.camera, index, None, None)]
         return [
             DartSeen(self.camera, index, estimate_from(finding, self.cal, self.camera), finding)
@@ -371,6 +394,10 @@ def _grown(pixels: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     x0, x1 = max(0, x - rx), min(mask.shape[1], x + w + rx)
     out[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1], kernel).astype(bool)
     return out
+
+
+def _size(frame: np.ndarray) -> tuple[int, int]:
+    return frame.shape[1], frame.shape[0]
 
 
 def _knocked(

@@ -223,7 +223,10 @@ class CameraScorer:
             if det.moved_away or self._stale[i]:
                 return
             try:
-                for obs in det.feed(frame, index):
+                seen = det.feed(frame, index)
+                if det.check_due:
+                    seen = self._knocked(i, frame, seen)
+                for obs in seen:
                     self._q.put((t, obs))
             finally:
                 self._through[i] = t
@@ -243,6 +246,36 @@ class CameraScorer:
                             self.numbers[i], dx, dy)  # fmt: skip
 
         return on_frame
+
+    def _knocked(self, i: int, frame: np.ndarray, seen: list[Observation]) -> list[Observation]:
+        """Camera ``i``'s picture ``frame`` has just settled moved further than its frames
+        are lined up, or changed for good (``Detector.check_due``): knocked round, or
+        someone stands in front of it. Its calibration is checked on ``frame`` at once,
+        before what it saw counts: a dart it saw as it was knocked, found off its
+        calibration (fitted again, moved, or the board not in view), was the knock
+        (the picture swinging round is a change as a dart's is), and is left out."""
+        det = self.detectors[i]
+        det.check_due = False
+        log.warning("camera %d: its picture moved or changed for good (knocked? someone in "
+                    "front of it?): checking its calibration against the board",
+                    self.numbers[i])  # fmt: skip
+        checks = self._checks[i]
+        checks.ask(wait=True)
+        self._checking[i] = time.monotonic()
+        try:
+            r = checks.poll(frame, det.cal, True)
+        finally:
+            self._checking[i] = None
+        if r is None:  # (a check already running: it is looked at on the next frame)
+            return seen
+        self._checked(i, r)
+        if r.verdict in ("same", "unknown", "numbers"):  # (the last two: checked again)
+            return seen
+        darts = [o for o in seen if isinstance(o, DartSeen)]
+        if darts:
+            log.info("camera %d: the change it saw as it was knocked is not counted as a "
+                     "dart (its calibration was %s)", self.numbers[i], r.verdict)  # fmt: skip
+        return [o for o in seen if not isinstance(o, DartSeen)]
 
     def _fit_size(self, i: int, size: tuple[int, int]) -> bool:
         """Camera ``i`` gives pictures of ``size``, not its calibration's (it would not

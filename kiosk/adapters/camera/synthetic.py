@@ -271,15 +271,18 @@ class Step:
     """One thing that happens: "still" (n frames), "throw" (a dart lands at ``tip``;
     with ``nudge`` it knocks the dart before it over by that many degrees), "bounce" (a
     dart hits and falls out), "fallout" (the last dart in the board, there a while,
-    tips over and drops out), "takeout" (a hand pulls every dart). ``moved``: the
-    impact (or the hand) knocks the camera, whose picture then rests this many pixels
-    (x, y) from where it was."""
+    tips over and drops out), "takeout" (a hand pulls every dart), "knock" (someone
+    knocks the camera, which turns ``turn``: pan, tilt, roll degrees about its lens, as
+    ``Camera.turned``; its picture swings there over ``n`` frames and stays). ``moved``:
+    the impact (or the hand) knocks the camera, whose picture then rests this many
+    pixels (x, y) from where it was."""
 
     kind: str
     n: int = 10
     tip: tuple[float, float] = (0.0, 0.0)
     nudge: float = 0.0
     moved: tuple[float, float] = (0.0, 0.0)
+    turn: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -378,6 +381,11 @@ def _film(
                 frame(darts if k < 12 else (), hand=Hand(at, 200.0))
             darts = ()
             takeouts.append(len(frames[0]))
+        elif st.kind == "knock":
+            start = cams
+            for k in range(1, st.n + 1):
+                cams = tuple(c.turned(*(a * k / st.n for a in st.turn)) for c in start)
+                frame(darts)
         else:
             raise ValueError(f"unknown step {st.kind!r}")
     return [

@@ -1,0 +1,77 @@
+"""A camera knocked during play: someone bumps its mount and it turns about its lens
+(``Step("knock")``), further than its frames can be lined up. Before its calibration
+was checked again after such a knock, the camera went on scoring with it, and the
+darts after the knock were placed where the camera used to look (a T20 and an S19
+after a 45-degree swing came out S20 and S16). Rendered videos of one camera played
+into the real scorer, frame by frame (``OneClock``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from camera_players import OneClock, said, wait
+
+from kiosk.adapters.camera.detector import Detector, FellOut, Takeout
+from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
+from kiosk.adapters.camera.synthetic import Step, Video, render_turn
+from kiosk.domain.board import centre_of
+from kiosk.domain.darts import Dart
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _knocked_turn(turn: tuple[float, float, float]) -> Video:
+    """A T20, the camera knocked round by ``turn`` (pan, tilt, roll), then an S19."""
+    steps = [Step("still", 6), Step("throw", tip=centre_of(Dart.parse("T20"))),
+             Step("still", 10), Step("knock", n=6, turn=turn), Step("still", 40),
+             Step("throw", tip=centre_of(Dart.parse("S19"))), Step("still", 40)]  # fmt: skip
+    return render_turn(11, steps, off_axis=30.0)
+
+
+def _play(video: Video) -> list[object]:
+    events: list[object] = []
+    scorer = CameraScorer(["camera"], [video.calibration], events.append, retry_interval=60)
+    players = OneClock(scorer, [video.frames])
+    scorer.start()
+    try:
+        assert wait(players.done, 90.0)
+    finally:
+        scorer.stop()
+    return events
+
+
+def test_a_camera_knocked_round_during_play_is_said_moved_and_scores_no_more() -> None:
+    events = _play(_knocked_turn((0.0, 0.0, 45.0)))
+    lost = [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
+    assert lost and lost[0].calibrate and "calibrate it again" in lost[0].detail
+    assert said(events) == ["T20"]  # (the S19 is typed in; it is not scored as an S16)
+
+
+@pytest.mark.parametrize("turn", [(0.0, 0.0, 10.0), (0.0, 0.0, 4.0)])
+def test_a_camera_knocked_a_little_further_than_lined_up_is_fitted_again(turn) -> None:
+    events = _play(_knocked_turn(turn))
+    assert said(events) == ["T20", "S19"]
+    assert not [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
+
+
+def test_a_takeout_when_every_dart_has_fallen_out_passes_the_turn() -> None:
+    steps = [Step("still", 6), Step("throw", tip=(0.0, 103.0)), Step("still", 30),
+             Step("fallout"), Step("still", 10), Step("takeout"), Step("still", 6)]  # fmt: skip
+    video = render_turn(7_200_003, steps, off_axis=25.0)
+    det = Detector(video.calibration)
+    seen = [type(o) for i, f in enumerate(video.frames) for o in det.feed(f, i)]
+    assert seen[-2:] == [FellOut, Takeout]
+
+
+def test_darts_and_takeouts_of_a_camera_left_alone_ask_for_no_check() -> None:
+    rng = np.random.default_rng(5)
+    steps = [Step("still", 5)]
+    for _ in range(3):
+        steps += [Step("throw", tip=(rng.uniform(-60, 60), rng.uniform(-60, 60))), Step("still", 6)]
+    video = render_turn(900_001, [*steps, Step("takeout"), Step("still", 6)])
+    det = Detector(video.calibration)
+    asked = []
+    for i, f in enumerate(video.frames):
+        det.feed(f, i)
+        asked.append(det.check_due)
+    assert not any(asked)
