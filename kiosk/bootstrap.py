@@ -5,7 +5,8 @@ import time.
 that ``run_kiosk`` loops until quit; tests build one the same way and drive ``app.run``.
 The store (``kiosk.sqlite3`` in the data directory) is opened here; if it cannot be,
 the kiosk still runs, on in-memory game logs, with a banner saying why results are
-not being saved. An unfinished game found at start is offered for resume.
+not being saved. An unfinished game found at start is offered for resume, or comes
+back on its results (``kiosk.ui.comeback``).
 """
 
 from __future__ import annotations
@@ -267,7 +268,7 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
     app.open()
     kiosk.stack.push(AttractScreen(kiosk))
     _offer_resume(kiosk)
-    if store is not None:  # (after the offer: it finishes a game cut off on its results)
+    if store is not None:  # (after the offer: it finishes the games over left unfinished)
         _read_last_results(kiosk, store)
     sound.start()
     devices.start()
@@ -308,13 +309,10 @@ def _read_last_results(kiosk: Kiosk, store: Any) -> None:
 
 
 def _offer_resume(kiosk: Kiosk) -> None:
-    from kiosk.ui.screens.resume import ResumeScreen
+    """The unfinished game offered for resume, or the results it was cut off on."""
+    from kiosk.ui.comeback import come_back
 
-    assert kiosk.games is not None
-    record = kiosk.games.unfinished()  # (finishes a game over but not yet finished)
-    if record is not None:
-        log.info("unfinished game %d (%s) offered for resume", record.id, record.kind)
-        kiosk.stack.push(ResumeScreen(kiosk, record))
+    come_back(kiosk)
 
 
 def _notifier(env: Mapping[str, str]) -> Any:

@@ -20,9 +20,19 @@ A game's life in the database (decided here, documented for the bar):
   results screen can still undo the winning dart); abandoned when its screens go
   before it is over ("End game"), or when the kiosk offers to resume it and the
   player says abandon;
-- at start, an unfinished game that is over is finished; the newest one not over is
-  offered for resume (``kiosk.ui.screens.resume``); older ones are abandoned (their
-  events stay in the database).
+- at start (``GameKeeper.unfinished``; the screens it comes back to:
+  ``kiosk.ui.comeback``): when the newest unfinished game is a Cricket game that is
+  over, its results come back as they were, the winning dart still undoable and a dart
+  still correctable, and it is finished once they go, as always. Only while they would
+  still be up had the power stayed on: its last input less than ``RESULTS_IDLE_S``
+  (10 minutes) before the start, the time results left alone stay; a kiosk off for
+  longer (overnight) finishes it at start, as a running kiosk would have by then. A
+  clock behind that input (a Pi that lost its time) cannot tell: they come back, and
+  go by themselves after that long. (A kiosk stopped on purpose finishes the games
+  that are over as it stops: ``shutdown``.) A formula game's end offers no undo nor
+  correction: one that is over is finished at start, and so is every older game over.
+  The newest one not over is offered for resume (``kiosk.ui.screens.resume``); older
+  ones in play are abandoned (their events stay in the database).
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ import logging
 import re
 import time
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -52,6 +64,15 @@ RATED_FORMULA_MODES = ("qualification", "duel")  # issue 7: training never count
 
 # "Player 3", "Player 3'" (made distinct), in any language the menus use.
 _GENERIC = re.compile(r"^(?P<word>.+) \d+'*$")
+
+
+@dataclass(frozen=True)
+class StartOffer:
+    """What a start comes back to: a game in play (offered for resume), or one ``over``
+    whose results come back (``GameKeeper.results_come_back``)."""
+
+    record: GameRecord
+    over: bool = False
 
 
 class GameLog(Protocol):
@@ -239,33 +260,73 @@ class GameKeeper:
 
     # -- resume ------------------------------------------------------------------------
 
-    def unfinished(self) -> GameRecord | None:
-        """At start: finishes the stored games that are over, abandons all but the
-        newest of the others, and returns that one (None: nothing to resume)."""
+    def unfinished(self) -> StartOffer | None:
+        """At start: what to come back to (None: nothing). The newest unfinished game,
+        in play (offered for resume) or over with results that come back
+        (``results_come_back``); the other games that are over are finished, the
+        others in play abandoned. (Also when a database is opened late: the games
+        this kiosk has open are its own, not left over: ``sweep`` closes them.)"""
         if self.store is None:
             return None
-        offer = None
+        offer: StartOffer | None = None
+        mine = {getattr(game_log, "id", None) for game_log in self.open}
         try:
-            records = self.store.games.unfinished()
+            records = [r for r in self.store.games.unfinished() if r.id not in mine]
         except Exception as e:
             log.error("cannot look for unfinished games: %s", e)
             return None
-        for record in reversed(records):
+        for n, record in enumerate(reversed(records)):  # the newest first
+            newest = n == 0
             try:
                 engine = self.store.games.replay(record.id)
-                if engine.outcome() is not None:
+                over = engine.outcome() is not None
+                if over and newest and self.results_come_back(record):
+                    offer = StartOffer(record, over=True)
+                elif over:
                     self.store.finish(record.id)
                     log.info("game %d was over: finished at start", record.id)
                 elif offer is None:
-                    offer = record
+                    offer = StartOffer(record)
                 else:
                     self.store.abandon(record.id)
                     log.info("older unfinished game %d abandoned at start", record.id)
             except Exception as e:
                 log.error("unfinished game %d cannot be rebuilt: %s", record.id, e)
                 if offer is None:
-                    offer = record  # the resume screen says why and sets it aside
+                    offer = StartOffer(record)  # the resume screen says why and sets it aside
         return offer
+
+    def results_come_back(self, record: GameRecord) -> bool:
+        """Do the results of ``record`` (the newest game, over, not finished: the power
+        went while they were up) come back at start? A Cricket game's do, while they
+        would still be up had the power stayed on (the module docstring says why)."""
+        assert self.store is not None
+        if record.kind != "cricket":
+            return False
+        from kiosk.ui.screens.results import RESULTS_IDLE_S
+
+        try:
+            times = self.store.games.event_times(record.id)
+            since = (self.store.db.clock() - datetime.fromisoformat(times[-1])).total_seconds()
+        except Exception as e:  # (no time to go by: finished, as before)
+            log.error("game %d: when it ended cannot be read: %s", record.id, e)
+            return False
+        if since >= RESULTS_IDLE_S:
+            log.info("game %d was over %.0f min before the start: not shown again",
+                     record.id, since / 60)  # fmt: skip
+            return False
+        return True
+
+    def finish_at_start(self, record: GameRecord) -> None:
+        """A game over whose results were to come back, and cannot: finished now."""
+        if self.store is None:
+            return
+        try:
+            self.store.finish(record.id)
+            log.info("game %d was over: finished at start", record.id)
+        except Exception as e:
+            log.error("game %d could not be finished: %s", record.id, e)
+            self.problem(f"game {record.id} not closed: {e}")
 
     def resume(self, record: GameRecord) -> CricketSession | FormulaSession:
         """The session of a stored game, rebuilt by replay (``ReplayError`` if not)."""

@@ -51,6 +51,18 @@ def kiosk_on_board(
 
 
 @contextmanager
+def power_cut_at_the_end(monkeypatch: Any) -> Iterator[None]:
+    """A kiosk closed in this block stops as a power cut (or kill -9) stops it: what it
+    does at exit is left undone (each input is in the file as it is shown: the file is
+    then as a cut leaves it)."""
+    from kiosk.ui.games import GameKeeper
+
+    with monkeypatch.context() as m:
+        m.setattr(GameKeeper, "shutdown", lambda self: None)
+        yield
+
+
+@contextmanager
 def kiosk_on_virtual_board(tmp_path: Path, size: tuple[int, int] = (1280, 720)) -> Iterator[Driver]:
     options = Options(window=True, size=size, virtual=True, env={}, data_dir=tmp_path / "data")
     running = build(options, Config())
