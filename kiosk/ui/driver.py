@@ -2,6 +2,12 @@
 
 Inputs go in the way devices put them (the inbox), so the loop, the screens and the
 drawing run exactly as on a bar; ``wait_for`` runs the loop until a condition holds.
+
+Keys come at a person's pace where that matters: before each Enter the driver lets
+what came before show, and the screen then on top is seen (``Screen.seen``: formula
+darts drops an Enter pressed within ``ENTER_GUARD_S`` of the next player's name, as a
+double press or a bouncing key; a person reads the name first). ``hasty=True`` presses
+at machine speed, as such a finger does, and is what the guard's tests use.
 """
 
 from __future__ import annotations
@@ -82,13 +88,29 @@ class Driver:
     def wait_screen(self, name: str, timeout: float = 5.0) -> None:
         self.wait_for(lambda: self.screen.name == name, timeout, f"screen {name}")
 
-    def key(self, name: str, char: str = "") -> None:
-        self.running.inbox.put(KeyAction(name, char), source="keypad")
+    def read_screen(self) -> None:
+        """What is queued is handled and shown, and the player looks at the screen on
+        top before the next key (``Screen.seen``: as if the time to read it had passed,
+        nobody sleeps). Not by moving the formula screen's clock: it never goes back,
+        so it would stand ahead of the real time, and what it waits for in real time
+        (the last move's ``END_DELAY``) would wait for that lead too."""
+        self.settle()
+        self.screen.seen()
+
+    def _put(self, action: KeyAction, hasty: bool) -> None:
+        """One key in the inbox; an Enter after the screen was read, unless ``hasty``."""
+        if action.name == "enter" and not hasty:
+            self.read_screen()
+        self.running.inbox.put(action, source="keypad")
+
+    def key(self, name: str, char: str = "", hasty: bool = False) -> None:
+        self._put(KeyAction(name, char), hasty)
         self.settle()
 
-    def press(self, keys: str) -> None:
+    def press(self, keys: str, hasty: bool = False) -> None:
         """Type on the keypad: ``"3*20\\n"`` -> 3, *, 2, 0, Enter; ``+`` next, ``-`` undo,
-        ``/`` menu, letters as letters."""
+        ``/`` menu, letters as letters. ``hasty``: every key at once, no Enter waiting
+        for the screen before it to be seen (a double press, a bouncing key)."""
         for ch in keys:
             if ch == "\n":
                 action = KeyAction("enter")
@@ -101,10 +123,10 @@ class Driver:
                 action = found if found is not None else KeyAction("char", ch)
                 if ch.isdigit():
                     action = KeyAction("digit", ch)
-            self.running.inbox.put(action, source="keypad")
+            self._put(action, hasty)
         self.settle()
 
-    def keyboard(self, text: str) -> None:
+    def keyboard(self, text: str, hasty: bool = False) -> None:
         """Type on a US keyboard, each key through the app's key table as pygame reports
         it: the unshifted key's code and the text it typed (``"N"`` is Shift+n, next
         player in a game, a letter in a name)."""
@@ -112,16 +134,16 @@ class Driver:
             code = kp.K_RETURN if ch == "\n" else ord(ch.lower()) if ch.isalpha() else ord(ch)
             action = action_for(code, "" if ch == "\n" else ch)
             if action is not None:
-                self.running.inbox.put(action, source="keypad")
+                self._put(action, hasty)
         self.settle()
 
-    def pad(self, keys: str) -> None:
+    def pad(self, keys: str, hasty: bool = False) -> None:
         """Type on the numeric keypad by its keycodes, through the app's key table (what
-        formula darts reads): ``"\\n00+0"`` -> Enter, 0, 0, +, 0."""
+        formula darts reads): ``"\\n00+0"`` -> Enter, 0, 0, +, 0. ``hasty`` as ``press``."""
         for ch in keys:
             action = action_for(PAD_KEYS[ch], "" if ch == "\n" else ch)
             assert action is not None
-            self.running.inbox.put(action, source="keypad")
+            self._put(action, hasty)
         self.settle()
 
     def throw(self, *darts: str, source: str = "keypad") -> None:

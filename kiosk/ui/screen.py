@@ -106,6 +106,12 @@ class Screen:
         """The monotonic time ``update`` next needs to run (None: only on input)."""
         return None
 
+    def seen(self) -> None:
+        """A person has looked at this screen long enough to mean the next key: on a
+        screen that drops an Enter pressed too soon after it appeared (formula darts'
+        next player named, ``ENTER_GUARD_S``), as if that time had passed. ``Driver``
+        calls it before each Enter it presses at a person's pace."""
+
     def draw(self, p: Painter) -> None:
         raise NotImplementedError
 

@@ -10,10 +10,16 @@ waiting for their turn: darts and the board's NEXT/UNDO buttons go to the Cricke
 screen below (the match goes on, a strip at the top shows it); the waiting player's
 own first dart, the end of the match, or ``4`` brings the scoreboard back. The side
 game waits there, its clock stopped, and opening it again brings it back as it was.
+
+Enter on a screen that waits for it (the next player named, a round's result, a
+game's first screen) counts only ``ENTER_GUARD_S`` after that screen appeared: the
+Enter that submitted a formula, pressed twice or bouncing, must not start the next
+player's clock before they have the keypad, nor skip the round's result.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -30,6 +36,16 @@ from kiosk.ui.screen import DartDoubt, DartInput, DartsPulled, Notice, Screen, n
 
 MESSAGE_TIME = 4.0  # s
 END_DELAY = 1.0  # s the last move stays up before the end screen
+# An Enter this soon (s, on the screen's clock) after a hand-over or a round's result
+# appeared is not taken. The two Enters of one hurried finger come 0.1-0.3 s apart (a
+# desktop takes clicks up to 0.4-0.5 s apart as one double click) and a bouncing key
+# repeats within milliseconds; a person who sees a new screen and means to answer it
+# needs a reaction time (0.25 s to see something change, more to read whose turn it is)
+# and the next player needs seconds to take the keypad. Half a second drops the one and
+# never keeps the other waiting. (No key repeats while held: ``App`` turns that off.)
+ENTER_GUARD_S = 0.5
+
+log = logging.getLogger("kiosk.ui")
 
 
 class FormulaScreen(Screen):
@@ -49,8 +65,42 @@ class FormulaScreen(Screen):
         self.refused_text = ""  # the formula last refused (its reason shows in red)
         self.end_at: float | None = None
         self._second = -1  # the countdown's last drawn second
+        # When what waits for Enter appeared (``ENTER_GUARD_S``): the turn shown, as
+        # (phase, round, player), changed then, or the screen came on top.
+        self._shown = self._turn_shown()
+        self.shown_at = self.clock
 
     # -- time ------------------------------------------------------------------------
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.shown_at = self.now()  # (first shown, or back from the menu over it)
+
+    def _turn_shown(self) -> tuple[str, int, str | None]:
+        s = self.session
+        return (s.phase, s.game.round, s.player)
+
+    def enter_taken_from(self) -> float | None:
+        """On this screen's clock, when an Enter is taken as meant: ``ENTER_GUARD_S``
+        after the screen that waits for it appeared (a player named, a round's result);
+        None while Enter submits a formula, or ends nothing (the game over)."""
+        if self.session.phase not in (READY, ROUND_DONE):
+            return None
+        return self.shown_at + ENTER_GUARD_S
+
+    def seen(self) -> None:
+        """The screen has been read (``Driver``, for a person's pace): an Enter now is
+        taken, as if ``ENTER_GUARD_S`` had gone by since it appeared."""
+        self.shown_at = min(self.shown_at, self.now() - ENTER_GUARD_S)
+
+    def _enter_too_soon(self) -> bool:
+        taken_from = self.enter_taken_from()
+        now = self.now()
+        if taken_from is None or now >= taken_from:
+            return False
+        log.info("keys: Enter %.2f s after the %s screen appeared, not taken (pressed twice, "
+                 "or bouncing)", now - self.shown_at, self.session.phase)  # fmt: skip
+        return True
 
     def now(self) -> float:
         self.clock = max(self.clock, time.monotonic())
@@ -114,6 +164,8 @@ class FormulaScreen(Screen):
             self.menu()
         elif kind == fk.FORWARD:
             return
+        elif kind == fk.SUBMIT and self._enter_too_soon():
+            return  # the Enter meant for the screen before: this one was not seen yet
         elif s.phase == READY:
             if kind == fk.SUBMIT:
                 s.begin(self.now())
@@ -213,8 +265,12 @@ class FormulaScreen(Screen):
         self.kiosk.stack.push(FormulaPause(self.kiosk, self))
 
     def _sync(self) -> None:
-        """A new editor when the round or the player changes."""
+        """A new editor when the round or the player changes; the time a new turn
+        (phase, round, player) appeared, for ``ENTER_GUARD_S``."""
         s = self.session
+        shown = self._turn_shown()
+        if shown != self._shown:
+            self._shown, self.shown_at = shown, self.now()
         key = (s.game.round, s.player)
         if key != self._editor_for:
             self._editor_for = key
