@@ -29,7 +29,9 @@ The turn cycle (``phase``):
 
 - ``ready``: the next player is named, the digits are hidden, no clock runs; Enter
   (:meth:`begin`) shows the digits and starts that player's ``time_limit``. In a duel
-  this is the hand-over: the second player never sees the first one's formula.
+  this is the hand-over: the second player never sees the first one's formula. (The
+  screen takes that Enter, and the one on a round's result, only ``ENTER_GUARD_S``
+  after it appeared: ``kiosk.ui.screens.formula_play``.)
 - ``playing``: typing; a refused formula can be fixed while time remains; at 10 s
   left a warning, at 0 the timeout (solo: the game is lost; duel: the automatic move).
 - ``round_done``: both answered (or the solo player did): the round's moves and the
