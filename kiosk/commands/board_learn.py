@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from kiosk.adapters.serial_board import board_map
 from kiosk.adapters.serial_board.board_map import BoardMap, Contact
-from kiosk.adapters.serial_board.ports import choose_port
 from kiosk.adapters.serial_board.protocol import Button, Hit, Raw, describe
 from kiosk.adapters.serial_board.reader import UNREADABLE, BoardReader, Status
+from kiosk.commands._board import find_port, held, is_held
 from kiosk.commands._out import why_not_writable
 from kiosk.domain.board import SEGMENTS
 
@@ -147,9 +147,8 @@ def run(args: argparse.Namespace) -> int:
     if (why := why_not_writable(args.out)) is not None:  # before 86 darts, not after
         print(f"board-learn: {why}", file=sys.stderr)
         return 1
-    port = choose_port(args.port, baudrate=args.baud)
+    port = find_port(NAME, args.port, args.baud)
     if port is None:
-        print("board-learn: no board found; give --port", file=sys.stderr)
         return 1
     signal.signal(signal.SIGTERM, _terminate)
     inbox: queue.Queue[object] = queue.Queue()
@@ -171,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
                 if item.state == "connected":
                     connected = True
                 elif not connected:  # the port never opened: a wrong path, no board
-                    print(f"board-learn: {item.detail or 'cannot open ' + port}",
+                    why = item.detail or "cannot open " + port
+                    print(held(NAME, port) if is_held(why) else f"board-learn: {why}",
                           file=sys.stderr)  # fmt: skip
                     failed = True
                     break

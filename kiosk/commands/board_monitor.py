@@ -7,9 +7,10 @@ a matrix contact. Legacy numeric codes show as the hits they mean (``320`` -> ``
 T20``). Only with ``--verbose``: ``ping``, ``hello NAME VERSION`` (after a board's
 reset) and status details.
 
-A port that cannot be opened at start (a wrong path, a board not plugged in) prints
-``status lost``, says why on stderr and exits 1; with ``--wait`` the monitor keeps
-trying until the board appears. Once connected it never gives up: an unplug shows
+A port that cannot be opened at start (a wrong path, a board not plugged in, a board
+the kiosk holds while it runs: stop the kiosk first) prints ``status lost``, says why
+on stderr and exits 1; with ``--wait`` the monitor keeps trying until the board
+appears. Once connected it never gives up: an unplug shows
 ``status lost`` and a replug ``status connected``. Ctrl-C stops it (exit 130), SIGTERM
 too (exit 0).
 """
@@ -25,9 +26,9 @@ import signal
 import sys
 
 from kiosk.adapters.serial_board import board_map
-from kiosk.adapters.serial_board.ports import choose_port
 from kiosk.adapters.serial_board.protocol import Button, Hello, Hit, Ping, Raw, Unknown, describe
 from kiosk.adapters.serial_board.reader import UNREADABLE, BoardReader, Status
+from kiosk.commands._board import find_port, held, is_held
 
 NAME = "board-monitor"
 HELP = "print the events of the dartboard as they arrive"
@@ -83,13 +84,8 @@ def run(args: argparse.Namespace) -> int:
     except board_map.BoardMapError as e:
         print(f"board-monitor: {e}", file=sys.stderr)
         return 1
-    port = choose_port(args.port, baudrate=args.baud)
+    port = find_port(NAME, args.port, args.baud)
     if port is None:
-        print(
-            "board-monitor: no board found (no /dev/dartboard, none answered in "
-            "/dev/serial/by-id); give --port",
-            file=sys.stderr,
-        )
         return 1
     header = f"# {port} at {args.baud} baud; Ctrl-C to stop"
     if args.wait:
@@ -116,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
                     print(header, file=sys.stderr, flush=True)
                 connected = connected or item.state == "connected"
                 if not connected and not args.wait:
-                    print(f"board-monitor: {item.detail or 'cannot open ' + port}; "
-                          "--wait to wait for it", file=sys.stderr)  # fmt: skip
+                    why = item.detail or "cannot open " + port
+                    print(held(NAME, port) if is_held(why) else f"board-monitor: {why}",
+                          "; --wait to wait for it", sep="", file=sys.stderr)  # fmt: skip
                     code = 1
                     break
     except KeyboardInterrupt:

@@ -8,7 +8,9 @@ else None, and the caller falls back to the virtual board.
 Probing opens every by-id device at once, on threads: an Arduino resets when the port
 opens (DTR) and needs about 2 s to say HELLO, and another USB serial device (a GPS, a
 modem) must not make the board wait behind it. A board with the legacy dARts/DaSCR
-firmware never says HELLO: configure its port.
+firmware never says HELLO: configure its port. A device another program holds (the
+kiosk holds its board while it runs) cannot be probed: ``busy`` collects those, so a
+tool run beside the kiosk can say so instead of "no board found".
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import serial
 
 from kiosk.adapters.serial_board.protocol import Hello, Ping, parse_line
-from kiosk.adapters.serial_board.reader import CHUNK, LineSplitter, open_port
+from kiosk.adapters.serial_board.reader import CHUNK, LineSplitter, in_use, open_port
 
 log = logging.getLogger("kiosk.serial")
 
@@ -39,7 +41,10 @@ def choose_port(
     by_id: str | os.PathLike[str] = BY_ID,
     baudrate: int = 115200,
     timeout: float = PROBE_TIMEOUT,
+    busy: set[str] | None = None,
 ) -> str | None:
+    """The board's port (see the module's docstring); ``busy``, if given, gets the
+    by-id devices that could not be probed because another program holds them."""
     if configured:
         return configured
     if os.path.exists(fixed):
@@ -49,7 +54,7 @@ def choose_port(
         # (debug: asked every 2 s while no board is there; the caller says it once)
         log.debug("no board port configured, no %s, nothing in %s", fixed, by_id)
         return None
-    return _first_that_speaks(candidates, baudrate, timeout)
+    return _first_that_speaks(candidates, baudrate, timeout, busy)
 
 
 def by_id_devices(by_id: str | os.PathLike[str] = BY_ID) -> list[str]:
@@ -83,13 +88,15 @@ def plugged_in(
     return _first_that_speaks(new, baudrate, timeout) if new else None
 
 
-def _first_that_speaks(candidates: list[str], baudrate: int, timeout: float) -> str | None:
+def _first_that_speaks(
+    candidates: list[str], baudrate: int, timeout: float, busy: set[str] | None = None
+) -> str | None:
     """The first of ``candidates`` (in their order) that says HELLO or PING, probed at
-    once on threads."""
+    once on threads; those another program holds are added to ``busy``."""
     answers: queue.Queue[tuple[str, bool]] = queue.Queue()
     for path in candidates:
         threading.Thread(
-            target=lambda p=path: answers.put((p, says_hello(p, baudrate, timeout))),
+            target=lambda p=path: answers.put((p, says_hello(p, baudrate, timeout, busy))),
             name=f"probe {path}",
             daemon=True,
         ).start()
@@ -117,12 +124,20 @@ def _first_that_speaks(candidates: list[str], baudrate: int, timeout: float) -> 
     return None
 
 
-def says_hello(url: str, baudrate: int = 115200, timeout: float = PROBE_TIMEOUT) -> bool:
-    """Open ``url`` and wait up to ``timeout`` s for a HELLO or PING line."""
+def says_hello(
+    url: str,
+    baudrate: int = 115200,
+    timeout: float = PROBE_TIMEOUT,
+    busy: set[str] | None = None,
+) -> bool:
+    """Open ``url`` and wait up to ``timeout`` s for a HELLO or PING line (False if it
+    cannot be opened: held by another program, ``url`` is added to ``busy``)."""
     try:
         port = open_port(url, baudrate)
     except (serial.SerialException, OSError, ValueError) as e:
         log.debug("probe %s: %s", url, e)
+        if busy is not None and in_use(e):
+            busy.add(url)
         return False
     splitter = LineSplitter()
     deadline = time.monotonic() + timeout

@@ -124,12 +124,18 @@ except ImportError:  # (not a POSIX system: pyserial raises its own errors there
 
 NOT_A_PORT = "not a serial port"  # (a typo in ``input.port``: /dev/zero, a file)
 NO_PERMISSION = "no permission"  # (the user is not in the dialout group)
+IN_USE = "in use by another program"  # (the kiosk holds its board: ``exclusive`` above)
+
+
+def in_use(e: BaseException) -> bool:
+    """Whether ``e``, from ``open_port``, says another program holds the port."""
+    return "exclusively lock" in str(e)
 
 
 def why_not_open(e: BaseException) -> str:
     text = str(e)
-    if "exclusively lock" in text:
-        return "in use by another program (the kiosk's service, or a board-monitor)"
+    if in_use(e):
+        return f"{IN_USE} (the kiosk's service, or a board-monitor)"
     if "Inappropriate ioctl" in text or "Is a directory" in text:
         return f"{NOT_A_PORT} ({text})"
     if "Permission denied" in text:
