@@ -11,6 +11,11 @@ when ``[camera] devices`` are configured, else the virtual board (on screen: cli
 throw; the keypad types darts as ever). On the cameras or the virtual board it keeps
 looking for a board, and one plugged in later (``/dev/dartboard`` appearing, or a new
 by-id device that speaks the protocol) takes over from them.
+
+With no port set (``input.source`` "auto", or "serial" with no ``port``), a board whose
+port has been gone for ``REPLACED_AFTER_S`` is looked for again as at the start: a
+spare swapped in for a broken board (another serial number, so another by-id name) is
+read without a restart. A port set in the settings is the only one ever read.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ PORT_RETRY = 2.0  # s between looks for a board that is not plugged in yet
 # Pi may take some seconds to speak; a GPS reset a few times at boot does no harm).
 RELOOK_S = 30.0
 STARTING_S = 60.0
+# A board's port gone this long (not a replug: that is back within a second or two) and
+# another board found is a replacement, read instead.
+REPLACED_AFTER_S = 10.0
 NO_CALIBRATED_CAMERA = "no calibrated camera"  # the board's state detail: none to score
 NO_CAMERA = "no camera in the settings"  # ... none even listed ([camera] devices)
 NO_BOARD = "no board found; plug one in"  # ... and: no board was ever there to reconnect
@@ -76,6 +84,7 @@ class Devices:
         self.by_id: str | None = None
         self.v4l: Path | None = None  # where cameras are looked for (None: /dev/v4l)
         self.relook_s = RELOOK_S
+        self.replaced_after_s = REPLACED_AFTER_S
         self._virtual_board: Any = None
         self._reader: Any = None
         self._cameras: Any = None
@@ -140,6 +149,7 @@ class Devices:
 
         fixed, by_id = self.fixed or FIXED, self.by_id or BY_ID
         configured = self.port or self.config.input.port or None
+        replaceable = configured is None  # (a port set is the only one read)
         if self._source == "auto" and _absent(configured):
             # "auto" with a port set that is not there (the board unplugged, off): the
             # cameras or the virtual board until it appears, as with no port set.
@@ -155,6 +165,8 @@ class Devices:
                 with self._lock:
                     if not self._stop.is_set():
                         self._start_reader(port)
+                if replaceable:
+                    self._watch_for_replacement(port, fixed, by_id)
                 return
             if first and self._source == "auto" and self.config.camera.devices:
                 log.info("no board found: scoring with the cameras; a board plugged in "
@@ -162,7 +174,7 @@ class Devices:
                 with self._lock:
                     if not self._stop.is_set():
                         self._start_cameras()
-                self._watch_for_board(seen, fixed, by_id)
+                self._watch_for_board(seen, fixed, by_id, replaceable)
                 return
             if first and self._source == "auto":
                 log.info("no board found: the virtual board is on screen (click to throw); "
@@ -170,7 +182,7 @@ class Devices:
                 with self._lock:
                     if not self._stop.is_set():
                         self._start_virtual()
-                self._watch_for_board(seen, fixed, by_id)
+                self._watch_for_board(seen, fixed, by_id, replaceable)
                 return
             if first:
                 log.warning("no board found (no port set, no %s, none answered in %s): plug "
@@ -180,11 +192,11 @@ class Devices:
                 if configured is None:
                     # Looked for as "auto" does: a device that did not answer (a GPS, a
                     # modem) is not opened, and reset, every few seconds from now on.
-                    self._watch_for_board(seen, fixed, by_id)
+                    self._watch_for_board(seen, fixed, by_id, replaceable)
                     return
             self._stop.wait(PORT_RETRY)
 
-    def _watch_for_board(self, seen: set[str], fixed: str, by_id: str) -> None:
+    def _watch_for_board(self, seen: set[str], fixed: str, by_id: str, replaceable: bool) -> None:
         """On the virtual board or the cameras ("auto" found no board at the start), or
         on typed darts ("serial" with no port set found none): a
         board plugged in takes over from them, and so does one that was there and
@@ -215,7 +227,48 @@ class Devices:
                 self._close_virtual()
                 self._close_cameras()
                 self._start_reader(port)
+            if replaceable:
+                self._watch_for_replacement(port, fixed, by_id)
             return
+
+    def _watch_for_replacement(self, port: str, fixed: str, by_id: str) -> None:
+        """While a board found (no port set) is read on ``port``: once that port has
+        been gone for ``replaced_after_s`` (the board unplugged, not replugged), a board
+        is looked for as at the start, and one found is read instead (a spare, another
+        serial number: another by-id name). The reader keeps trying ``port`` meanwhile:
+        the old board plugged back is read as ever. Devices already there (a GPS) are
+        looked at again only every ``relook_s``, as in ``_watch_for_board``."""
+        from kiosk.adapters.serial_board.ports import by_id_devices, plugged_in
+
+        seen = set(by_id_devices(by_id))
+        gone_since: float | None = None
+        relook = 0.0
+        while not self._stop.wait(PORT_RETRY):
+            now = time.monotonic()
+            if not _absent(port):
+                gone_since = None
+                continue
+            if gone_since is None:
+                gone_since, relook = now, now + self.replaced_after_s + self.relook_s
+            if now - gone_since < self.replaced_after_s:
+                continue
+            if now >= relook:
+                seen.clear()
+                relook = now + self.relook_s
+            found = plugged_in(seen, fixed=fixed, by_id=by_id, baudrate=self.config.input.baud)
+            if found is None or found == port:
+                continue
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                log.info("the board on %s has been gone for %.0f s: reading the board found "
+                         "on %s instead (a replacement)", port, now - gone_since,
+                         found)  # fmt: skip
+                if self._reader is not None:
+                    self._reader.stop()
+                    self._reader = None
+                self._start_reader(found)
+            port, gone_since = found, None
 
     def _start_virtual(self) -> None:
         from kiosk.adapters.serial_board.virtual import VirtualBoard
