@@ -55,9 +55,11 @@ class BoardMapBroken:
     """The board map in the config (``input.board_map``) did not load: the board is read
     without it, so contacts it would have named come as RAW and score nothing. The
     banner says so (the file's name; why is in the log) until the kiosk starts with a
-    map that loads."""
+    map that loads. With ``contacts``, the map loaded but for those entries (the
+    contacts as the file writes them), left out as mistakes: a dart there comes as RAW."""
 
     name: str
+    contacts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,13 +288,25 @@ class Devices:
         if self.config.input.board_map:
             from kiosk.adapters.serial_board import board_map as maps
 
+            path = self.config.input.board_map
+            name = Path(path).name
             try:
-                board_map = maps.load(self.config.input.board_map)
+                loaded = maps.read(path)
             except maps.BoardMapError as e:
-                log.error("board map %s not loaded, reading without it: %s",
-                          self.config.input.board_map, e)  # fmt: skip
-                name = Path(self.config.input.board_map).name
+                log.error("board map %s not loaded, reading without it: %s", path, e)
                 self.inbox.put(BoardMapBroken(name), source="board")
+            else:
+                # One typo does not throw the map away: the rest is used, and a dart on
+                # the contact left out comes as RAW (said on screen, typed on the keypad).
+                board_map = loaded.board_map
+                for key, why in loaded.left_out:
+                    log.error("board map %s: contact %r left out (a dart there is not "
+                              "scored): %s", path, key, why)  # fmt: skip
+                for warning in loaded.warnings:
+                    log.warning("board map %s: %s", path, warning)
+                if loaded.left_out:
+                    keys = tuple(key for key, _ in loaded.left_out)
+                    self.inbox.put(BoardMapBroken(name, keys), source="board")
         log.info("reading the board on %s", url)
         self._reader = BoardReader(
             url,

@@ -80,10 +80,17 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
-        bmap = board_map.load(args.map) if args.map else None
+        loaded = board_map.read(args.map) if args.map else None
     except board_map.BoardMapError as e:
         print(f"board-monitor: {e}", file=sys.stderr)
         return 1
+    bmap = loaded.board_map if loaded is not None else None
+    if loaded is not None:  # (its mistakes left out, as the kiosk does: said, then read)
+        for key, why in loaded.left_out:
+            print(f"board-monitor: {args.map}: contact {key!r} left out (shown as raw): {why}",
+                  file=sys.stderr)  # fmt: skip
+        for warning in loaded.warnings:
+            print(f"board-monitor: {args.map}: warning: {warning}", file=sys.stderr)
     port = find_port(NAME, args.port, args.baud)
     if port is None:
         return 1

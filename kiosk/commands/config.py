@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.check}: {problem}"
                 for problem in _board_map_problems(config) + _calibration_problems(config)
             ]
+            for warning in _board_map_warnings(config):
+                print(f"darts-kiosk: {args.check}: warning: {warning}", file=sys.stderr)
             if problems:
                 for problem in problems:
                     print(f"darts-kiosk: {problem}", file=sys.stderr)
@@ -67,17 +69,33 @@ def run(args: argparse.Namespace) -> int:
 
 def _board_map_problems(config: Config) -> list[str]:
     """The board map the kiosk would not load at start (it then reads the board as
-    sending hits, and says so on a banner): missing, or not a board map."""
+    sending hits, and says so on a banner): missing, or not a board map; or each entry
+    of it the kiosk would leave out (a mistake: the rest of the map is used)."""
     if not config.input.board_map:
         return []
-    from kiosk.adapters.serial_board.board_map import BoardMapError, load
+    from kiosk.adapters.serial_board.board_map import BoardMapError, read
 
+    path = config.input.board_map
     try:
-        load(config.input.board_map)
+        loaded = read(path)
     except BoardMapError as e:
         return [f"[input] board_map: {e}: the kiosk would not load it (darts-kiosk board-learn"
                 " makes one)"]  # fmt: skip
-    return []
+    return [f"[input] board_map: {path}: contact {key!r}: {why}: the kiosk leaves it out (a "
+            "dart there is not scored)" for key, why in loaded.left_out]  # fmt: skip
+
+
+def _board_map_warnings(config: Config) -> list[str]:
+    """What in the board map the kiosk uses but warns of (one segment on two contacts)."""
+    if not config.input.board_map:
+        return []
+    from kiosk.adapters.serial_board.board_map import BoardMapError, read
+
+    try:
+        loaded = read(config.input.board_map)
+    except BoardMapError:
+        return []  # (a problem: said as one)
+    return [f"[input] board_map: {config.input.board_map}: {w}" for w in loaded.warnings]
 
 
 def _calibration_problems(config: Config) -> list[str]:

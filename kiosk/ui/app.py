@@ -135,7 +135,7 @@ def translate_device(
         kiosk.set_cameras_down(ev.cameras)
         return None
     if kind == "BoardMapBroken":
-        kiosk.set_board_map_problem(ev.name)
+        kiosk.set_board_map_problem(ev.name, ev.contacts)
         return None
     if kind == "StoreDamaged":  # (logged by the check)
         kiosk.set_store_damaged()

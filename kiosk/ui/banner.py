@@ -1,8 +1,9 @@
 """The banners drawn over whatever screen is up: the board is lost (or sends what
 cannot be read: set to another speed); some of the cameras are not scoring (the
-others are); the board map did not load; a setting was stepped over at start; the
-database was deleted or replaced while open; the database is damaged; results are
-not being saved (no database, or the last input could not be committed).
+others are); the board map did not load (or loaded but for mistakes, left out); a
+setting was stepped over at start; the database was deleted or replaced while open;
+the database is damaged; results are not being saved (no database, or the last input
+could not be committed).
 
 The first banner lies at the top, over the title and the round (the Cricket
 scoreboard then says its round by the darts left), so the foot keeps what the
@@ -140,7 +141,13 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
     if kiosk.store_kept:
         text = kiosk.t("Games kept in a copy are not in the database: {} (see the log)")
         out.append((text.format(", ".join(kiosk.store_kept)), theme.ACCENT_DARK))
-    if kiosk.board_map_problem:
+    if kiosk.board_map_problem and kiosk.board_map_left_out:
+        text = kiosk.t("Board map {}: mistakes not used (see the log): contacts {}")
+        contacts = "; ".join(kiosk.board_map_left_out[:3])
+        if len(kiosk.board_map_left_out) > 3:
+            contacts += "; ..."
+        out.append((text.format(kiosk.board_map_problem, contacts), theme.ACCENT_DARK))
+    elif kiosk.board_map_problem:
         text = kiosk.t("Board map {} not loaded (see the log): learnt contacts do not score")
         out.append((text.format(kiosk.board_map_problem), theme.ACCENT_DARK))
     if kiosk.settings_mistakes:

@@ -133,6 +133,8 @@ class Kiosk:
         # calibrated" | "calibrate" (again) | "video ended").
         self.cameras_down: tuple[tuple[int, str], ...] = ()
         self.board_map_problem = ""  # the configured board map that did not load (its name)
+        # ... or loaded but for these entries (its contacts as written), left out
+        self.board_map_left_out: tuple[str, ...] = ()
         self.settings_mistakes: tuple[str, ...] = ()  # stepped over at start (logged)
         # Settings -> Find cameras: writes [camera] devices and calibrations into the
         # settings file (None: no settings file to write), and where the cameras'
@@ -220,9 +222,11 @@ class Kiosk:
             self.cameras_down = tuple(cameras)
             self.banner_revision += 1
 
-    def set_board_map_problem(self, name: str) -> None:
-        if name != self.board_map_problem:
-            self.board_map_problem = name
+    def set_board_map_problem(self, name: str, left_out: tuple[str, ...] = ()) -> None:
+        """``name``: the board map that did not load; with ``left_out``, that loaded
+        but for those entries."""
+        if (name, left_out) != (self.board_map_problem, self.board_map_left_out):
+            self.board_map_problem, self.board_map_left_out = name, tuple(left_out)
             self.banner_revision += 1
 
     def set_store_damaged(self) -> None:

@@ -142,6 +142,45 @@ def test_map2header_refuses_a_value_the_kiosk_would_not_understand(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    "value",
+    ["T20", "t20", "S20i", "s20O", "BTN NEXT", "btn  menu", "SB", "db", "MISS", "D5", " T1 ",
+     "320", "120", "225", "T20\x00", "D20i", "T25", "S0", "BTN START", "HELLO a 1",
+     "RAW 1 2", ""],
+)  # fmt: skip
+def test_map2header_compiles_exactly_the_maps_the_kiosk_reads_whole(
+    tmp_path: Path, value: str
+) -> None:
+    # One definition of a segment name: the kiosk read "320" as T20 (an old firmware's
+    # wire code) where map2header refused it; a map is good for both or for neither.
+    from kiosk.adapters.serial_board import board_map
+
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"version": 1, "contacts": {"0,0": value, "0,1": "T1"}}))
+    try:
+        board_map.load(path)
+        kiosk_reads_it = True
+    except board_map.BoardMapError:
+        kiosk_reads_it = False
+    done = subprocess.run([sys.executable, str(MAP2HEADER), str(path)], capture_output=True,
+                          text=True)  # fmt: skip
+    assert (done.returncode == 0) is kiosk_reads_it, (value, done.stderr)
+    if not kiosk_reads_it:
+        assert done.returncode == 2 and "contact '0,0'" in done.stderr, done.stderr
+
+
+def test_map2header_names_every_bad_entry_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "map.json"
+    path.write_text('{"version": 1, "contacts": {"0,0": "T21", "0,1": "320", "0,2": "T1", '
+                    '"0,3": "S2", "0,3": "S3"}}')  # fmt: skip
+    done = subprocess.run([sys.executable, str(MAP2HEADER), str(path)], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 2
+    for key in ("'0,0'", "'0,1'", "'0,3'"):
+        assert f"contact {key}" in done.stderr, done.stderr
+    assert "'0,2'" not in done.stderr
+
+
 def test_map2header_refuses_a_contact_beyond_sixteen_columns(tmp_path: Path) -> None:
     (tmp_path / "map.json").write_text(json.dumps({"version": 1, "contacts": {"0,16": "T1"}}))
     done = subprocess.run(

@@ -202,3 +202,24 @@ def test_the_monitor_says_a_board_at_the_wrong_speed_without_verbose() -> None:
     assert (
         line_for(Status("lost", "no line for 3 s"), verbose=True) == "status lost (no line for 3 s)"
     )
+
+
+def test_board_monitor_with_a_map_with_a_typo_shows_the_rest_mapped_and_names_the_typo(
+    tmp_path: Path, procs: list[Proc]
+) -> None:
+    # One bad entry made the monitor refuse the whole map (exit 1): the kiosk uses the
+    # rest, so the monitor shows what the kiosk would score.
+    board_map = tmp_path / "map.json"
+    board_map.write_text('{"version": 1, "contacts": {"4,9": "T20", "5,5": "T21"}}')
+    link = tmp_path / "dartboard"
+    board = Proc("virtual-board", "--link", str(link), stdin=True)
+    procs.append(board)
+    board.next_line()
+    monitor = Proc("board-monitor", "--port", str(link), "--map", str(board_map))
+    procs.append(monitor)
+    monitor.until("status connected")
+    board.say("RAW 4 9")
+    board.say("RAW 5 5")
+    assert [monitor.next_line(), monitor.next_line()] == ["hit T20", "raw 5 5"]
+    err = monitor.stop()
+    assert "contact '5,5' left out" in err and "'T21' is not a segment" in err, err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,91 @@ def test_a_missing_map_file_is_a_board_map_error(tmp_path: Path) -> None:
 def test_contact_of_finds_where_a_segment_was_learnt() -> None:
     assert MAP.contact_of("BTN NEXT") == (9, 0)
     assert MAP.contact_of("T1") is None
+
+
+# -- a map with mistakes: the rest used, each mistake named --------------------------------
+
+
+def _read(tmp_path: Path, text: str) -> board_map.MapFile:
+    path = tmp_path / "map.json"
+    path.write_text(text)
+    return board_map.read(path)
+
+
+def test_one_bad_entry_is_left_out_and_named_and_the_rest_of_the_map_is_used(
+    tmp_path: Path,
+) -> None:
+    # One typo threw the whole map away: every dart came as RAW, none scored.
+    loaded = _read(tmp_path, '{"version": 1, "contacts": {"0,0": "T20", "3,7": "T21", '
+                             '"3,x": "D5", "1,1": "BTN NEXT"}}')  # fmt: skip
+    assert loaded.board_map.event_for(Raw(0, 0)) == Hit(Dart(20, 3))
+    assert loaded.board_map.event_for(Raw(1, 1)) == Button("NEXT")
+    assert loaded.board_map.event_for(Raw(3, 7)) == Raw(3, 7)  # not scored: said so
+    assert [key for key, _ in loaded.left_out] == ["3,7", "3,x"]
+    assert "'T21' is not a segment" in loaded.left_out[0][1]
+    assert "row,col" in loaded.left_out[1][1]
+
+
+def test_a_contact_given_twice_with_two_segments_is_used_as_neither(tmp_path: Path) -> None:
+    # JSON keeps the last of a key given twice, and said nothing: T19 scored for a
+    # contact the owner may have meant as T20.
+    for again in ('"3,7"', '"03, 7"'):  # (the same contact written otherwise)
+        text = f'{{"version": 1, "contacts": {{"3,7": "T20", "0,0": "S1", {again}: "T19"}}}}'
+        loaded = _read(tmp_path, text)
+        assert loaded.board_map.event_for(Raw(3, 7)) == Raw(3, 7), text
+        assert loaded.board_map.event_for(Raw(0, 0)) == Hit(Dart(1, 1))
+        ((key, why),) = loaded.left_out
+        assert key == "3,7" and "given 2 times, as T20, T19" in why
+
+
+def test_a_contact_given_twice_as_the_same_segment_is_used_and_warned_of(tmp_path: Path) -> None:
+    loaded = _read(tmp_path, '{"version": 1, "contacts": {"3,7": "T20", "3,7": "t20"}}')
+    assert loaded.board_map.event_for(Raw(3, 7)) == Hit(Dart(20, 3))
+    assert not loaded.left_out
+    assert loaded.warnings == ("contact '3,7' is given 2 times (as T20)",)
+
+
+def test_one_segment_on_two_contacts_is_used_and_warned_of(tmp_path: Path) -> None:
+    # Some boards have two pads for a segment; on most it is a typo: used, and said.
+    loaded = _read(tmp_path, '{"version": 1, "contacts": {"3,7": "T20", "4,2": "T20", '
+                             '"5,5": "S20i", "5,6": "S20o"}}')  # fmt: skip
+    assert loaded.board_map.event_for(Raw(3, 7)) == loaded.board_map.event_for(Raw(4, 2))
+    assert not loaded.left_out
+    (warning,) = loaded.warnings
+    assert warning.startswith("T20 is on contacts 3,7 and 4,2")
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("320", "numeric code of old firmware, not a segment name: write 'T20'"),
+     ("225", "write 'DB'"),
+     ("T20\x00", "not plain text"),
+     ("D20i", "only singles"),
+     ("S25", "not a segment"),
+     ("HELLO board 1.0", "not a segment"),
+     ("RAW 3 7", "not a segment")],
+)  # fmt: skip
+def test_a_value_the_firmware_cannot_send_is_no_segment_name(value: str, why: str) -> None:
+    # "320" (a legacy wire code) was taken as T20 by the kiosk and refused by
+    # map2header: a map the kiosk read was one the firmware could not be built with.
+    with pytest.raises(BoardMapError, match=re.escape(why)):
+        board_map.target_of(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "spelt"),
+    [("t20", "T20"), ("s20I", "S20i"), (" btn  next ", "BTN NEXT"), ("miss", "MISS"),
+     ("sb", "SB"), ("D5", "D5")],
+)  # fmt: skip
+def test_a_segment_name_in_any_case_is_read_and_written_back_as_the_protocol_spells_it(
+    tmp_path: Path, value: str, spelt: str
+) -> None:
+    loaded = _read(tmp_path, json.dumps({"version": 1, "contacts": {"1,2": value}}))
+    assert loaded.board_map.contacts == {(1, 2): spelt}
+    assert not loaded.left_out
+
+
+def test_a_contact_past_what_raw_can_say_is_left_out(tmp_path: Path) -> None:
+    loaded = _read(tmp_path, '{"version": 1, "contacts": {"1000,1": "T20", "1,1": "T1"}}')
+    assert [key for key, _ in loaded.left_out] == ["1000,1"]
+    assert loaded.board_map.contacts == {(1, 1): "T1"}

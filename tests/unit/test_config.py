@@ -406,6 +406,27 @@ def test_checking_a_file_loads_its_board_map(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr
 
 
+def test_checking_a_file_names_each_mistake_in_its_board_map(tmp_path: Path) -> None:
+    # One bad entry was one message without its contact (the kiosk then threw the whole
+    # map away); "320" passed, though map2header refuses it. Each is named now, with
+    # its contact; the kiosk leaves those out and uses the rest.
+    mapped = tmp_path / "map.json"
+    mapped.write_text('{"version": 1, "contacts": {"3,7": "T20", "5,5": "320", '
+                      '"6,6": "T21", "1,1": "T19", "2,2": "T19"}}')  # fmt: skip
+    conf = write(tmp_path / "board.toml", f'[input]\nboard_map = "{mapped}"\n')
+    refused = run_cli("--check", str(conf))
+    assert refused.returncode == 2 and "OK" not in refused.stdout, refused
+    lines = refused.stderr.splitlines()
+    for key, why in (("5,5", "write 'T20'"), ("6,6", "'T21' is not a segment")):
+        assert any(str(mapped) in line and f"contact '{key}'" in line and why in line
+                   for line in lines), (key, lines)  # fmt: skip
+    # One segment on two contacts: used (some boards have two pads), and warned of.
+    assert "warning" in refused.stderr and "T19 is on contacts 1,1 and 2,2" in refused.stderr
+    mapped.write_text('{"version": 1, "contacts": {"1,1": "T19", "2,2": "T19"}}')
+    ok = run_cli("--check", str(conf))
+    assert ok.returncode == 0 and "T19 is on contacts 1,1 and 2,2" in ok.stderr, ok
+
+
 def test_config_check_names_every_mistake_and_show_shows_what_the_kiosk_would_use(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

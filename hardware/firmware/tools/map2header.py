@@ -6,19 +6,31 @@
 
 With ``board_map.h`` next to ``dartboard.ino`` the firmware sends segment lines
 (``T20``, ``S20i``, ``SB``, ``BTN NEXT``) instead of ``RAW r c``. Delete the file to go
-back to raw contacts. Standard library only, so it runs without the kiosk installed.
+back to raw contacts. Runs from this repository with any Python 3.10+, the kiosk
+installed or not: it reads the map with the kiosk's own reader (standard library only),
+found beside it in this repository.
 
-A map value is the protocol v1 line the firmware will send for that contact; the byte
-encoding below must match ``lines.h`` (kind in the top 3 bits, number in the low 5).
+A map value is the protocol v1 line the firmware will send for that contact, spelt as
+the kiosk spells it (``kiosk.adapters.serial_board.board_map.target_of``: the one
+definition, so the kiosk reads every map this compiles, and this compiles every map
+the kiosk reads whole). Unlike the kiosk, which leaves a bad entry out and plays on,
+this refuses a map with any bad entry, naming each: a firmware is built from a map
+put right. The byte encoding below must match ``lines.h`` (kind in the top 3 bits,
+number in the low 5).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from pathlib import Path
+
+# The kiosk of this repository (hardware/firmware/tools/ -> the repository's root).
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+# (imported after the path is set: the kiosk need not be installed)
+from kiosk.adapters.serial_board.board_map import BoardMapError, read, target_of
+from kiosk.adapters.serial_board.protocol import Button
 
 KIND_SINGLE = 1
 KIND_SINGLE_INNER = 2
@@ -30,9 +42,6 @@ SPECIAL = {"SB": 1, "DB": 2, "MISS": 3, "BTN NEXT": 4, "BTN UNDO": 5, "BTN MENU"
 MAX_COLS = 16  # matrix.h: one uint16_t of column bits per row
 MAX_ROWS = 64
 
-_SEGMENT = re.compile(r"([SDT])([1-9]|1[0-9]|20)([IO]?)")
-_KEY = re.compile(r"\s*(\d{1,3})\s*,\s*(\d{1,3})\s*")
-
 
 class MapError(ValueError):
     """The map file cannot be turned into a header."""
@@ -40,44 +49,41 @@ class MapError(ValueError):
 
 def code_for(value: str) -> int:
     """The firmware's byte for a map value: ``"T20"`` -> 0xB4."""
-    text = " ".join(value.split())
-    upper = text.upper()
-    if upper in SPECIAL:
-        return (KIND_SPECIAL << 5) | SPECIAL[upper]
-    m = _SEGMENT.fullmatch(upper)
-    if not m:
-        raise MapError(f"{value!r} is not a segment (T20, D5, S1, S20i, S20o, SB, DB) or button")
-    kind_letter, number, ring = m.groups()
-    ring = ring.lower()
-    if ring and kind_letter != "S":
-        raise MapError(f"{value!r}: only singles have an inner/outer ring")
+    try:
+        event = target_of(value)
+    except BoardMapError as e:
+        raise MapError(str(e)) from None
+    if isinstance(event, Button):
+        return (KIND_SPECIAL << 5) | SPECIAL[f"BTN {event.name}"]
+    dart = event.dart
+    if str(dart) in SPECIAL:  # SB, DB, MISS
+        return (KIND_SPECIAL << 5) | SPECIAL[str(dart)]
     kind = {
-        ("S", ""): KIND_SINGLE,
-        ("S", "i"): KIND_SINGLE_INNER,
-        ("S", "o"): KIND_SINGLE_OUTER,
-        ("D", ""): KIND_DOUBLE,
-        ("T", ""): KIND_TREBLE,
-    }[(kind_letter, ring)]
-    return (kind << 5) | int(number)
+        (1, ""): KIND_SINGLE,
+        (1, "i"): KIND_SINGLE_INNER,
+        (1, "o"): KIND_SINGLE_OUTER,
+        (2, ""): KIND_DOUBLE,
+        (3, ""): KIND_TREBLE,
+    }[(dart.multiplier, event.ring)]
+    return (kind << 5) | dart.number
 
 
-def load_map(data: object) -> dict[tuple[int, int], int]:
-    """``{"version": 1, "contacts": {"r,c": "T20"}}`` -> ``{(r, c): code}``."""
-    if not isinstance(data, dict) or data.get("version") != 1:
-        raise MapError('not a version 1 board map (expected {"version": 1, "contacts": ...})')
-    contacts = data.get("contacts")
-    if not isinstance(contacts, dict):
-        raise MapError('"contacts" must be an object of "row,col": "T20"')
+def load_map(path: Path) -> dict[tuple[int, int], int]:
+    """The map file at ``path`` (``{"version": 1, "contacts": {"r,c": "T20"}}``) ->
+    ``{(r, c): code}``; ``MapError`` naming every bad entry. What the kiosk would use
+    but warns of (one segment on two contacts) is said on stderr."""
+    try:
+        loaded = read(path)
+        board_map = loaded.strict()
+    except BoardMapError as e:
+        raise MapError(str(e)) from None
+    for warning in loaded.warnings:
+        print(f"map2header: {path}: warning: {warning}", file=sys.stderr)
     codes: dict[tuple[int, int], int] = {}
-    for key, value in contacts.items():
-        m = _KEY.fullmatch(str(key))
-        if not m:
-            raise MapError(f'contact {key!r} is not "row,col"')
-        row, col = int(m.group(1)), int(m.group(2))
+    for (row, col), value in board_map.contacts.items():
         if row >= MAX_ROWS or col >= MAX_COLS:
-            raise MapError(f"contact {key!r} is outside {MAX_ROWS} rows x {MAX_COLS} columns")
-        if not isinstance(value, str):
-            raise MapError(f"contact {key!r}: {value!r} is not a string")
+            raise MapError(f"contact '{row},{col}' is outside {MAX_ROWS} rows x {MAX_COLS} "
+                           "columns")  # fmt: skip
         codes[(row, col)] = code_for(value)
     if not codes:
         raise MapError("the map has no contacts")
@@ -119,16 +125,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--out", type=Path, help="header to write (default: stdout)")
     args = parser.parse_args(argv)
     try:
-        data = json.loads(args.map.read_text(encoding="utf-8"))
-        header = render(load_map(data), args.map.name)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, MapError) as exc:
-        print(f"map2header: {args.map}: {exc}", file=sys.stderr)
+        codes = load_map(args.map)
+        header = render(codes, args.map.name)
+    except MapError as exc:
+        where = "" if str(exc).startswith(f"{args.map}: ") else f"{args.map}: "
+        print(f"map2header: {where}{exc}", file=sys.stderr)
         return 2
     if args.out is None:
         sys.stdout.write(header)
     else:
         args.out.write_text(header, encoding="utf-8")
-        print(f"wrote {args.out} ({len(data['contacts'])} contacts)")
+        print(f"wrote {args.out} ({len(codes)} contacts)")
     return 0
 
 
