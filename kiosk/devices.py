@@ -67,8 +67,10 @@ class CamerasDown:
     """The configured cameras that are not scoring, numbered from 1 as in the config,
     each with why: "no pictures" (unplugged, failing), "not calibrated" (no calibration
     file named, or none there yet: never calibrated), "calibrate" (calibrate it again:
-    moved, pictures of another size, a calibration file that does not load) or "board
-    not seen" (its checks find no board in its view: covered, turned away, dark). Empty:
+    moved, pictures of another size, a calibration file that does not load), "board
+    not seen" (its checks find no board in its view: covered, turned away, dark), "file
+    not found" or "not a video" (a file named as the camera: not there, or not a video
+    OpenCV can read; the banner names the file from the settings). Empty:
     every camera scores. The banner says so while the others go on (with every camera
     down, the board banner)."""
 
@@ -416,7 +418,7 @@ class Devices:
 
     def _report_down(self) -> None:
         """``CamerasDown`` to the screens when the cameras that are not scoring change."""
-        from kiosk.adapters.camera.capture import VIDEO_ENDED
+        from kiosk.adapters.camera.capture import FILE_NOT_FOUND, NOT_A_VIDEO, VIDEO_ENDED
         from kiosk.adapters.camera.scorer import NOT_IN_VIEW
 
         with self._state_lock:
@@ -429,6 +431,10 @@ class Devices:
                         why = "video ended"  # (a recorded video standing in: not retried)
                     elif self._camera_details.get(i, "").startswith(NOT_IN_VIEW):
                         why = "board not seen"
+                    elif self._camera_details.get(i, "").startswith(f"{FILE_NOT_FOUND}: "):
+                        why = "file not found"  # (a video file named: not retried at once)
+                    elif self._camera_details.get(i, "").startswith(f"{NOT_A_VIDEO}: "):
+                        why = "not a video"
                     else:
                         why = "no pictures"
                     down.append((self._camera_numbers[i], why))

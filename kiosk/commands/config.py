@@ -44,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
             config = load_config(args.check, search_paths=(), mistakes=mistakes)
             problems = mistakes + [
                 f"{args.check}: {problem}"
-                for problem in _board_map_problems(config) + _calibration_problems(config)
+                for problem in (
+                    _board_map_problems(config)
+                    + _camera_source_problems(config)
+                    + _calibration_problems(config)
+                )
             ]
             for warning in _board_map_warnings(config):
                 print(f"darts-kiosk: {args.check}: warning: {warning}", file=sys.stderr)
@@ -96,6 +100,21 @@ def _board_map_warnings(config: Config) -> list[str]:
     except BoardMapError:
         return []  # (a problem: said as one)
     return [f"[input] board_map: {config.input.board_map}: {w}" for w in loaded.warnings]
+
+
+def _camera_source_problems(config: Config) -> list[str]:
+    """The cameras named by a file (a recorded video standing in) that the kiosk could
+    not read: a file not there, or not a video. A camera (``/dev/video*``, an index)
+    not plugged in is no mistake (cameras are plugged in later), and a URL is not
+    looked at (the network camera may be off now)."""
+    if not config.camera.devices:
+        return []
+    from kiosk.adapters.camera.capture import file_problem
+
+    return [f"[camera] devices: camera {n}: {why}: the kiosk gets no pictures from it (a "
+            "camera is /dev/videoN, /dev/v4l/by-id/... or its index; a file is a recorded "
+            "video)" for n, device in enumerate(config.camera.devices, 1)
+            if (why := file_problem(device)) is not None]  # fmt: skip
 
 
 def _calibration_problems(config: Config) -> list[str]:

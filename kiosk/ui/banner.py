@@ -207,7 +207,8 @@ def setting_of(mistake: str) -> str:
 # Why a camera is down that wants calibrating: never calibrated, or again (it moved).
 CALIBRATE = ("not calibrated", "calibrate")
 # Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).
-NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended", "board not seen")
+NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended", "board not seen", "file not found",
+                              "not a video")  # fmt: skip
 
 
 def _all_down(kiosk: Kiosk, *whys: str) -> bool:
@@ -237,9 +238,22 @@ def _down_list(kiosk: Kiosk) -> str:
             parts.append(kiosk.t("camera {} (its video ended)").format(number))
         elif why == "board not seen":
             parts.append(kiosk.t("camera {} (does not see the board: check it)").format(number))
+        elif why == "file not found":  # (a video file named as the camera)
+            parts.append(kiosk.t("camera {} (file not found: {})").format(
+                number, _source(kiosk, number)))  # fmt: skip
+        elif why == "not a video":
+            parts.append(kiosk.t("camera {} (not a video OpenCV can read: {})").format(
+                number, _source(kiosk, number)))  # fmt: skip
         else:
             parts.append(kiosk.t("camera {} (no pictures)").format(number))
     return "; ".join(parts)
+
+
+def _source(kiosk: Kiosk, number: int) -> str:
+    """Camera ``number``'s source as the settings file names it (``[camera] devices``)."""
+    config = getattr(kiosk.devices, "config", None)
+    devices = getattr(getattr(config, "camera", None), "devices", ())
+    return str(devices[number - 1]) if 0 < number <= len(devices) else "?"
 
 
 def _strip(

@@ -33,3 +33,16 @@ def test_the_banner_says_which_camera_does_not_see_the_board(tmp_path: Path) -> 
         said = "камера 1 (не бачить мішені: перевірте її)"
         assert said in " ".join(d.texts), d.texts
         assert not any("під'єднуємо" in t for t in d.texts), d.texts  # (not "reconnecting")
+
+
+def test_the_banner_names_a_camera_file_not_there_in_the_kiosks_language(tmp_path: Path) -> None:
+    import dataclasses
+
+    base = Config(language="uk")
+    camera = dataclasses.replace(base.camera, devices=("/dev/video0", "/srv/rig2.avi"))
+    with kiosk_on_board(tmp_path, config=dataclasses.replace(base, camera=camera)) as (d, _):
+        start_game(d, ("Anna", "Boris"))
+        d.kiosk.set_cameras_down(((2, "file not found"),))
+        d.settle()
+        said = "Не рахує: камера 2 (файл не знайдено: /srv/rig2.avi)."  # noqa: RUF001
+        assert said in " ".join(d.texts), d.texts

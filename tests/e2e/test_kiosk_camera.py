@@ -168,7 +168,7 @@ def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(
         config.camera,
-        devices=(*config.camera.devices, str(tmp_path / "unplugged.avi"), str(tmp_path / "c.avi")),
+        devices=(*config.camera.devices, "/dev/video97", str(tmp_path / "c.avi")),
         calibrations=(*config.camera.calibrations, str(tmp_path / "camera.json"),
                       str(tmp_path / "new.json")),
     )  # fmt: skip
@@ -194,7 +194,7 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(
         config.camera,
-        devices=(*config.camera.devices, str(tmp_path / "unplugged.avi")),
+        devices=(*config.camera.devices, "/dev/video97"),
         calibrations=(*config.camera.calibrations, str(tmp_path / "camera.json")),
     )
     config = dataclasses.replace(config, camera=camera)
@@ -209,6 +209,42 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
         d.settle()
         want = "Not scoring: camera 2 (no pictures). The other cameras go on."
         assert want in d.texts, d.texts
+
+
+def test_a_camera_file_not_there_or_not_a_video_is_named_with_its_file(tmp_path: Path) -> None:
+    """A recorded video named as a camera that is not there (a typing mistake in the
+    settings), or a file that is not a video, was "no pictures", retried every second
+    for ever as if unplugged. The banner and the settings say what is wrong, and with
+    which file."""
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    missing, notes = tmp_path / "rig2.avi", tmp_path / "rig3.txt"
+    notes.write_text("camera 3 goes here\n")
+    camera = dataclasses.replace(
+        config.camera,
+        devices=(*config.camera.devices, str(missing), str(notes)),
+        calibrations=(*config.camera.calibrations, *[str(tmp_path / "camera.json")] * 2),
+    )
+    config = dataclasses.replace(config, camera=camera)
+    with _kiosk(tmp_path, config) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        named = ((2, "file not found"), (3, "not a video"))
+        d.wait_for(lambda: set(named) <= set(d.kiosk.cameras_down), timeout=30,
+                   what="cameras 2 and 3 named")  # fmt: skip
+        d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
+        d.settle()
+        said = (f"Not scoring: camera 2 (file not found: {missing}); camera 3 (not a video "
+                f"OpenCV can read: {notes}). The other cameras go on.")  # fmt: skip
+        assert said in " ".join(d.texts), d.texts  # (on two lines)
+    with _kiosk(tmp_path / "settings", config) as (running, d):  # (no game to resume)
+        d.press("\n")  # attract -> main menu
+        d.press("4")
+        running.devices.switch("camera")
+        d.wait_for(lambda: set(named) <= set(d.kiosk.cameras_down), timeout=30,
+                   what="cameras 2 and 3 named")  # fmt: skip
+        d.screen.dirty = True
+        d.settle()
+        assert "file not found" in d.texts and "not a video" in d.texts, d.texts
 
 
 def test_a_dart_the_cameras_could_not_place_asks_for_it_to_be_typed(tmp_path: Path) -> None:

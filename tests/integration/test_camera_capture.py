@@ -65,14 +65,39 @@ def test_a_video_that_ends_is_said_to_have_ended_and_is_not_played_again(tmp_pat
 
 def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_crash(tmp_path):
     states = []
-    r = CameraReader(str(tmp_path / "missing.avi"), lambda f, i, t: None,
-                     lambda s, d: states.append(s), retry_interval=0.05)  # fmt: skip
+    link = tmp_path / "usb-cam-video-index0"
+    link.symlink_to("/dev/video97")  # a camera not plugged in (here: none at all)
+    r = CameraReader(str(link), lambda f, i, t: None, lambda s, d: states.append(s),
+                     retry_interval=0.05)  # fmt: skip
     r.start()
     assert wait(lambda: "reconnecting" in states)
-    (tmp_path / "missing.avi").touch()  # still not a video: keeps retrying
     time.sleep(0.2)
     r.stop()
     assert states == ["lost", "reconnecting"]
+
+
+def test_a_video_file_not_there_or_not_a_video_is_named_and_looked_at_only_now_and_then(
+    tmp_path,
+):
+    # It was "reconnecting" for ever, opened every retry_interval, with nothing said of
+    # the file: a typing mistake in the settings looked like a loose cable.
+    video = tmp_path / "rig.avi"
+    statuses = []
+    r = CameraReader(str(video), lambda f, i, t: None, lambda s, d: statuses.append((s, d)),
+                     retry_interval=0.05, file_retry_interval=1.0)  # fmt: skip
+    r.start()
+    try:
+        assert wait(lambda: statuses)
+        assert statuses == [("lost", f"file not found: {video}")]
+        video.write_text("a text file, not a video\n")
+        assert wait(lambda: len(statuses) > 1, timeout=3)
+        assert statuses[1:] == [("lost", f"not a video OpenCV can read: {video}")]
+        _write_video(video, [np.zeros((48, 64, 3), np.uint8)] * 3)
+        time.sleep(0.4)  # eight retry intervals: not looked at again yet
+        assert len(statuses) == 2
+        assert wait(lambda: ("connected", str(video)) in statuses, timeout=3)  # but later
+    finally:
+        r.stop()
 
 
 def test_a_camera_named_by_a_stable_link_is_a_camera_not_a_file(tmp_path):

@@ -71,13 +71,27 @@ def _down_events(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> lis
 
 def test_unplugged_and_uncalibrated_cameras_are_named_with_what_to_do(tmp_path: Path) -> None:
     good = _video(tmp_path / "good.avi", [Step("still", 30)])
-    devices = (str(good), str(tmp_path / "unplugged.avi"), str(good))
+    devices = (str(good), "/dev/video97", str(good))  # (no /dev/video97: unplugged)
     calibrations = (str(good.with_suffix(".json")), str(good.with_suffix(".json")))
     seen = _down_events(devices, calibrations)
     # The third has no calibration: left out from the start, never calibrated (not
     # "again"); the second sends nothing.
     assert seen[0] == CamerasDown(((3, "not calibrated"),))
     assert CamerasDown(((2, "no pictures"), (3, "not calibrated"))) in seen
+
+
+def test_a_camera_file_not_there_or_not_a_video_is_named_so_in_the_log_and_to_the_screens(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    good = _video(tmp_path / "good.avi", [Step("still", 30)])
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a video\n")
+    devices = (str(good), str(tmp_path / "gone.avi"), str(notes))
+    with caplog.at_level("WARNING", logger="kiosk"):
+        seen = _down_events(devices, (str(good.with_suffix(".json")),) * 3)
+    assert any({(2, "file not found"), (3, "not a video")} <= set(e.cameras) for e in seen), seen
+    assert f"camera 2 lost: file not found: {tmp_path / 'gone.avi'}" in caplog.text
+    assert f"camera 3 lost: not a video OpenCV can read: {notes}" in caplog.text
 
 
 def test_a_calibration_file_not_there_yet_is_not_calibrated_and_a_broken_one_is_again(

@@ -376,6 +376,55 @@ def test_checking_a_file_names_the_cameras_it_gives_no_calibration(tmp_path: Pat
     assert run_cli("--check", str(only_good)).returncode == 0
 
 
+CALIBRATION = (
+    '{"image_size": [1280, 720], "points": ['
+    '{"image": [640, 360], "board": [0, 0]}, {"image": [640, 190], "board": [0, 170]},'
+    '{"image": [810, 360], "board": [170, 0]}, {"image": [640, 530], "board": [0, -170]},'
+    '{"image": [470, 360], "board": [-170, 0]}]}'
+)
+
+
+def test_checking_a_file_names_a_camera_file_not_there_or_not_a_video(tmp_path: Path) -> None:
+    """A recorded video named as a camera that is not there, or is not a video, was
+    called OK; the kiosk then showed the camera "reconnecting" for ever. A camera not
+    plugged in (cameras come later) and a network camera are no mistake."""
+    import cv2
+    import numpy as np
+
+    video = tmp_path / "rig.avi"
+    out = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 30, (64, 48))
+    for _ in range(3):
+        out.write(np.zeros((48, 64, 3), np.uint8))
+    out.release()
+    notes = write(tmp_path / "notes.txt", "not a video\n")
+    missing = tmp_path / "gone.avi"
+    cal = write(tmp_path / "cam.json", CALIBRATION)
+    devices = [str(video), "/dev/video97", "http://192.0.2.7:8080/video", str(missing), str(notes)]
+    conf = write(
+        tmp_path / "cams.toml",
+        f"[camera]\ndevices = {devices!r}\ncalibrations = {[str(cal)] * len(devices)!r}\n".replace(
+            "'", '"'
+        ),
+    )
+    refused = run_cli("--check", str(conf))
+    assert refused.returncode == 2 and "OK" not in refused.stdout
+    assert refused.stderr.splitlines() == [
+        f"darts-kiosk: {conf}: [camera] devices: camera 4: file not found: {missing}: the kiosk "
+        "gets no pictures from it (a camera is /dev/videoN, /dev/v4l/by-id/... or its index; "
+        "a file is a recorded video)",
+        f"darts-kiosk: {conf}: [camera] devices: camera 5: not a video OpenCV can read: {notes}: "
+        "the kiosk gets no pictures from it (a camera is /dev/videoN, /dev/v4l/by-id/... or its "
+        "index; a file is a recorded video)",
+    ]
+    fine = write(
+        tmp_path / "fine.toml",
+        f'[camera]\ndevices = ["{video}", "/dev/video97", "http://192.0.2.7:8080/video"]\n'
+        f'calibrations = ["{cal}", "{cal}", "{cal}"]\n',
+    )
+    ok = run_cli("--check", str(fine))
+    assert (ok.returncode, ok.stdout.strip()) == (0, f"{fine}: OK"), ok.stderr
+
+
 def test_a_later_file_with_fewer_cameras_than_calibrations_is_named_for_its_devices(
     tmp_path: Path,
 ) -> None:

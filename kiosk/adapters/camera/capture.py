@@ -9,6 +9,10 @@ reported as ``lost`` and reopened every ``retry_interval`` seconds, forever; it 
 raises into the kiosk.
 A video file that ends without ``loop`` is ``lost`` for good ("the video ended"):
 opened again it would play its darts again, and they would be scored twice.
+A file that is not there ("file not found: PATH") or that OpenCV cannot read as a video
+("not a video OpenCV can read: PATH") is ``lost`` with that said, not "reconnecting":
+opening it again a second later would not mend it. It is looked at again every
+``FILE_RETRY_S`` (it may be copied into place), not every ``retry_interval``.
 
 Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
 "reconnecting" (the vocabulary of the serial reader's ``Status``).
@@ -31,6 +35,10 @@ log = logging.getLogger("kiosk.camera")
 FrameSink = Callable[[np.ndarray, int, float], None]  # frame, index, monotonic time
 StatusSink = Callable[[str, str], None]
 VIDEO_ENDED = "the video ended"
+# Why a camera named by a file gives no pictures (the status's detail: this, ": ", the path).
+FILE_NOT_FOUND = "file not found"
+NOT_A_VIDEO = "not a video OpenCV can read"
+FILE_RETRY_S = 10.0  # such a file is looked at again this often (it may appear)
 
 # What "fixed" means to the V4L2 backend: 1 = manual exposure (3 = auto), and the
 # other automatic controls off. Cameras without a control ignore it; we log what took.
@@ -94,6 +102,38 @@ def is_device(source: str | int) -> bool:
     to one (``/dev/v4l/by-id/...`` or ``by-path/...``: names that stay put when the
     cameras come up in another order at boot, which ``/dev/videoN`` numbers do not)."""
     return isinstance(source, int) or os.path.realpath(str(source)).startswith("/dev/")
+
+
+def is_url(source: str | int) -> bool:
+    """A network camera's stream (``http://...``, ``rtsp://...``)."""
+    return isinstance(source, str) and "://" in source
+
+
+def not_opened_why(source: str | int) -> str | None:
+    """Why a source that names a file (not a camera, not a URL) did not open, as the
+    screen and the log say it: "file not found: PATH", or "not a video OpenCV can read:
+    PATH" (a folder, a text file, a video cut short at its start); None for a camera or
+    a URL (unplugged, or down: opened again, it may come back)."""
+    src = parse_source(source)
+    if isinstance(src, int) or is_device(src) or is_url(src):
+        return None
+    if not os.path.exists(src):
+        return f"{FILE_NOT_FOUND}: {src}"
+    return f"{NOT_A_VIDEO}: {src}"
+
+
+def file_problem(source: str | int) -> str | None:
+    """What ``darts-kiosk config --check`` says of a camera source: a file that is not
+    there or not a video (``not_opened_why``), opened to tell; None for one that opens,
+    a camera (one not plugged in yet is no mistake) or a URL (not looked at)."""
+    why = not_opened_why(source)
+    if why is None or why.startswith(FILE_NOT_FOUND) or not os.path.isfile(str(source).strip()):
+        return why
+    cap = cv2.VideoCapture(str(source).strip())
+    try:
+        return None if cap.isOpened() else why
+    finally:
+        cap.release()
 
 
 MAX_CATCH_UP_S = 1.0  # a recorded video this far behind its clock starts the clock again
@@ -211,9 +251,11 @@ class CameraReader:
         size: tuple[int, int] | None = CAPTURE_SIZE,
         name: str = "camera",
         clock: PlayClock | None = None,
+        file_retry_interval: float = FILE_RETRY_S,
     ) -> None:
         """``clock``: what a recorded video played ``realtime`` keeps time by, shared
-        by the videos of one rig (a clock of its own if None)."""
+        by the videos of one rig (a clock of its own if None). ``file_retry_interval``:
+        how often a file that is not there, or not a video, is looked at again."""
         self.source = parse_source(source)
         self.clock = clock or PlayClock()
         self.on_frame = on_frame
@@ -221,10 +263,12 @@ class CameraReader:
         self.realtime = realtime
         self.loop = loop
         self.retry_interval = retry_interval
+        self.file_retry_interval = file_retry_interval
         self.size = size
         self.name = name
         self.frames = 0  # frames delivered since start
         self._state: str | None = None
+        self._file_why: str | None = None  # why the file named does not open, last said
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -241,8 +285,11 @@ class CameraReader:
             if self._thread.is_alive():
                 log.error("%s: reader thread did not stop", self.name)
 
-    def _status(self, state: str, detail: str) -> None:
-        if state == self._state:
+    def _status(self, state: str, detail: str, *, anew: bool = False) -> None:
+        """To the sink on a change of state (a camera retried every second is not said
+        every second), or when ``anew`` (a file's problem that changed: not there, then
+        there but not a video)."""
+        if state == self._state and not anew:
             return
         self._state = state
         try:
@@ -257,11 +304,23 @@ class CameraReader:
             try:
                 cap = open_capture(self.source, self.size)
                 if cap is None:
+                    if (why := not_opened_why(self.source)) is not None:
+                        # Not mended by trying again at once: said, and looked at
+                        # again now and then (it may be copied into place).
+                        anew = why != self._file_why
+                        if anew:
+                            log.error("%s: %s", self.name, why)
+                        self._file_why = why
+                        self._status("lost", why, anew=anew)
+                        first = False
+                        self._stop.wait(max(self.retry_interval, self.file_retry_interval))
+                        continue
                     detail = f"cannot open {self.source}"
                     self._status("lost" if first else "reconnecting", detail)
                     first = False
                     self._stop.wait(self.retry_interval)
                     continue
+                self._file_why = None
                 first = False
                 self._status("connected", str(self.source))
                 try:

@@ -41,6 +41,8 @@ CAMERA_DOWN = {
     "not calibrated": "not calibrated",
     "video ended": "video ended",
     "board not seen": "does not see the board",
+    "file not found": "file not found",
+    "not a video": "not a video",
 }
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
