@@ -51,6 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     name = args_list[0] if args_list and not args_list[0].startswith("-") else "kiosk"
     _printable_anywhere()
+    # Before any command loads OpenCV, which reads its size limit once, when it loads:
+    # a picture too large for memory is then refused from its header, in any format.
+    from kiosk.commands._picture import limit_decoding
+
+    limit_decoding()
     try:
         return _main(args_list)
     except KeyboardInterrupt:

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from kiosk.adapters.camera.autocal import auto_calibrate
 from kiosk.adapters.camera.calibration import FACE_ON_DEG, picture_kind
 from kiosk.adapters.camera.capture import is_device, parse_source, smaller_than_asked
 from kiosk.commands._out import why_not_writable
+from kiosk.commands._picture import read_picture
 from kiosk.config import Config, ConfigError, load_config
 
 NAME = "camera-calibrate"
@@ -160,30 +160,24 @@ def run(args: argparse.Namespace) -> int:
     if args.image and not Path(args.image).is_file():  # (a folder; a pipe would wait)
         return _fail(f"{args.image}: " + ("not a file" if Path(args.image).exists()
                                           else "no such file"))  # fmt: skip
+    picture = read_picture(args.image) if args.image else None
+    if isinstance(picture, str):  # too large, cut short, not a picture
+        return _fail(f"{args.image}: {picture}")
     if not args.image and (why := missing_source(args.camera)) is not None:
         return _fail(why)
     if not (args.auto and args.yes) and (why := no_display()) is not None:
         return _fail(f"{why}: run it on the kiosk's screen (or where DISPLAY is set), or "
                      "headless with --auto --yes (and --twenty-at X,Y if it cannot tell the "
                      "20)")  # fmt: skip
-    if args.image:
-        image = cv2.imread(args.image, cv2.IMREAD_COLOR)  # (there: said above if not)
-        if image is None:
-            return _fail(f"{args.image}: cannot read the picture")
-    else:
-        image = grab_frame(args.camera)
-        if (
-            image is None
-            and isinstance(parse_source(args.camera), str)
-            and os.path.isfile(args.camera)
-        ):
-            return _fail(f"{args.camera}: not a video OpenCV can read (a still picture goes "
-                         "with --image)")  # fmt: skip
-        if image is None:
-            return _fail(
-                f"{args.camera}: no picture from the camera (unplugged? or busy: a "
-                "running kiosk holds its cameras; calibrate from its Settings then)"
-            )
+    image = picture if picture is not None else grab_frame(args.camera)
+    if image is None and isinstance(parse_source(args.camera), str) and os.path.isfile(args.camera):
+        return _fail(f"{args.camera}: not a video OpenCV can read (a still picture goes "
+                     "with --image)")  # fmt: skip
+    if image is None:
+        return _fail(
+            f"{args.camera}: no picture from the camera (unplugged? or busy: a "
+            "running kiosk holds its cameras; calibrate from its Settings then)"
+        )
     h, w = image.shape[:2]
     if hint is not None and not (0 <= hint[0] < w and 0 <= hint[1] < h):
         return _fail(f"--twenty-at {args.twenty_at}: not in the {w}x{h} picture")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -27,63 +26,19 @@ from kiosk.adapters.camera.register import MAX_SHIFT_PX, jumped
 from kiosk.adapters.camera.same_board import SAME_BOARD, board_alike
 from kiosk.adapters.camera.taken_out import dart_in_before
 from kiosk.adapters.camera.tip import find_tip, too_much_change
+from kiosk.commands._picture import read_picture
 
 NAME = "camera-score"
 APART_MM = 10.0  # two cameras' tips further apart: one of them is not seeing this dart
 VAGUE_MM = 3.0  # a point less sure than this (1 sigma) is unsure whatever the wires
 GREY_SPREAD = 3  # grey levels: a grey picture's channels differ by no more (JPEG)
 WORK_WIDTH = 1920  # wider pictures are scaled down to this (and their calibration)
-MAX_PIXELS = 120_000_000  # larger pictures are refused before they are decoded
-HEADER_BYTES = 1 << 20  # the size is looked for this far in (a JPEG's EXIF, XMP, ICC)
-CUT_SHORT = "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
 HELP = "score a dart from a picture before and after it landed (one or more cameras)"
 
 
 def _fail(msg: str) -> int:
     print(f"camera-score: {msg}", file=sys.stderr)
     return 2
-
-
-def _read_picture(path: str) -> np.ndarray | str:
-    """The picture, or why not. Read through numpy and ``imdecode`` so a missing file is
-    our one-line message, not OpenCV's warning on top of it; a PNG cut short is told
-    before decoding (libpng would print its own line first)."""
-    if Path(path).exists() and not Path(path).is_file():  # (a pipe would wait for ever)
-        return "not a file"
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as e:
-        return f"cannot read the picture: {e.strerror or e}"
-    head, tail = data[:8].tobytes(), data[-64:].tobytes()
-    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
-        return CUT_SHORT
-    if (size := _stated_size(data[:HEADER_BYTES].tobytes())) and size[0] * size[1] > MAX_PIXELS:
-        # (decoded, it would take gigabytes: a Pi would be out of memory)
-        return (f"the picture is {size[0]}x{size[1]}: too large to read (at most "
-                f"{MAX_PIXELS // 1_000_000} megapixels)")  # fmt: skip
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is not None:
-        return img
-    if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:  # a JPEG with no end marker
-        return CUT_SHORT
-    return "cannot read the picture: not an image OpenCV knows"
-
-
-def _stated_size(head: bytes) -> tuple[int, int] | None:
-    """The size a PNG or JPEG says it is, from its first bytes (None: not told)."""
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
-        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-    at = 2 if head[:2] == b"\xff\xd8" else len(head)
-    while at + 9 <= len(head) and head[at] == 0xFF:
-        if head[at + 1] == 0xFF:  # a fill byte before the marker
-            at += 1
-            continue
-        marker, length = head[at + 1], int.from_bytes(head[at + 2 : at + 4], "big")
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame's start
-            return int.from_bytes(head[at + 7 : at + 9], "big"), int.from_bytes(
-                head[at + 5 : at + 7], "big")  # fmt: skip
-        at += 2 + length
-    return None
 
 
 def _grey(img: np.ndarray) -> bool:
@@ -130,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{c}: not JSON (not even UTF-8 text)")
         imgs = []
         for path in (b, a):
-            img = _read_picture(path)
+            img = read_picture(path)
             if isinstance(img, str):
                 return _fail(f"{path}: {img}")
             imgs.append(img)

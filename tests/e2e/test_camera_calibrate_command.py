@@ -103,6 +103,35 @@ def test_the_command_refuses_what_it_cannot_use_before_anything_is_marked(
     assert not (tmp_path / "cal.json").exists()
 
 
+@pytest.mark.parametrize("damage", ["cut short", "too large"])
+def test_a_picture_cut_short_or_too_large_is_refused_before_anything_is_calibrated(
+    camera: tuple[synthetic.Camera, np.ndarray], tmp_path: Path, damage: str
+) -> None:
+    # A JPEG cut short was read by libjpeg with its missing part grey ("Premature end
+    # of JPEG file", in its words, on stderr) and calibrated as if whole; and a picture
+    # of any size was decoded whole, however much memory that took.
+    _, image = camera
+    if damage == "cut short":  # a copy that did not finish
+        pic = tmp_path / "board.jpg"
+        cv2.imwrite(str(pic), image)
+        whole = pic.read_bytes()
+        pic.write_bytes(whole[: len(whole) * 9 // 10])
+        said = (
+            "cannot read the picture: the file is cut short (a copy or a save that did not finish)"
+        )
+    else:  # a BMP whose header says 11000x11000: 121 megapixels
+        pic = tmp_path / "board.bmp"
+        data = bytearray(cv2.imencode(".bmp", image)[1].tobytes())
+        data[18:26] = (11_000).to_bytes(4, "little") * 2
+        pic.write_bytes(bytes(data))
+        said = "the picture is too large to read (at most 120 megapixels)"
+    out = tmp_path / "cal.json"
+    done = _cli("--image", str(pic), "--out", str(out), "--auto", "--yes")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"camera-calibrate: {pic}: {said}\n"
+    assert not out.exists()
+
+
 def _window(
     picture: np.ndarray,
     tmp_path: Path,

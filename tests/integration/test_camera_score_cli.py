@@ -473,6 +473,57 @@ def test_a_picture_too_large_to_decode_is_refused_from_its_header(tmp_path, ext,
                         "read (at most 120 megapixels)\n")  # fmt: skip
 
 
+def stating_size(ext, image, side):
+    """``image`` as OpenCV writes it in ``ext`` (bmp, tiff, webp), its header then made
+    to say it is ``side`` x ``side`` pixels (its data left as it is)."""
+    params = [cv2.IMWRITE_WEBP_QUALITY, 101] if ext == "webp" else []  # (lossless)
+    data = bytearray(cv2.imencode(f".{ext}", image, params)[1].tobytes())
+    if ext == "bmp":  # BITMAPINFOHEADER: width, height (int32)
+        data[18:26] = side.to_bytes(4, "little") * 2
+    elif ext == "webp":  # VP8L: 14 bits of width - 1, then of height - 1
+        assert data[12:16] == b"VP8L"
+        bits = int.from_bytes(data[21:25], "little") & ~((1 << 28) - 1)
+        data[21:25] = (bits | (side - 1) | (side - 1) << 14).to_bytes(4, "little")
+    else:  # TIFF: the first directory's ImageWidth and ImageLength
+        assert data[:4] == b"II*\x00"
+        ifd = int.from_bytes(data[4:8], "little")
+        for k in range(int.from_bytes(data[ifd : ifd + 2], "little")):
+            at = ifd + 2 + 12 * k
+            tag, kind = (int.from_bytes(data[at + i : at + i + 2], "little") for i in (0, 2))
+            if tag in (256, 257):
+                width = 2 if kind == 3 else 4
+                data[at + 8 : at + 8 + width] = side.to_bytes(width, "little")
+    return bytes(data)
+
+
+@pytest.mark.parametrize("ext", ["bmp", "tiff", "webp"])
+def test_a_picture_too_large_to_decode_is_refused_whatever_its_format(tmp_path, ext):
+    # Only a PNG's or a JPEG's stated size was looked at: a WebP of 11000x11000 was
+    # decoded whole (360 MB, and gigabytes for a larger one) before anything was said.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, _ = _files(tmp_path, t, 0)
+    after = tmp_path / f"a0.{ext}"
+    after.write_bytes(stating_size(ext, t.after[0], 11_000))  # 121 megapixels
+    r = _cli("--calibration", cal, b, str(after))
+    assert r.returncode == 2 and r.stdout == ""
+    said = f"camera-score: {after}: the picture is too large to read (at most 120 megapixels)"
+    assert r.stderr.splitlines()[-1:] == [said], r.stderr
+    cv2.imwrite(str(after), t.after[0], [cv2.IMWRITE_WEBP_QUALITY, 101] if ext == "webp" else [])
+    r = _cli("--calibration", cal, b, str(after))  # at its true size, it reads
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+
+
+def test_a_jpeg_with_more_after_its_end_is_read_not_called_cut_short(tmp_path):
+    # A phone's "motion photo" has its video after the picture's end marker; a picture
+    # with an EXIF thumbnail has a thumbnail's end marker long before its own.
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, after = _files(tmp_path, t, 0, "jpg")
+    a = Path(after)
+    a.write_bytes(a.read_bytes() + b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 40)
+    r = _cli("--calibration", cal, b, after)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+
+
 def test_a_pipe_or_a_folder_given_as_a_picture_is_refused_not_waited_on(tmp_path):
     import os
 
