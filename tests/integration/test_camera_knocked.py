@@ -7,6 +7,8 @@ into the real scorer, frame by frame (``OneClock``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from camera_players import OneClock, said, wait
@@ -40,11 +42,17 @@ def _play(video: Video) -> list[object]:
     return events
 
 
-def test_a_camera_knocked_round_during_play_is_said_moved_and_scores_no_more() -> None:
-    events = _play(_knocked_turn((0.0, 0.0, 45.0)))
+@pytest.mark.parametrize(
+    ("turn", "why"),
+    [((0.0, 0.0, 45.0), "calibrate it again"), ((0.0, -25.0, 0.0), "does not see the board")],
+)
+def test_a_camera_knocked_round_during_play_is_named_and_scores_no_more(turn, why) -> None:
+    # Rolled 45 degrees: the board is found turned. Tilted 25 degrees: the board is no
+    # longer where the calibration puts it, and is not found (the S19 was a MISS).
+    events = _play(_knocked_turn(turn))
     lost = [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
-    assert lost and lost[0].calibrate and "calibrate it again" in lost[0].detail
-    assert said(events) == ["T20"]  # (the S19 is typed in; it is not scored as an S16)
+    assert lost and why in lost[0].detail
+    assert said(events) == ["T20"]  # (the S19 is typed in; it is not scored wrong)
 
 
 @pytest.mark.parametrize("turn", [(0.0, 0.0, 10.0), (0.0, 0.0, 4.0)])
@@ -75,3 +83,30 @@ def test_darts_and_takeouts_of_a_camera_left_alone_ask_for_no_check() -> None:
         det.feed(f, i)
         asked.append(det.check_due)
     assert not any(asked)
+
+
+def test_a_camera_knocked_that_no_check_can_place_since_is_to_be_calibrated_again(
+    monkeypatch,
+) -> None:
+    # (The board's colours there, but no fit: a check that could not tell, every time.)
+    from kiosk.adapters.camera import recheck
+
+    real, calls = recheck.recheck, []
+
+    def could_not_tell(frame, cal):
+        calls.append(1)
+        if len(calls) == 1:  # (its first check, as it connects)
+            return real(frame, cal)
+        return recheck.Recheck("unknown", math.nan, detail="no fit")
+
+    monkeypatch.setattr(recheck, "recheck", could_not_tell)
+    monkeypatch.setattr(recheck, "RECHECK_EVERY_S", 0.02)
+    events = _play(_knocked_turn((0.0, 0.0, 45.0)))
+    lost = [e for e in events if isinstance(e, CameraStatus) and e.state == "lost"]
+    assert [e.detail for e in lost] == [
+        "does not see the board: check it",  # (held, at once)
+        "knocked: calibrate it again",  # (after the checks again)
+    ]
+    assert lost[-1].calibrate
+    assert said(events) == ["T20"]
+    assert len(calls) == 1 + recheck.RECHECK_TRIES

@@ -165,6 +165,9 @@ class CameraScorer:
         self._checks = [Checks(self._check_pool) for _ in sources]
         self._stale = [False] * len(sources)  # moved since it was calibrated: no darts
         self._blind = [False] * len(sources)  # its checks find no board in view: said
+        # Knocked, and the check since could not tell where the board is: no darts from
+        # it until a check can (``_knocked``).
+        self._held = [False] * len(sources)
         self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
         # The last darts and bounce-outs acted on: (frame time, the cameras that saw it).
         self._recent: list[tuple[float, frozenset[int]]] = []
@@ -200,7 +203,7 @@ class CameraScorer:
             if (w, h) != det.cal.image_size and not self._fit_size(i, (w, h)):
                 return
             checks = self._checks[i]
-            scoring = not (det.moved_away or self._stale[i])
+            scoring = not (det.moved_away or self._stale[i] or self._held[i])
             still = det.phase != Phase.MOVING or not scoring  # (the detector is not fed then)
             # (its first check, when due, runs here)
             self._checking[i] = since = time.monotonic() if checks.first else None
@@ -220,7 +223,7 @@ class CameraScorer:
                 told = det.shift  # (a calibration fitted again starts from where it is)
                 if afresh:
                     return
-            if det.moved_away or self._stale[i]:
+            if det.moved_away or self._stale[i] or self._held[i]:
                 return
             try:
                 seen = det.feed(frame, index)
@@ -253,7 +256,9 @@ class CameraScorer:
         someone stands in front of it. Its calibration is checked on ``frame`` at once,
         before what it saw counts: a dart it saw as it was knocked, found off its
         calibration (fitted again, moved, or the board not in view), was the knock
-        (the picture swinging round is a change as a dart's is), and is left out."""
+        (the picture swinging round is a change as a dart's is), and is left out. A
+        check that cannot tell holds the camera (no darts) until one can; when none
+        has after ``RECHECK_TRIES``, it is to be calibrated again."""
         det = self.detectors[i]
         det.check_due = False
         log.warning("camera %d: its picture moved or changed for good (knocked? someone in "
@@ -269,8 +274,13 @@ class CameraScorer:
         if r is None:  # (a check already running: it is looked at on the next frame)
             return seen
         self._checked(i, r)
-        if r.verdict in ("same", "unknown", "numbers"):  # (the last two: checked again)
+        if r.verdict in ("same", "numbers"):  # (numbers alone: darts over them; again)
             return seen
+        if r.verdict in ("unknown", "unseen"):  # (checked again: ``_checked`` says on)
+            log.warning("camera %d: no darts from it until its calibration is seen to fit "
+                        "the board", self.numbers[i])  # fmt: skip
+            self._held[i], self._live[i] = True, False
+            self._emit(CameraStatus(i, "lost", f"{NOT_IN_VIEW}: check it"))
         darts = [o for o in seen if isinstance(o, DartSeen)]
         if darts:
             log.info("camera %d: the change it saw as it was knocked is not counted as a "
@@ -302,7 +312,7 @@ class CameraScorer:
         is fitted again; further, it gives no darts until it is calibrated again; in
         place (or fitted again) after it was reported moved, it scores again."""
         det = self.detectors[i]
-        down = bool(det.moved_away) or self._stale[i] or self._blind[i]
+        down = bool(det.moved_away) or self._stale[i] or self._blind[i] or self._held[i]
         if r.verdict == "same":
             log.info("camera %d is where it was calibrated (within %.1f mm)", self.numbers[i],
                      r.drift_mm)  # fmt: skip
@@ -341,13 +351,19 @@ class CameraScorer:
             log.info("camera %d: could not check its calibration against the board (%s)%s",
                      self.numbers[i], r.detail,
                      "; trying again" if self._checks[i].again else "")  # fmt: skip
+            if self._held[i] and not self._checks[i].again:
+                # Knocked, and never seen in place since: as good as moved.
+                log.error("camera %d was knocked and its calibration could not be checked "
+                          "since: calibrate it again", self.numbers[i])  # fmt: skip
+                self._held[i], self._stale[i] = False, True
+                self._emit(CameraStatus(i, "lost", "knocked: calibrate it again", calibrate=True))
             return
         if down:  # it scores again
             said = "in place (fitted to the board again)"
-            if self._blind[i]:
+            if self._blind[i] or self._held[i]:
                 det.reset()  # (the board it sees now is the background, not a dart)
                 said = "sees the board again"
-            self._stale[i] = self._blind[i] = False
+            self._stale[i] = self._blind[i] = self._held[i] = False
             self._live[i] = True
             self._emit(CameraStatus(i, "connected", said))
 
@@ -355,7 +371,7 @@ class CameraScorer:
         def on_status(state: str, detail: str) -> None:
             if state == "connected":  # it may have been moved while it was away
                 self._checks[i].ask(wait=True)
-                self._stale[i] = self._blind[i] = False
+                self._stale[i] = self._blind[i] = self._held[i] = False
                 # Its pictures' size is looked at afresh: pictures of a shape it cannot
                 # score are reported again, not taken for a working camera.
                 self._bad_size.pop(i, None)
