@@ -30,6 +30,13 @@ MARK = (250, 250, 250)
 CLOSED_BG = (22, 25, 31)
 PLAYER_COLOURS = ((80, 160, 255), (255, 120, 90), (120, 210, 120), (210, 130, 255))
 
+# The smallest text a player is asked to read (a footer's keys, a table's column heads),
+# in units (% of the height): read from the oche, 3 m off, on an 800x480 display too.
+# A text that does not fit at its size is wrapped, shortened or left out, not shrunk
+# below this (``Painter.wrapped``).
+SMALL = 3.0
+ELLIPSIS = "\u2026"
+
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
 
@@ -172,15 +179,62 @@ class Painter:
         max_width: float,
         style: str = "regular",
         leading: float = 1.0,
+        anchor: str = "center",
     ) -> None:
         """``lines`` centred one under the other about ``centre``, ``leading`` x ``px``
         apart (the two of ``two_lines``), all at one size: that of the widest, shrunk to
-        fit (a shrunk "формулах" under a full-size "Очки в" looked like two labels)."""
+        fit (a shrunk "формулах" under a full-size "Очки в" looked like two labels).
+        ``anchor``: "midleft" or "midright" line them up on ``centre``'s x instead."""
         size = min([self.fit(line, px, max_width, style) for line in lines], default=px)
         for n, line in enumerate(lines):
             dy = (n - (len(lines) - 1) / 2) * px * leading
-            self.text(line, size, (centre[0], centre[1] + dy), colour, anchor="center",
+            self.text(line, size, (centre[0], centre[1] + dy), colour, anchor=anchor,
                       style=style, max_width=max_width)  # fmt: skip
+
+    def shortened(self, text: str, px: float, width: float, style: str = "regular") -> str:
+        """``text`` as it is if it fits ``width`` at ``px``, else its start and an
+        ellipsis ("Christopher Feathe…"): a name too long for its place at the
+        smallest size a player reads."""
+        font = self.fonts.get(int(px), style)
+        if font.size(text)[0] <= width:
+            return text
+        low, high = 0, len(text)  # the longest start that fits, with the ellipsis
+        while low < high:
+            mid = (low + high + 1) // 2
+            if font.size(text[:mid].rstrip() + ELLIPSIS)[0] <= width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low].rstrip() + ELLIPSIS
+
+    def wrapped(
+        self,
+        text: str,
+        px: float,
+        width: float,
+        style: str = "regular",
+        *,
+        floor: float = 0.0,
+        keep: float = 5 / 6,
+        two: bool = True,
+        two_px: float | None = None,
+    ) -> tuple[list[str], float]:
+        """``text`` for a place ``width`` wide: one line, or (``two``) two lines
+        (``two_lines``) where one would shrink below ``keep`` of ``px`` or below
+        ``floor`` (pixels), at the size they fit at, at most ``px`` (``two_px`` for two
+        lines, where the place is only so high) and never below ``floor``: there a
+        line still too long is shortened. -> (lines, size), for ``lines``."""
+        lines = [text]
+        size = self.fit(text, px, width, style)
+        if two and (size < px * keep or int(size) < int(floor)):
+            lines = self.two_lines(text, px, width, style, keep=1.0)
+            if len(lines) > 1:
+                px = min(px, two_px or px)
+            size = min(self.fit(line, px, width, style) for line in lines)
+        if int(size) < int(floor):
+            size = floor
+            lines = [self.shortened(line, size, width, style) for line in lines]
+        return lines, size
 
     def fit(self, text: str, px: float, max_width: float, style: str = "regular") -> float:
         font = self.fonts.get(int(px), style)

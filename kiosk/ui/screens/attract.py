@@ -79,10 +79,13 @@ class AttractScreen(Screen):
                 players = " · ".join(line.players)
                 detail = line.detail(self.t)
                 text = f"{self.t(line.game)}: {who}  ({players})  {detail}".rstrip()
-                if p.fit(text, 3.4 * u, w * 0.9) < RESULT_KEEP * 3.4 * u:
+                keep = max(RESULT_KEEP * 3.4, theme.SMALL) * u
+                if p.fit(text, 3.4 * u, w * 0.9) < keep:
                     # (four long names: the line shrank to 7 px; the winner read instead)
                     text = f"{self.t(line.game)}: {who}  {detail}".rstrip()
-                p.text(text, 3.4 * u, (x, y), theme.TEXT, anchor="center", max_width=w * 0.9)
+                # (and that shortened, rather than shrunk, if still too long)
+                rows, size = p.wrapped(text, 3.4 * u, w * 0.9, floor=keep, two=False)
+                p.text(rows[0], size, (x, y), theme.TEXT, anchor="center", max_width=w * 0.9)
                 y += 5.5 * u
         if self.blink_on:
             p.text(

@@ -45,7 +45,7 @@ def centred(
 
 def footer(p: theme.Painter, text: str, colour: tuple[int, ...] = theme.DIM) -> None:
     """The line at the foot of a screen: its keys, or a refusal in their place."""
-    centred(p, text, 2.8, 95, colour, anchor="center", width=0.95)
+    centred(p, text, theme.SMALL, 95, colour, anchor="center", width=0.95)
 
 
 @dataclass
@@ -233,7 +233,9 @@ class MenuScreen(Screen):
             if chosen:
                 p.rect(rect, theme.ACCENT, radius=u, width=max(2, int(0.4 * u)))
             colour = theme.TEXT if item.enabled else theme.GREY
-            size = row * 0.42
+            # (ten lines, a page of players: a little more of a line's height, not
+            # smaller text)
+            size = max(row * 0.42, min(theme.SMALL * u, row * 0.5))
             p.text(
                 key_of(i),
                 size,

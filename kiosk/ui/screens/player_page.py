@@ -136,15 +136,24 @@ class PlayerPage(StorePage):
             )
         self._draw_form(p, left, 44 * u, d)
         y = 68 * u
+        season = f"{self.t('Season')} {d.season}:"
         if d.record is not None:
             played, won, lost, drawn = d.record
             text = (
-                f"{self.t('Season')} {d.season}:  {self.t('Played')} {played} · "
-                f"{self.t('Won')} {won} · {self.t('Lost')} {lost} · {self.t('Drawn')} {drawn}"
+                f"{self.t('Played')} {played} · {self.t('Won')} {won} · "
+                f"{self.t('Lost')} {lost} · {self.t('Drawn')} {drawn}"
             )
         else:
-            text = f"{self.t('Season')} {d.season}: {self.t('no league games yet')}"
-        p.text(text, 3.6 * u, (left, y), theme.TEXT, max_width=w * 0.42)
+            text = self.t("no league games yet")
+        # The season's record after its name, or under it where one line would not be
+        # read (800x480): the lines below move down to make room.
+        rows = [f"{season}  {text}"]
+        if p.fit(rows[0], 3.6 * u, w * 0.42) < theme.SMALL * u:
+            rows = [season, text]
+        for row in rows:
+            p.text(row, 3.6 * u, (left, y), theme.TEXT, max_width=w * 0.42)
+            y += 4.4 * u
+        y -= 4.4 * u
         if d.formula_avg is not None:
             avg = self.number(d.formula_avg, 1)
             text = (

@@ -26,20 +26,21 @@ ROWS = 10
 NONE = "\u2013"  # an en dash: no games of that kind
 
 # (header msgid, value (None: no games of that kind), decimals, width in % of the
-# screen) after the rank and the name.
+# screen) after the rank and the name: each head fits its column at the smallest size
+# a player reads, in English, Ukrainian and Russian, down to 800x480.
 COLUMNS: tuple[tuple[str, Callable[[Any], float | None], int, float], ...] = (
     ("Played", lambda s: s.played, 0, 7.0),
     ("Won", lambda s: s.won, 0, 5.0),
     ("Lost", lambda s: s.lost, 0, 5.0),
-    ("Drawn", lambda s: s.drawn, 0, 7.0),
+    ("Drawn", lambda s: s.drawn, 0, 6.5),
     ("MPR", lambda s: s.cricket_mpr if s.cricket_darts else None, 2, 6.0),
     ("Best MPR", lambda s: s.best_cricket_mpr, 2, 8.0),
     # formula darts: average points a round, average rounds to bring the score to 0 (of
     # the games that did), the fewest in one game
     ("Formula points", lambda s: s.formula_avg_points if s.formula_rounds else None, 1, 8.5),
-    ("Rounds to 0", lambda s: s.formula_avg_rounds if s.formula_finished else None, 1, 8.0),
-    ("Fewest rounds", lambda s: s.best_formula_rounds, 0, 8.0),
-    ("Rating", lambda s: s.rating, 0, 7.5),
+    ("Rounds to 0", lambda s: s.formula_avg_rounds if s.formula_finished else None, 1, 8.5),
+    ("Fewest rounds", lambda s: s.best_formula_rounds, 0, 8.5),
+    ("Rating", lambda s: s.rating, 0, 8.0),
 )
 
 
@@ -146,7 +147,7 @@ class StandingsScreen(StorePage):
         u, w = p.u, p.w
         centred(p, self.heading(), 7, 3, theme.ACCENT, bold=True)
         x0 = w * 0.03
-        rank_w, name_w = w * 0.045, w * 0.21
+        rank_w, name_w = w * 0.045, w * 0.20
         header_y = 15 * u
         xs: list[tuple[float, float]] = []
         x = x0 + rank_w + name_w
@@ -160,10 +161,12 @@ class StandingsScreen(StorePage):
         # One size for the row of heads, that of the one shrunk most: "Drawn" shrunk
         # on its own beside a full-size "Won" looked like a lesser column. So a head
         # takes two lines rather than shrink at all ("Best" "MPR").
-        size = min(
+        # (never below the smallest size a player reads: at it, each head fits its
+        # column in English, Ukrainian and Russian down to 800x480)
+        size = max(theme.SMALL * u, min(
             p.fit(line, 3.4 * u, cw * 0.95) for lines, (_cx, cw) in zip(heads, xs, strict=True)
             for line in lines
-        )  # fmt: skip
+        ))  # fmt: skip
         p.text(self.t("Player"), size, (x0 + rank_w, header_y), theme.DIM, anchor="midleft")
         for lines, (cx, cw) in zip(heads, xs, strict=True):
             p.lines(lines, size, (cx + cw / 2, header_y), theme.DIM, max_width=cw * 0.95)
@@ -200,15 +203,13 @@ class StandingsScreen(StorePage):
                 style="bold",
                 max_width=rank_w * 0.8 + 0.4 * u,
             )
-            p.text(
-                s.name,
-                size,
-                (x0 + rank_w, cy),
-                theme.TEXT,
-                anchor="midleft",
-                style="bold",
-                max_width=name_w * 0.96,
-            )
+            # A long name on two lines where one would be smaller than a player reads
+            # (24 letters, 800x480), as large as the row holds two; shortened past that.
+            small = theme.SMALL * u
+            names, name_px = p.wrapped(s.name, size, name_w * 0.96, "bold", floor=small, keep=0,
+                                       two_px=max(small, row_h * 0.9 / 2.1))  # fmt: skip
+            p.lines(names, name_px, (x0 + rank_w, cy), theme.TEXT, max_width=name_w * 0.96,
+                    style="bold", anchor="midleft")  # fmt: skip
             for (_label, value, places, _width), (cx, cw) in zip(COLUMNS, xs, strict=True):
                 v = value(s)
                 p.text(
