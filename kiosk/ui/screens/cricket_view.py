@@ -18,7 +18,7 @@ from kiosk.domain.darts import BULL
 from kiosk.ui import theme
 from kiosk.ui.banner import banner_up
 from kiosk.ui.entry import TIMES, dart_name
-from kiosk.ui.widgets import draw_marks
+from kiosk.ui.widgets import Button, draw_marks, widths_by_need
 
 if TYPE_CHECKING:
     from kiosk.ui.screens.cricket import CricketScreen
@@ -98,11 +98,14 @@ def draw_scoreboard(p: theme.Painter, screen: CricketScreen) -> None:
         is_current = i == current and not screen.session.over
         p.rect(box, theme.PANEL_HI if is_current else theme.PANEL, radius=1.2 * u)
         colour = theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)]
-        name_box = pygame.Rect(box.x, box.y, box.w, int(6.5 * u))
-        p.rect(name_box, theme.ACCENT if is_current else colour, radius=1.2 * u)
         # A team's partner up is marked: the side is outlined, but which of the two?
         names = [f"\u25b6 {n}" if is_current and len(side) > 1 and n == shown else n for n in side]
-        _name(p, " & ".join(names), name_box, box.w * 0.92)
+        lines, px = _name_lines(p, " & ".join(names), box.w * 0.92)
+        # (two lines: a deeper box, above the points' digits, so each keeps its size)
+        name_box = pygame.Rect(box.x, box.y, box.w, int((6.5 if len(lines) == 1 else 8.2) * u))
+        p.rect(name_box, theme.ACCENT if is_current else colour, radius=1.2 * u)
+        p.lines(lines, px, name_box.center, theme.BG, max_width=box.w * 0.92, style="bold",
+                leading=1.05)  # fmt: skip
         if game.variant == "no-score":
             owned = sum(1 for t in game.targets if game.owns(side[0], t))
             big = f"{owned}/7"
@@ -226,11 +229,15 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
                 width=max(2, int((0.5 if nxt else 0.2) * u)),
             )
     after = bx + 3 * (box_w + 1.2 * u) + 1.5 * u
+    sizes = (3.8 * u, 3.3 * u)  # the status on one line, on two
     if session.hold is not None and screen.kiosk.devices.active == "camera":
         # (the cameras see the darts pulled and pass the turn: no + to press)
         status, colour = t("Pull your darts: the turn passes"), theme.ACCENT
     elif session.hold is not None:
         status, colour = t("Remove darts, then + (next player)"), theme.ACCENT
+        if not _left_rows(p, status, sizes, x1 - after)[2]:
+            # Beside the on-screen board: what + does is said on the line below.
+            status = t("Remove darts, then +")
     else:
         status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
         if banner_up(screen.kiosk):
@@ -243,8 +250,7 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         status, colour = f"{t('Typed')}: {screen.typed.replace('*', TIMES)}_", theme.ACCENT
     # Beside the virtual board the row is narrow: two lines rather than a tiny one
     # ("Remove darts, then + (next player)", longer still in Ukrainian).
-    _left_lines(p, status, (3.8 * u, 3.3 * u), (after, y + box_h / 2), x1 - after, colour,
-                leading=1.1)  # fmt: skip
+    _left_lines(p, status, sizes, (after, y + box_h / 2), x1 - after, colour, leading=1.1)
     if screen.message:
         _message(p, screen, x0, x1)
     else:
@@ -299,26 +305,60 @@ def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) ->
     screen.board.draw(p.surface, area)
     # On two lines where one would shrink it (longer in Ukrainian, a small screen):
     # the buttons then start lower.
-    hint = p.two_lines(screen.t("Click the board to throw, or type T20 Enter"), 3.0 * u, w)
+    hint, size = p.wrapped(screen.t("Click the board to throw, or type T20 Enter"), theme.SMALL * u,
+                           w, floor=theme.SMALL * u)  # fmt: skip
     mid = area.bottom + (2.6 if len(hint) == 1 else 3.9) * u
-    p.lines(hint, 3.0 * u, (x + w / 2, mid), theme.DIM, max_width=w, leading=1.1)
-    bw = (w - 2 * u) / 3
+    p.lines(hint, size, (x + w / 2, mid), theme.DIM, max_width=w, leading=1.1)
     by = area.bottom + (6 if len(hint) == 1 else 8.6) * u
-    labels = {"next": "Next player", "undo": "Undo", "menu": "Menu"}
-    for k, button in enumerate(screen.buttons):
-        rect = pygame.Rect(int(x + k * (bw + u)), int(by), int(bw), int(min(9 * u, 98 * u - by)))
-        button.draw(p, rect, screen.t(labels[button.action]))
+    bh = min(9 * u, 98 * u - by)
+    labels = [screen.t(LABELS[button.action]) for button in screen.buttons]
+    # Each as wide as its label needs: "Следующий игрок" beside "Меню"
+    needs = [Button.need(p, label, bh, wrap=True) for label in labels]
+    least = [Button.need(p, label, bh, wrap=True, least=True) for label in labels]
+    widths = widths_by_need(needs, w - (len(labels) - 1) * u, least)
+    left = x
+    for button, label, bw in zip(screen.buttons, labels, widths, strict=True):
+        button.draw(p, pygame.Rect(int(left), int(by), int(bw), int(bh)), label)
+        left += bw + u
 
 
-def _name(p: theme.Painter, name: str, box: pygame.Rect, width: float) -> None:
-    """A side's name in its box: on one line, or on two when that reads larger (long
-    names, teams, four sides on a small screen)."""
-    px, two_px = 4.4 * p.u, box.h / 2.3
+LABELS = {"next": "Next player", "undo": "Undo", "menu": "Menu"}  # the board's buttons
+
+
+NAME_U, TWO_LINES_U = 4.4, 3.4  # a side's name on one line, on two
+
+
+def _name_lines(p: theme.Painter, name: str, width: float) -> tuple[list[str], float]:
+    """A side's name for its box: on one line, or on two when that reads larger (long
+    names, teams, four sides on a small screen); a line still too long at the smallest
+    size a player reads is shortened. -> (lines, size)"""
+    px, two_px = NAME_U * p.u, TWO_LINES_U * p.u
     lines = p.two_lines(name, px, width, "bold")
-    if len(lines) == 1 or p.fit(name, px, width, "bold") >= two_px:
-        p.text(name, px, box.center, theme.BG, anchor="center", style="bold", max_width=width)
-        return
-    p.lines(lines, two_px, box.center, theme.BG, max_width=width, style="bold", leading=1.05)
+    one = p.fit(name, px, width, "bold")
+    if len(lines) == 1 or one >= two_px:
+        return p.wrapped(name, px, width, "bold", floor=theme.SMALL * p.u, two=False)
+    size = min(two_px, *(p.fit(line, two_px, width, "bold") for line in lines))
+    if int(size) < int(theme.SMALL * p.u):
+        size = theme.SMALL * p.u
+        lines = [p.shortened(line, size, width, "bold") for line in lines]
+    return lines, size
+
+
+def _left_rows(
+    p: theme.Painter, text: str, sizes: tuple[float, float], width: float
+) -> tuple[list[str], float, bool]:
+    """``_left_lines``' lines, their size, and whether they are whole (not shortened)."""
+    if "\n" in text:
+        one = text.replace("\n", "  \u00b7  ")
+        fits = p.fit(one, sizes[0], width, "bold") >= sizes[0]
+        rows = [one] if fits else text.split("\n")
+    else:
+        rows = p.two_lines(text, sizes[0], width, "bold")
+    size = sizes[0] if len(rows) == 1 else sizes[1]
+    small = theme.SMALL * p.u
+    if int(min(p.fit(row, size, width, "bold") for row in rows)) < int(small):
+        return [p.shortened(row, small, width, "bold") for row in rows], small, False
+    return rows, size, True
 
 
 def _left_lines(
@@ -333,14 +373,9 @@ def _left_lines(
     """``text`` in bold from ``left_middle``: on one line at ``sizes[0]``, or on two at
     ``sizes[1]`` (``two_lines``) where one would shrink it; the rectangle drawn. A
     newline in ``text`` is where its two lines part ("Darts left: 2" / "Round 3 / 20"),
-    or "  ·  " on one line."""
-    if "\n" in text:
-        one = text.replace("\n", "  \u00b7  ")
-        fits = p.fit(one, sizes[0], width, "bold") >= sizes[0]
-        rows = [one] if fits else text.split("\n")
-    else:
-        rows = p.two_lines(text, sizes[0], width, "bold")
-    size = sizes[0] if len(rows) == 1 else sizes[1]
+    or "  ·  " on one line. A line too long even so is shortened, not shrunk below the
+    smallest size a player reads."""
+    rows, size, _ = _left_rows(p, text, sizes, width)
     x, y = left_middle
     rects = []
     for n, row in enumerate(rows):

@@ -22,37 +22,9 @@ from kiosk.ui import theme
 from kiosk.ui.context import ResultLine
 from kiosk.ui.i18n import fill
 from kiosk.ui.screen import Click, DartInput, Screen
-from kiosk.ui.widgets import Button
-
-MARK_TURNS_LISTED = 4  # more 5+ mark turns than this: the best ones and "+N"
-
-
-def mark_turns_text(mark_turns: dict[int, int]) -> str:
-    """A player's 5-9 mark turns, best first, one figure a turn: "9, 7, 5" (a 9-mark
-    turn, a 7 and a 5), "8, 6, 5 +3" past ``MARK_TURNS_LISTED``, an en dash for none.
-    Their count alone hid the 9-mark turn the bar talks about; with spaces only, two
-    9-mark turns, "9 9", read as 99."""
-    turns = [marks for marks, n in sorted(mark_turns.items(), reverse=True) for _ in range(n)]
-    if not turns:
-        return "\u2013"
-    if len(turns) <= MARK_TURNS_LISTED:
-        return ", ".join(map(str, turns))
-    shown = MARK_TURNS_LISTED - 1
-    return ", ".join(map(str, turns[:shown])) + f" +{len(turns) - shown}"
-
-
-# (header msgid, value (a number, or text as it is shown), decimals)
-COLUMNS: tuple[tuple[str, Callable[[Any], float | str], int], ...] = (
-    ("Points", lambda s: s.points, 0),
-    ("MPR", lambda s: s.mpr, 2),
-    ("Marks", lambda s: s.marks, 0),
-    ("Darts", lambda s: s.darts, 0),
-    ("Triples", lambda s: s.triples, 0),
-    ("White horse", lambda s: s.white_horses, 0),
-    ("Hat trick", lambda s: s.hat_tricks, 0),
-    ("5+ mark turns", lambda s: mark_turns_text(s.mark_turns), 0),
-)
-
+from kiosk.ui.screens.results_table import COLUMNS, Row, draw_table
+from kiosk.ui.screens.results_table import mark_turns_text as mark_turns_text
+from kiosk.ui.widgets import Button, widths_by_need
 
 # The engine's reasons (English, with names and numbers in them) -> a msgid template
 # and its fields; a team's names take the plural verb. Fields named ``how``/``why``
@@ -224,52 +196,26 @@ class ResultsScreen(Screen):
                 max_width=w * 0.94,
             )
         game = self.session.game
-        name_w = w * 0.24
-        col_w = (w * 0.94 - name_w) / len(COLUMNS)
-        x0 = w * 0.03
-        y = 28 * u
-        for k, (label, _, _) in enumerate(COLUMNS):
-            x = x0 + name_w + (k + 0.5) * col_w
-            lines = p.two_lines(t(label), 2.8 * u, col_w * 0.95)
-            p.lines(lines, 2.8 * u, (x, y), theme.DIM, max_width=col_w * 0.95, leading=3 / 2.8)
-        y += 4 * u
         placings = list(getattr(self.outcome, "placings", ()) or game.players)
-        no_points = getattr(self.session.setup, "variant", "") == "no-score"
-        row_h = min(10 * u, 48 * u / max(1, len(placings)))
+        rows = []
         for r, player in enumerate(placings):
-            ry = y + r * row_h
-            won = self.outcome is not None and player in self.outcome.won_by
-            p.rect(
-                (x0, ry, w * 0.94, row_h * 0.9), theme.PANEL_HI if won else theme.PANEL, radius=u
-            )
-            p.text(
-                f"{self.places.get(player, r + 1)}. {player}",
-                row_h * 0.42,
-                (x0 + 1.5 * u, ry + row_h * 0.45),
-                theme.ACCENT if won else theme.TEXT,
-                anchor="midleft",
-                style="bold",
-                max_width=name_w - 2 * u,
-            )
             stats = game.stats(player)  # each player's own, in a team game too
-            for k, (label, value, places) in enumerate(COLUMNS):
-                figure = value(stats)
-                if label == "Points" and no_points:  # no-score: a column of 0s said nothing
-                    figure = "\u2013"
-                p.text(
-                    figure if isinstance(figure, str) else self.number(figure, places),
-                    row_h * 0.42,
-                    (x0 + name_w + (k + 0.5) * col_w, ry + row_h * 0.45),
-                    theme.TEXT,
-                    anchor="center",
-                    max_width=col_w * 0.95,
-                )
+            figures = [value(stats) for _, value, _ in COLUMNS]
+            rows.append(Row(
+                f"{self.places.get(player, r + 1)}. {player}",
+                tuple(f if isinstance(f, str) else self.number(f, n)
+                      for f, (_, _, n) in zip(figures, COLUMNS, strict=True)),
+                self.outcome is not None and player in self.outcome.won_by,
+            ))  # fmt: skip
+        # no-score: a column of 0s said nothing
+        no_points = "Points" if getattr(self.session.setup, "variant", "") == "no-score" else ""
+        bottom = draw_table(p, [t(label) for label, _, _ in COLUMNS], rows, 28 * u, no_points)
         if game.teams:  # the MPR the scoreboard showed all game: the team's
             sides = " \u00b7 ".join(
                 f"{' & '.join(team)} {self.number(game.side_stats(team[0]).mpr, 2)}"
                 for team in game.teams
             )
-            p.text(f"{t('Team MPR')}: {sides}", 3 * u, (w / 2, y + len(placings) * row_h + 2 * u),
+            p.text(f"{t('Team MPR')}: {sides}", 3 * u, (w / 2, bottom + 2 * u),
                    theme.DIM, anchor="center", max_width=w * 0.94)  # fmt: skip
         if self.note:
             p.text(self.note, 3 * u, (w / 2, 82.5 * u), theme.ACCENT, anchor="center",
@@ -280,19 +226,11 @@ class ResultsScreen(Screen):
             "undo": t("Undo (-)"),
             "times": t("Correct a dart (*)"),
         }
-        # Each button as wide as its label needs, the room left shared out: four equal
-        # boxes put "Исправить дротик (*)" on two small lines beside three large ones.
-        n = len(self.buttons)
-        room = w * 0.94 - (n - 1) * u
-        font = p.fonts.get(int(9 * u * 0.42), "bold")
-        needs = [font.size(labels[b.action])[0] / 0.9 for b in self.buttons]
-        spare = room - sum(needs)
-        widths = (
-            [need + spare / n for need in needs]
-            if spare >= 0
-            else [need * room / sum(needs) for need in needs]
-        )
-        left = x0
+        # Each button as wide as its label needs, the room left shared out.
+        room = w * 0.94 - (len(self.buttons) - 1) * u
+        widths = widths_by_need([Button.need(p, labels[b.action], 9 * u) for b in self.buttons],
+                                room)  # fmt: skip
+        left = w * 0.03
         for b, bw in zip(self.buttons, widths, strict=True):
             b.draw(p, pygame.Rect(int(left), int(86 * u), int(bw), int(9 * u)), labels[b.action])
             left += bw + u
