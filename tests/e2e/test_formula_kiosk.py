@@ -301,7 +301,9 @@ def test_the_perfect_game_note_says_whether_the_digits_or_the_score_rule_it_out(
         d.settle()
         assert "Perfect game (0 by round 4): still possible" in d.texts
         d.pad("\n")  # 4420: no formula of these makes 100 (or 200, 300 ...)
-        assert "Perfect game (0 by round 4): not with these digits" in d.texts, d.texts
+        # (on two lines: on one it is smaller than a player reads)
+        said = d.texts.index("Perfect game (0 by round 4):")
+        assert d.texts[said + 1] == "not with these digits", d.texts
         d.pad("0+0+0+0\n")  # 4+4+2+0 = 10: 491 left, more than 3 rounds can take
         d.pad("\n")
         assert "Perfect game (0 by round 4): not any more" in d.texts, d.texts
@@ -389,11 +391,16 @@ def test_a_duels_rounds_table_shows_each_formula_whole_not_behind_a_cut_name(
         assert "70+14" in d.texts and "7+0+1+4" in d.texts
         assert not any(t.startswith("Bohdan K:") for t in d.texts)
         assert d.texts.count("7014") == 1
-        # Between turns the perfect-game note is nobody's; in a turn, the player's own.
-        assert not any(t.startswith(("Anna: Perfect", "Perfect")) for t in d.texts)
+        # Between turns the perfect-game note is nobody's; in a turn, the player's own
+        # (named above it where on one line it would be smaller than a player reads).
+        assert not any(t.startswith("Anna: Perfect") for t in d.texts)
+        notes = [n for n, t in enumerate(d.texts) if t.startswith("Perfect")]
+        assert all(d.texts[n - 1] == "Bohdan Kostiantynovych:" for n in notes), d.texts
         d.pad("\n")  # round 2: Bohdan answers first
         notes = [t for t in d.texts if "Perfect game" in t]
-        assert notes == ["Bohdan Kostiantynovych: Perfect game (0 by round 4): not any more"]
+        # (his name on the line above: on one line the note was drawn 2 % high)
+        assert notes == ["Perfect game (0 by round 4): not any more"]
+        assert d.texts[d.texts.index(notes[0]) - 1] == "Bohdan Kostiantynovych:"
 
 
 def test_another_side_game_after_one_ends_is_its_players_not_the_next_waiting(

@@ -20,6 +20,7 @@ from kiosk.ui.context import ResultLine
 from kiosk.ui.formula_session import FormulaSession, move_text
 from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Screen
+from kiosk.ui.screens.formula_rounds import short_names
 from kiosk.ui.screens.formula_view import shown_formula
 from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
 
@@ -165,16 +166,18 @@ class FormulaEndScreen(Screen):
             foot = t("Enter: play again · / or 4: menu")
         p.text(foot, 3.4 * u, (w / 2, 95 * u), theme.DIM, anchor="center", max_width=w * 0.94)
 
-    def _lines(self) -> list[tuple[str, ...]]:
-        """The table's rows: one a move, its round's number and digits on its first."""
+    def _lines(self, initials: bool = False) -> list[tuple[str, ...]]:
+        """The table's rows: one a move, its round's number and digits on its first; in
+        a duel, whose move by the player's name (``initials``: by theirs, "CF")."""
         t = self.t
         s = self.session
+        who = dict(zip(s.players, short_names(s.players) if initials else s.players, strict=True))
         lines: list[tuple[str, ...]] = []
         for rnd in s.finished_rounds():
             for i, move in enumerate(rnd.moves):
                 text = shown_formula(move_text(move)) if move.formula else t(move_text(move))
                 if len(s.players) > 1:
-                    text = f"{move.player}: {text}"
+                    text = f"{who.get(move.player, move.player)}: {text}"
                 best = s.best_for(rnd.number, move.player)
                 best_text = f"{shown_formula(best.formula)} = {best.result} ({best.points:+d})"
                 pts = "" if move.result is None else f"{move.points:+d}"
@@ -187,24 +190,33 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         x0, width = w * 0.03, w * 0.94
-        cols = (0.0, 0.05, 0.13, 0.42, 0.49, 0.58)
+        # (each head fits its column at the smallest size a player reads, in English,
+        # Ukrainian and Russian, down to 800x480: "Рахунок")
+        cols = (0.0, 0.05, 0.13, 0.41, 0.48, 0.58)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
         rooms = [((cols[k + 1] if k + 1 < len(cols) else 1.0) - cols[k]) * width - 8
                  for k in range(len(cols))]  # fmt: skip
+        small = theme.SMALL * u
         # One size for the heads, as for each column below
-        size = min(p.fit(head, 2.6 * u, rooms[k]) for k, head in enumerate(heads))
+        size = max(small, min(p.fit(head, small, rooms[k]) for k, head in enumerate(heads)))
         for k, head in enumerate(heads):
             p.text(head, size, (x0 + cols[k] * width, top), theme.DIM, max_width=rooms[k])
         row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
         px = min(row_h * 0.75, 4.2 * u)
+
+        def column_size(k: int) -> float:
+            return min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)
+
+        if len(self.session.players) > 1 and int(column_size(2)) < int(small):
+            lines = self._lines(initials=True)  # ("CF: 45+8*9 = 117": long names)
         # One size down each column, that of its longest cell: a cell shrunk on its own
-        # made the "Best" column jump from size to size, row by row.
-        sizes = [min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)
-                 for k in range(len(cols))]  # fmt: skip
+        # made the "Best" column jump from size to size, row by row. Never below the
+        # smallest size a player reads: a cell longer still is shortened.
+        sizes = [max(small, column_size(k)) for k in range(len(cols))]
         for r, row in enumerate(lines):
             y = top + 3.6 * u + r * row_h
             p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
             for k, cell in enumerate(row):
                 colour = theme.ACCENT if k == 5 else theme.TEXT
-                p.text(cell, sizes[k], (x0 + cols[k] * width + 4, y), colour,
-                       max_width=rooms[k])  # fmt: skip
+                p.text(p.shortened(cell, sizes[k], rooms[k]), sizes[k],
+                       (x0 + cols[k] * width + 4, y), colour, max_width=rooms[k])  # fmt: skip

@@ -70,7 +70,9 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
     # or its head; the formula takes the rest. Fixed shares of the width shrank the
     # round's number to a speck at 800x480.
     widths = [0.0] * len(heads)
-    head_ws = [p.fonts.get(int(L.s(2.6))).size(head)[0] + 1.2 * p.u for head in heads]
+    head_px = L.small(3)  # (the smallest size a player reads: each head fits at it)
+    cell_px = L.small(3.2)
+    head_ws = [p.fonts.get(int(head_px)).size(head)[0] + 1.2 * p.u for head in heads]
     widest = [
         "8" * len(str(s.rules.max_rounds)),
         "8888",
@@ -82,7 +84,7 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
     for k in range(len(heads)):
         if k == formula_col:
             continue
-        font = p.fonts.get(int(L.s(3.2)), styles[k])
+        font = p.fonts.get(int(cell_px), styles[k])
         cells = [row[k] for row in rows] + widest[k : k + 1]
         value = max((font.size(cell)[0] for cell in cells), default=0)
         widths[k] = value + 1.2 * p.u
@@ -96,10 +98,16 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
     ]
     widths[formula_col] = max(0.0, width - sum(widths))
     lefts = [x0 + sum(widths[:k]) for k in range(len(heads))]
+    # A duel's "Formula" heads the initials' column too (it has none): a narrow
+    # formula column at 800x480 left it no room.
+    head_lefts, head_rooms = list(lefts), [w - 0.6 * p.u for w in widths]
+    if duel:
+        head_lefts[formula_col] = lefts[formula_col - 1]
+        head_rooms[formula_col] += widths[formula_col - 1]
     # One size for the heads ("Рахунок" shrunk on its own beside a full-size "Оч.")
-    size = min(p.fit(head, L.s(2.6), widths[k] - 0.6 * p.u) for k, head in enumerate(heads))
+    size = min(p.fit(head, head_px, head_rooms[k]) for k, head in enumerate(heads))
     for k, head in enumerate(heads):
-        p.text(head, size, (lefts[k], top), theme.DIM, max_width=widths[k] - 0.6 * p.u)
+        p.text(head, size, (head_lefts[k], top), theme.DIM, max_width=head_rooms[k])
     fit = int((L.y(99) - top - row_h) // row_h)
     shown = list(zip(rows, colours, firsts, strict=True))[-fit:] if fit > 0 else []
     for r, (row, colour, first) in enumerate(shown):
@@ -108,5 +116,7 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
         y = top + (r + 1) * row_h
         p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
         for k, cell in enumerate(row):
-            p.text(cell, L.s(3.2), (lefts[k] + 2, y), colour if k in coloured else theme.TEXT,
+            if k == formula_col:  # (too long for its column: its start, and an ellipsis)
+                cell = p.shortened(cell, cell_px, widths[k] - 0.6 * p.u, styles[k])
+            p.text(cell, cell_px, (lefts[k] + 2, y), colour if k in coloured else theme.TEXT,
                    style=styles[k], max_width=widths[k] - 0.6 * p.u)  # fmt: skip

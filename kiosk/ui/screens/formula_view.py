@@ -96,6 +96,11 @@ class Layout:
     def s(self, v: float) -> float:
         return v * self.k * self.u
 
+    def small(self, v: float) -> float:
+        """A secondary text's size: ``s(v)``, never below the smallest a player reads
+        (under the side game's strip everything else is a little smaller)."""
+        return max(self.s(v), theme.SMALL * self.u)
+
 
 def shown_formula(text: str) -> str:
     """The formula as shown: ``*`` as a times sign (one character for one: positions hold)."""
@@ -248,9 +253,10 @@ def _formula_line(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float,
     elif s.hint is not None:
         h = s.hint
         line = f"{t('Hint')}: {shown_formula(h.formula)} = {h.result} ({h.points:+d})"
-    if line:
-        p.text(line, L.s(3.8), (x0, L.y(58)), colour, anchor="midleft", style="bold",
-               max_width=x1 - x0)  # fmt: skip
+    if line:  # (on two lines rather than smaller: Russian at 800x480)
+        lines, size = p.wrapped(line, L.s(3.8), x1 - x0, "bold", floor=L.small(3), keep=0)
+        p.lines(lines, size, (x0, L.y(58 if len(lines) == 1 else 57.3)), colour,
+                max_width=x1 - x0, style="bold", anchor="midleft")  # fmt: skip
 
 
 FORMULA_MIN = 5.0  # the formula's smallest size, in % of the height
@@ -371,22 +377,27 @@ def _legend(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     top = L.y(62)
     cw = (x1 - x0) / 4
     ch = L.s(7.2)
+    u = p.u
+    small = theme.SMALL * u
     for col, row, cols, rows, key, label in KEYPAD:
         rect = pygame.Rect(int(x0 + col * cw + 2), int(top + row * ch + 2),
                            int(cols * cw - 4), int(rows * ch - 4))  # fmt: skip
         active = bool(label) and (label != "hint" or hint)
-        p.rect(rect, theme.PANEL_HI if active else theme.PANEL, radius=0.6 * p.u)
-        # The key's own label, as printed on the keypad, big enough to find from 3 m.
-        key_w = min(rect.w * 0.3, 9 * p.u)
-        p.text(key, ch * 0.46, (rect.x + 0.9 * p.u, rect.y + ch / 2 - 2), theme.DIM,
-               anchor="midleft", style="bold", max_width=key_w)  # fmt: skip
+        p.rect(rect, theme.PANEL_HI if active else theme.PANEL, radius=0.6 * u)
+        # The key's own label, as printed on the keypad, big enough to find from 3 m;
+        # what it does beside it, in the room the label leaves ("подсказка" beside a
+        # "1"), or in the lower half of a tall key ("Enter" above "submit").
+        cap = p.text(key, max(ch * 0.46, small), (rect.x + 0.9 * u, rect.y + ch / 2 - 2), theme.DIM,
+                     anchor="midleft", style="bold", max_width=rect.w - 1.8 * u)  # fmt: skip
         if label:
             colour = theme.ACCENT if label in ("next digit", "submit") else theme.TEXT
-            left = rect.x + key_w + 1.5 * p.u
+            left, cy = cap.right + 1.2 * u, float(rect.centery)
+            if rows > 1:
+                left, cy = rect.x + 0.9 * u, rect.y + ch * 1.5 - 2
             shown = t("scoreboard") if side and label == "menu" else t(label)
-            p.text(shown, ch * 0.5, ((left + rect.right) / 2, rect.centery), colour
-                   if active else theme.GREY, anchor="center", style="bold",
-                   max_width=rect.right - left - p.u)  # fmt: skip
+            p.text(shown, max(ch * 0.5, small), ((left + rect.right - 0.6 * u) / 2, cy),
+                   colour if active else theme.GREY, anchor="center", style="bold",
+                   max_width=rect.right - 0.6 * u - left)  # fmt: skip
 
 
 def _clock(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: float) -> None:
@@ -427,7 +438,9 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
             p.rect(box, theme.ACCENT, radius=p.u, width=max(2, int(0.4 * p.u)))
         label = player if duel else t("Score")
         colour = theme.PLAYER_COLOURS[i % 4] if duel else theme.DIM
-        p.text(label, L.s(3.2), (box.centerx, box.y + L.s(2.6)), colour, anchor="center",
+        # (a long name shortened: the header names the player to answer in full)
+        shown, size = p.wrapped(label, L.s(3.2), box.w * 0.9, "bold", floor=L.small(3), two=False)
+        p.text(shown[0], size, (box.centerx, box.y + L.s(2.6)), colour, anchor="center",
                style="bold", max_width=box.w * 0.9)  # fmt: skip
         # digits' ink at least a tenth of the height (issue 5), the side game's too
         p.text(str(score), L.s(14.5), (box.centerx, box.y + L.s(10.8)), theme.TEXT,
@@ -444,9 +457,18 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     else:
         note, colour = t("Perfect game (0 by round {n}): not any more"), theme.DIM
     note = fill(note, n=s.rules.min_rounds)
-    if duel:
-        note = f"{player}: {note}"  # whose it is, said
-    p.text(note, L.s(3.2), (x0, L.y(48.5)), colour, anchor="midleft", max_width=x1 - x0)
+    # On two lines where one would be smaller than a player reads (800x480): a duel's
+    # whose it is (said) above the note, else the note parted after its colon.
+    one = f"{player}: {note}" if duel else note
+    head, colon, tail = note.rpartition(": ")
+    two = [f"{player}:", note] if duel else [head + colon.strip(), tail] if head else [note]
+    size = p.fit(one, L.s(3.2), x1 - x0)
+    lines = [one]
+    if int(size) < int(L.small(3)):
+        size = max(L.small(3), min(p.fit(line, L.s(3.2), x1 - x0) for line in two))
+        lines = [p.shortened(line, size, x1 - x0) for line in two]
+    p.lines(lines, size, (x0, L.y(48.5 if len(lines) == 1 else 49)), colour, max_width=x1 - x0,
+            anchor="midleft")  # fmt: skip
 
 
 def perfect_still_possible(s: FormulaSession, player: str) -> bool:
@@ -467,9 +489,6 @@ def perfect_with_digits(rules: Rules, digits: int, score: int, left: int) -> boo
     return any(rules.can_finish(rules.next_score(score, q), left - 1) for q in points)
 
 
-POINTS_MIN_U = 2.4  # the strip's match points, smaller than this: left to the scoreboard
-
-
 def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
     """The side game's top strip: the Cricket match going on under it."""
     t = screen.t
@@ -487,14 +506,22 @@ def _cricket_strip(p: theme.Painter, screen: FormulaScreen, L: Layout) -> None:
         hint, colour = t("{}: 4, then + (next player)").format(c.hold.player), theme.ACCENT
     else:
         hint, colour = t("4 = back to the scoreboard"), theme.DIM
-    hint_r = p.text(hint, 2.8 * u, (p.w - 2 * u, h / 2), colour, anchor="midright",
-                    max_width=p.w * 0.5)  # fmt: skip
+    # (on two lines rather than smaller: a long name, 800x480)
+    small = theme.SMALL * u
+    lines, size = p.wrapped(hint, small, p.w * 0.5, floor=small)
+    p.lines(lines, size, (p.w - 2 * u, h / 2), colour, max_width=p.w * 0.5, anchor="midright",
+            leading=1.05)  # fmt: skip
+    hint_left = p.w - 2 * u - max(p.fonts.get(int(size)).size(line)[0] for line in lines)
     darts = " ".join(dart_name(d, t) for d in c.shown_darts) or "\u2013"
+    room = min(p.w * 0.45, hint_left - 5 * u)
     text = f"{t('Cricket')} \u25b6 {c.shown_player}: {darts}"
-    r = p.text(text, 4 * u, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
-               max_width=min(p.w * 0.45, hint_r.left - 5 * u))  # fmt: skip
+    if int(p.fit(text, 4 * u, room, "bold")) < int(small):
+        text = f"\u25b6 {c.shown_player}: {darts}"  # (the strip is the match's anyway)
+    shown, size = p.wrapped(text, 4 * u, room, "bold", floor=small, two=False)
+    r = p.text(shown[0], size, (2 * u, h / 2), theme.ACCENT, anchor="midleft", style="bold",
+               max_width=room)  # fmt: skip
     points = "   ".join(f"{q} {c.game.points(q)}" for q in c.players[:4])
-    room = hint_r.left - r.right - 6 * u
-    if room > 0 and p.fit(points, 3.2 * u, room) >= POINTS_MIN_U * u:
+    room = hint_left - r.right - 6 * u
+    if room > 0 and int(p.fit(points, 3.2 * u, room)) >= int(theme.SMALL * u):
         p.text(points, 3.2 * u, (r.right + 3 * u, h / 2), theme.TEXT, anchor="midleft",
                max_width=room)  # fmt: skip
