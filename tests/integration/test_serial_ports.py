@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from serial_probes import count_probes
 
 from kiosk import devices as devices_module
 from kiosk.adapters.serial_board.ports import _greets, choose_port, plugged_in
@@ -192,17 +193,8 @@ def test_on_serial_with_no_port_a_mute_device_is_not_opened_every_few_seconds(
     # A GPS in by-id, no board: it was opened (and reset) every 4.5 s for good; as on
     # "auto", it is looked at again only every relook_s now, and a board plugged in
     # is still found at once.
-    from kiosk.adapters.serial_board import ports
-
     monkeypatch.setattr(devices_module, "STARTING_S", 0.0)
-    probed: list[str] = []
-    real = ports.says_hello
-
-    def counted(url: str, *args: object, **kwargs: object) -> bool:
-        probed.append(Path(url).name)
-        return real(url, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ports, "says_hello", counted)
+    probed = count_probes(monkeypatch)
     by_id = tmp_path / "by-id"
     by_id.mkdir()
     with VirtualBoard() as gps:  # plugged in, never speaks

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from serial_probes import count_probes
 
 from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.reader import Status
@@ -111,16 +112,7 @@ def test_a_port_set_in_the_settings_is_kept_when_the_board_goes(
 ) -> None:
     # The owner named the port: the kiosk waits for that one to come back, and never
     # opens another device (which may be anything: a GPS, a printer).
-    from kiosk.adapters.serial_board import ports
-
-    probed: list[str] = []
-    real = ports.says_hello
-
-    def counted(url: str, *args: object, **kwargs: object) -> bool:
-        probed.append(Path(url).name)
-        return real(url, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ports, "says_hello", counted)
+    probed = count_probes(monkeypatch)
     by_id = tmp_path / "by-id"
     by_id.mkdir()
     with VirtualBoard(by_id / OLD, ping_interval=0.2) as old:
