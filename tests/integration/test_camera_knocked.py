@@ -8,10 +8,11 @@ into the real scorer, frame by frame (``OneClock``)."""
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
-from camera_players import OneClock, said, wait
+from camera_players import Live, OneClock, said, wait
 
 from kiosk.adapters.camera.detector import Detector, FellOut, Takeout
 from kiosk.adapters.camera.scorer import CameraScorer, CameraStatus
@@ -30,10 +31,10 @@ def _knocked_turn(turn: tuple[float, float, float]) -> Video:
     return render_turn(11, steps, off_axis=30.0)
 
 
-def _play(video: Video) -> list[object]:
+def _play(video: Video, player=OneClock) -> list[object]:
     events: list[object] = []
     scorer = CameraScorer(["camera"], [video.calibration], events.append, retry_interval=60)
-    players = OneClock(scorer, [video.frames])
+    players = player(scorer, [video.frames])
     scorer.start()
     try:
         assert wait(players.done, 90.0)
@@ -110,3 +111,25 @@ def test_a_camera_knocked_that_no_check_can_place_since_is_to_be_calibrated_agai
     assert lost[-1].calibrate
     assert said(events) == ["T20"]
     assert len(calls) == 1 + recheck.RECHECK_TRIES
+
+
+def test_a_dart_thrown_while_a_knocked_camera_is_checked_is_scored(monkeypatch) -> None:
+    # The check after a knock takes a while (here 2 s, a slow Pi); a live camera's
+    # frames meanwhile are not seen, and the dart lands in them. The camera fitted
+    # again started afresh from its next frame, with the dart already in it: lost.
+    from kiosk.adapters.camera import recheck
+
+    real, calls = recheck.recheck, []
+
+    def slow(frame, cal):
+        calls.append(1)
+        if len(calls) > 1:  # (not its first check, as it connects)
+            time.sleep(2.0)
+        return real(frame, cal)
+
+    monkeypatch.setattr(recheck, "recheck", slow)
+    steps = [Step("still", 60), Step("knock", n=6, turn=(0.0, 0.0, 10.0)), Step("still", 3),
+             Step("throw", tip=centre_of(Dart.parse("S19"))), Step("still", 300)]  # fmt: skip
+    events = _play(render_turn(11, steps, off_axis=30.0), Live)
+    assert len(calls) == 2  # (the knock was checked, and fitted again)
+    assert said(events) == ["S19"]

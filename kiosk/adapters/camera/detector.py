@@ -184,6 +184,13 @@ class Detector:
         self._background = self._bg = self._empty = self._prev = self._known = None
         self._empty_frame = None
 
+    def look_again(self, index: int) -> None:
+        """Frames after ``index`` went unseen a while (the camera's thread was busy with
+        a check): the next settled picture is judged against the background, whether or
+        not it moved (a dart that landed meanwhile shook nothing the detector saw)."""
+        if self.phase is Phase.STILL:
+            self.phase, self._still, self.moved_at, self._peak = Phase.MOVING, 0, index, 0.0
+
     def _small(self, frame: np.ndarray) -> np.ndarray:
         g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         h, w = g.shape

@@ -228,7 +228,7 @@ class CameraScorer:
             try:
                 seen = det.feed(frame, index)
                 if det.check_due:
-                    seen = self._knocked(i, frame, seen)
+                    seen = self._knocked(i, frame, index, seen)
                 for obs in seen:
                     self._q.put((t, obs))
             finally:
@@ -250,7 +250,9 @@ class CameraScorer:
 
         return on_frame
 
-    def _knocked(self, i: int, frame: np.ndarray, seen: list[Observation]) -> list[Observation]:
+    def _knocked(
+        self, i: int, frame: np.ndarray, index: int, seen: list[Observation]
+    ) -> list[Observation]:
         """Camera ``i``'s picture ``frame`` has just settled moved further than its frames
         are lined up, or changed for good (``Detector.check_due``): knocked round, or
         someone stands in front of it. Its calibration is checked on ``frame`` at once,
@@ -274,6 +276,10 @@ class CameraScorer:
         if r is None:  # (a check already running: it is looked at on the next frame)
             return seen
         self._checked(i, r)
+        if not (det.moved_away or self._stale[i]):
+            if det.phase is Phase.EMPTY:  # (fitted again: the picture checked is the board)
+                det.feed(frame, index)
+            det.look_again(index)  # (the frames the check took were not seen: a dart?)
         if r.verdict in ("same", "numbers"):  # (numbers alone: darts over them; again)
             return seen
         if r.verdict in ("unknown", "unseen"):  # (checked again: ``_checked`` says on)
