@@ -15,7 +15,8 @@ by-id device that speaks the protocol) takes over from them.
 With no port set (``input.source`` "auto", or "serial" with no ``port``), a board whose
 port has been gone for ``REPLACED_AFTER_S`` is looked for again as at the start: a
 spare swapped in for a broken board (another serial number, so another by-id name) is
-read without a restart. A port set in the settings is the only one ever read.
+read without a restart. With "serial" and a port set in the settings, that port is the
+only one ever read.
 """
 
 from __future__ import annotations
@@ -252,8 +253,8 @@ class Devices:
             if not _absent(port):
                 gone_since = None
                 continue
-            if gone_since is None:
-                gone_since, relook = now, now + self.replaced_after_s + self.relook_s
+            if gone_since is None:  # (then every device is looked at, as at the start)
+                gone_since, relook = now, now + self.replaced_after_s
             if now - gone_since < self.replaced_after_s:
                 continue
             if now >= relook:

@@ -56,8 +56,8 @@ def read_picture(path: str) -> np.ndarray | str:
     except OSError as e:
         return f"cannot read the picture: {e.strerror or e}"
     head, tail = data[:8].tobytes(), data[-64:].tobytes()
-    if head == PNG_SIGNATURE and b"IEND" not in tail:
-        return CUT_SHORT
+    if head == PNG_SIGNATURE and b"IEND" not in tail and b"IEND" not in data.tobytes():
+        return CUT_SHORT  # (a PNG ends with IEND; padding after it is harmless)
     if (size := stated_size(data[:HEADER_BYTES].tobytes())) and size[0] * size[1] > MAX_PIXELS:
         return f"the picture is {size[0]}x{size[1]}: {TOO_LARGE}"
     if head[:2] == b"\xff\xd8" and jpeg_cut_short(data.tobytes()):

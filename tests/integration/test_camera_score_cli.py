@@ -513,6 +513,14 @@ def test_a_picture_too_large_to_decode_is_refused_whatever_its_format(tmp_path, 
     assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
 
 
+def test_a_png_with_padding_after_its_end_is_read_not_called_cut_short(tmp_path):
+    t = render_throw(7_100_003, 1, tip=(0.0, 103.0), off_axis=(30.0, 35.0))
+    cal, b, after = _files(tmp_path, t, 0, "png")
+    Path(after).write_bytes(Path(after).read_bytes() + bytes(100))  # (a copy padded out)
+    r = _cli("--calibration", cal, b, after)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "T20", r.stderr
+
+
 def test_a_jpeg_with_more_after_its_end_is_read_not_called_cut_short(tmp_path):
     # A phone's "motion photo" has its video after the picture's end marker; a picture
     # with an EXIF thumbnail has a thumbnail's end marker long before its own.

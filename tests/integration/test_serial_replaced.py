@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -81,11 +82,10 @@ def test_a_board_swapped_for_a_spare_is_read_without_a_restart(
     assert any(OLD in m and SPARE in m for m in said), said
 
 
-def test_a_board_replugged_under_its_own_name_is_not_replaced_by_another(
-    tmp_path: Path,
-) -> None:
-    # Two boards plugged in (one spare, say, left in a USB port): the kiosk reads the
-    # first; unplugged a moment and back, it is the first again, not the other one.
+def test_a_spare_plugged_in_all_along_is_read_once_the_board_has_gone(tmp_path: Path) -> None:
+    # The spare left in another USB port: once the board has been gone for the time
+    # (1 s here, 10 s in the kiosk), it is read, as at the start. It was read only
+    # relook_s (30 s) later, the devices there when the board went being skipped.
     by_id = tmp_path / "by-id"
     by_id.mkdir()
     with (
@@ -97,13 +97,34 @@ def test_a_board_replugged_under_its_own_name_is_not_replaced_by_another(
         with kiosk_reading(by_id) as devices:
             seen = Seen(devices.inbox)
             seen.connected(by_id / f"1-{OLD}")
-            old.replug(gap=0.5)  # under the time it takes to count as gone
+            old.close()
+            seen.connected(by_id / f"2-{SPARE}", timeout=12.0)
+
+
+def test_a_board_replugged_under_its_own_name_is_not_replaced_by_another(
+    tmp_path: Path,
+) -> None:
+    # The board unplugged a moment (a loose lead pushed back) while another board is
+    # plugged in meanwhile: back within the time, it is read again, not the other one.
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    with VirtualBoard(by_id / f"1-{OLD}", ping_interval=0.2) as old:
+        old.start()
+        with kiosk_reading(by_id) as devices:
+            devices.replaced_after_s = 5.0
+            seen = Seen(devices.inbox)
             seen.connected(by_id / f"1-{OLD}")
-            time.sleep(3.0)
-            seen.events.extend(i.event for i in devices.inbox.wait(0.1))
-            assert not any(
-                isinstance(e, Status) and e.detail == str(by_id / f"2-{SPARE}") for e in seen.events
-            ), seen.events
+            replug = threading.Thread(target=old.replug, kwargs={"gap": 3.0})
+            replug.start()  # seen gone (looked at every 2 s), back before 5 s
+            time.sleep(0.3)
+            with VirtualBoard(by_id / f"2-{SPARE}", ping_interval=0.2) as spare:
+                spare.start()
+                replug.join()
+                seen.connected(by_id / f"1-{OLD}")
+                time.sleep(4.0)  # (past the 5 s since it went)
+                seen.events.extend(i.event for i in devices.inbox.wait(0.1))
+    spare_read = Status("connected", str(by_id / f"2-{SPARE}"))
+    assert spare_read not in seen.events, seen.events
 
 
 @pytest.mark.parametrize("source", ["auto", "serial"])
