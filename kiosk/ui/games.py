@@ -27,8 +27,10 @@ A game's life in the database (decided here, documented for the bar):
   still be up had the power stayed on: its last input less than ``RESULTS_IDLE_S``
   (10 minutes) before the start, the time results left alone stay; a kiosk off for
   longer (overnight) finishes it at start, as a running kiosk would have by then. A
-  clock behind that input (a Pi that lost its time) cannot tell: they come back, and
-  go by themselves after that long. (A kiosk stopped on purpose finishes the games
+  clock behind that input cannot tell how long ago it was, and is taken for long ago:
+  a Pi has no clock chip, and after a cut it starts on the time it last saved, before
+  NTP; last night's results must not greet the morning staff, whose first Enter would
+  start a rematch of them. (A kiosk stopped on purpose finishes the games
   that are over as it stops: ``shutdown``.) A formula game's end offers no undo nor
   correction: one that is over is finished at start, and so is every older game over.
   The newest one not over is offered for resume (``kiosk.ui.screens.resume``); older
@@ -314,6 +316,10 @@ class GameKeeper:
         if since >= RESULTS_IDLE_S:
             log.info("game %d was over %.0f min before the start: not shown again",
                      record.id, since / 60)  # fmt: skip
+            return False
+        if since < 0:  # (the module docstring says why: taken for long ago)
+            log.info("game %d ended %.0f s ahead of the clock (a Pi's clock not yet set?): "
+                     "not shown again", record.id, -since)  # fmt: skip
             return False
         return True
 
