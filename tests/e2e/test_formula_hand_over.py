@@ -50,6 +50,9 @@ def test_enter_is_taken_once_the_guard_time_has_passed_on_the_screens_clock(
         screen.update(shown_at + ENTER_GUARD_S)  # nobody sleeps: the screen's clock moves
         d.pad("\n", hasty=True)
         assert session.player == "Boris" and session.phase == "playing"
+        # (nothing typed yet: an Enter on the digits just shown is a double press)
+        assert screen.enter_taken_from() == screen.shown_at + ENTER_GUARD_S  # type: ignore[attr-defined]
+        d.pad("0", hasty=True)
         assert screen.enter_taken_from() is None  # typing: Enter submits at once
 
 
@@ -105,3 +108,21 @@ def test_enter_pressed_twice_to_play_again_does_not_start_the_new_games_clock(
         assert session.phase == "ready" and session.deadline is None
         d.pad("\n")
         assert session.phase == "playing"
+
+
+def test_enter_pressed_twice_to_see_the_digits_does_not_submit_an_empty_formula(
+    tmp_path: Path,
+) -> None:
+    # The first Enter shows the digits and starts the clock; the second, on them, was an
+    # empty formula submitted: refused in red, with the refusal's sound.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(4589,)))
+        d.settle()
+        d.screen.seen()  # (its first screen read)
+        sounds = len(d.kiosk.sound.played)
+        d.pad("\n\n", hasty=True)
+        assert session.phase == "playing" and session.deadline is not None
+        assert not any(t.startswith("Refused") for t in d.texts), d.texts
+        assert "undo" not in list(d.kiosk.sound.played)[sounds:]
+        d.pad("00+0*0\n")  # 45+8*9, typed and submitted as ever
+        assert session.game.history[0].move("Anna") is not None

@@ -82,9 +82,15 @@ class FormulaScreen(Screen):
 
     def enter_taken_from(self) -> float | None:
         """On this screen's clock, when an Enter is taken as meant: ``ENTER_GUARD_S``
-        after the screen that waits for it appeared (a player named, a round's result);
-        None while Enter submits a formula, or ends nothing (the game over)."""
-        if self.session.phase not in (READY, ROUND_DONE):
+        after the screen that waits for it appeared (a player named, a round's result),
+        and after the digits appeared while nothing is typed (the second Enter of a
+        double press on "Enter to see the digits" would submit an empty formula, and
+        the player hear it refused); None while Enter submits a formula typed, or ends
+        nothing (the game over)."""
+        phase = self.session.phase
+        if phase == PLAYING and not self.editor.text:
+            return self.shown_at + ENTER_GUARD_S
+        if phase not in (READY, ROUND_DONE):
             return None
         return self.shown_at + ENTER_GUARD_S
 
