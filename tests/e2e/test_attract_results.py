@@ -60,3 +60,20 @@ def test_four_long_names_at_800x480_leave_the_winner_readable(tmp_path: Path) ->
         line = "Cricket: winner Олександра-Вікторія"
         assert line in d.texts, d.texts
         assert d.rect_of(line).height >= 0.03 * 480  # (3.4 % of the height, kept)
+
+
+def test_a_result_that_names_nobody_keeps_its_players_when_it_is_too_long(
+    tmp_path: Path,
+) -> None:
+    # "Formula darts: both lost  (…)  …": the names are the only ones it has. Too long
+    # at 800x480, it kept the detail and lost the players, and read as nobody's game.
+    from kiosk.ui.context import ResultLine
+
+    line = ResultLine("Formula darts", None, ("Олександра-Вікторія", "Christopher Longname"),
+                      lambda t: "No formula in time: the game is lost", all_lost=True)  # fmt: skip
+    with kiosk_on_virtual_board(tmp_path, size=(800, 480)) as d:
+        d.kiosk.add_result(line)
+        d.wait_for(lambda: "Last results" in d.texts, what="the last results drawn")
+        said = next(t for t in d.texts if t.startswith("Formula darts:"))
+        assert "Олександра-Вікторія" in said, said
+        assert d.rect_of(said).height >= 0.03 * 480

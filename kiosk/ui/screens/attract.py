@@ -81,8 +81,11 @@ class AttractScreen(Screen):
                 text = f"{self.t(line.game)}: {who}  ({players})  {detail}".rstrip()
                 keep = max(RESULT_KEEP * 3.4, theme.SMALL) * u
                 if p.fit(text, 3.4 * u, w * 0.9) < keep:
-                    # (four long names: the line shrank to 7 px; the winner read instead)
-                    text = f"{self.t(line.game)}: {who}  {detail}".rstrip()
+                    # (four long names: the line shrank to 7 px; the winner read instead,
+                    # or, when the result names nobody, the players without the detail)
+                    named = line.winner or line.drawn
+                    text = (f"{self.t(line.game)}: {who}  {detail}" if named
+                            else f"{self.t(line.game)}: {who}  ({players})").rstrip()  # fmt: skip
                 # (and that shortened, rather than shrunk, if still too long)
                 rows, size = p.wrapped(text, 3.4 * u, w * 0.9, floor=keep, two=False)
                 p.text(rows[0], size, (x, y), theme.TEXT, anchor="center", max_width=w * 0.9)
