@@ -191,21 +191,29 @@ class Painter:
             self.text(line, size, (centre[0], centre[1] + dy), colour, anchor=anchor,
                       style=style, max_width=max_width)  # fmt: skip
 
-    def shortened(self, text: str, px: float, width: float, style: str = "regular") -> str:
+    def shortened(
+        self, text: str, px: float, width: float, style: str = "regular", *, keep_from: str = ""
+    ) -> str:
         """``text`` as it is if it fits ``width`` at ``px``, else its start and an
         ellipsis ("Christopher Feathe…"): a name too long for its place at the
-        smallest size a player reads."""
+        smallest size a player reads. ``keep_from``: the text from its last
+        ``keep_from`` on is kept whole, and the start before it shortened
+        ("pow(4,5)-p… = 512": a formula's result is what the player looks for)."""
         font = self.fonts.get(int(px), style)
         if font.size(text)[0] <= width:
             return text
-        low, high = 0, len(text)  # the longest start that fits, with the ellipsis
+        cut = text.rfind(keep_from) if keep_from else -1
+        head, tail = (text[:cut], text[cut:]) if cut > 0 else (text, "")
+        low, high = 0, len(head)  # the longest start that fits, with the ellipsis
         while low < high:
             mid = (low + high + 1) // 2
-            if font.size(text[:mid].rstrip() + ELLIPSIS)[0] <= width:
+            if font.size(head[:mid].rstrip() + ELLIPSIS + tail)[0] <= width:
                 low = mid
             else:
                 high = mid - 1
-        return text[:low].rstrip() + ELLIPSIS
+        if tail and low == 0:  # (not even the end fits with a letter before it)
+            return self.shortened(text, px, width, style)
+        return head[:low].rstrip() + ELLIPSIS + tail
 
     def wrapped(
         self,

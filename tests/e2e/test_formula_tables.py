@@ -108,3 +108,21 @@ def test_each_column_of_the_end_table_is_drawn_at_one_size(
             cells = {row[k] for row in rows if row[k]}
             drawn = {round(sizes[cell], 3) for cell in cells}
             assert len(drawn) == 1, (k, {cell: sizes[cell] for cell in cells})
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_a_long_formula_in_the_end_table_keeps_its_result_and_the_players_name(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # "A: pow(4,5)-pow(8,sqrt(9)) =…": cut at its end, the result was gone, and a
+    # long formula turned "Anna" into "A".
+    with kiosk_on_board(tmp_path, size=size) as (d, _board):
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(4589,),
+                             overrides=(("max_rounds", 1),))  # fmt: skip
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad("\n80609-8065099\n")  # Anna: pow(4,5)-pow(8,sqrt(9))
+        d.pad("\n00+00\n")  # Boris: 45+89
+        d.wait_screen("formula-end")
+        anna = next((t for t in d.texts if t.startswith("Anna: pow(")), d.texts)
+        assert isinstance(anna, str) and anna.endswith(" = 512"), anna

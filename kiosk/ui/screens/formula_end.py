@@ -207,8 +207,11 @@ class FormulaEndScreen(Screen):
         def column_size(k: int) -> float:
             return min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)
 
-        if len(self.session.players) > 1 and int(column_size(2)) < int(small):
-            lines = self._lines(initials=True)  # ("CF: 45+8*9 = 117": long names)
+        players = self.session.players
+        if len(players) > 1 and int(column_size(2)) < int(small):
+            named, lines = lines, self._lines(initials=True)  # ("CF: 45+8*9 = 117")
+            if int(column_size(2)) < int(small) and all(len(q) <= 8 for q in players):
+                lines = named  # (a long formula, not long names: "Anna" is kept)
         # One size down each column, that of its longest cell: a cell shrunk on its own
         # made the "Best" column jump from size to size, row by row. Never below the
         # smallest size a player reads: a cell longer still is shortened.
@@ -218,5 +221,8 @@ class FormulaEndScreen(Screen):
             p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
             for k, cell in enumerate(row):
                 colour = theme.ACCENT if k == 5 else theme.TEXT
-                p.text(p.shortened(cell, sizes[k], rooms[k]), sizes[k],
+                shown = p.shortened(
+                    cell, sizes[k], rooms[k], keep_from=" = " if k in (2, 5) else ""
+                )
+                p.text(shown, sizes[k],
                        (x0 + cols[k] * width + 4, y), colour, max_width=rooms[k])  # fmt: skip

@@ -116,7 +116,8 @@ def draw_rounds(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x
         y = top + (r + 1) * row_h
         p.rect((x0, y - 0.3 * p.u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
         for k, cell in enumerate(row):
-            if k == formula_col:  # (too long for its column: its start, and an ellipsis)
-                cell = p.shortened(cell, cell_px, widths[k] - 0.6 * p.u, styles[k])
+            if k == formula_col:  # (too long for its column: its start, an ellipsis, and
+                # its result if it says one)
+                cell = p.shortened(cell, cell_px, widths[k] - 0.6 * p.u, styles[k], keep_from=" = ")
             p.text(cell, cell_px, (lefts[k] + 2, y), colour if k in coloured else theme.TEXT,
                    style=styles[k], max_width=widths[k] - 0.6 * p.u)  # fmt: skip
