@@ -261,4 +261,9 @@ def test_the_scoreboard_beside_the_on_screen_board_reads_from_the_oche(
         r.look("teams, darts to take out")
         d.throw("S1", "S1", "S1")
         r.look("teams, the other side's darts to take out")
+        # Four players: the board's panel narrows to a quarter of the screen.
+        start_cricket(d.kiosk, CricketSetup(names=("Anna", "Boris", "Chen", "Dana")))
+        d.settle()
+        d.throw("T20")
+        r.look("four players, the board on screen")
         r.verdict()

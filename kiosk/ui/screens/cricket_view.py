@@ -315,7 +315,15 @@ def _board_panel(p: theme.Painter, screen: CricketScreen, x: float, w: float) ->
     # Each as wide as its label needs: "Следующий игрок" beside "Меню"
     needs = [Button.need(p, label, bh, wrap=True) for label in labels]
     least = [Button.need(p, label, bh, wrap=True, least=True) for label in labels]
-    widths = widths_by_need(needs, w - (len(labels) - 1) * u, least)
+    room = w - (len(labels) - 1) * u
+    if sum(least) > room:
+        # (four players' narrow panel, in Ukrainian: side by side, "Наступний гравець"
+        # was 2 % of the height) one under another, the panel's width each
+        bh = min(bh, (98 * u - by) / len(labels) - u)
+        for k, (button, label) in enumerate(zip(screen.buttons, labels, strict=True)):
+            button.draw(p, pygame.Rect(int(x), int(by + k * (bh + u)), int(w), int(bh)), label)
+        return
+    widths = widths_by_need(needs, room, least)
     left = x
     for button, label, bw in zip(screen.buttons, labels, widths, strict=True):
         button.draw(p, pygame.Rect(int(left), int(by), int(bw), int(bh)), label)
