@@ -147,9 +147,9 @@ class Detector:
         # Pixels the camera was moved, further than can be lined up: it gives no more
         # darts until it is calibrated again (``use``). 0: not moved away.
         self.moved_away = 0.0
-        # The picture may no longer be where the calibration puts the board (see
-        # ``_doubt_view``): its calibration is to be checked (``recheck``). Whoever asks
-        # for the check (the scorer) sets it back.
+        # The picture may no longer be where the calibration puts the board (the
+        # module's doc says when): its calibration is to be checked (``recheck``).
+        # Whoever asks for the check (the scorer) sets it back.
         self.check_due = False
         self._fell = 0  # darts that fell out since the last takeout
         # Where the darts already in the board are, grown by what a nudge moves them.
