@@ -130,6 +130,18 @@ def test_darts_over_the_numbers_do_not_pass_for_a_camera_turned(seed, dart, came
     assert r.verdict == "unknown" or r.drift_mm < 2.0, r
 
 
+def _verdicts(checks, frame, n: int) -> list[str]:
+    """Asked for a check, the verdicts of the first ``n`` that end (``Checks.poll``, on
+    a still picture, as the camera's frames would call it)."""
+    checks.ask(wait=True)
+    seen: list[str] = []
+    while len(seen) < n:
+        r = checks.poll(frame, None, still=True)  # type: ignore[arg-type]
+        if r is not None:
+            seen.append(r.verdict)
+    return seen
+
+
 def test_a_fit_made_with_darts_in_is_checked_again_once_they_are_pulled(monkeypatch) -> None:
     # Fitted again from rings half hidden by darts (a fit not sure alone: such fits of
     # cameras that had not moved lay up to 5 mm off), the camera is checked again; with
@@ -164,24 +176,14 @@ def test_numbers_alone_are_checked_again_and_are_a_move_only_when_they_stay_so(
     said = iter(["numbers", "numbers", "same"])
     monkeypatch.setattr(module, "recheck", lambda f, c: module.Recheck(next(said), 0.5))
     monkeypatch.setattr(module, "RECHECK_EVERY_S", 0.0)
-    frame, cal = np.zeros((8, 8, 3), np.uint8), None
+    frame = np.zeros((8, 8, 3), np.uint8)  # (the checks are stood in for)
     with ThreadPoolExecutor(1) as pool:
         checks = module.Checks(pool)
-        checks.ask(wait=True)
-        seen = []
-        while len(seen) < 3:
-            r = checks.poll(frame, cal, still=True)  # type: ignore[arg-type]
-            if r is not None:
-                seen.append(r.verdict)
+        seen = _verdicts(checks, frame, 3)
         assert seen == ["numbers", "numbers", "same"]  # the darts pulled: in place
         assert not checks.again
         monkeypatch.setattr(module, "recheck", lambda f, c: module.Recheck("numbers", 0.5))
-        checks.ask(wait=True)
-        seen = []
-        while len(seen) < module.RECHECK_TRIES:
-            r = checks.poll(frame, cal, still=True)  # type: ignore[arg-type]
-            if r is not None:
-                seen.append(r.verdict)
+        seen = _verdicts(checks, frame, module.RECHECK_TRIES)
         assert seen == ["numbers"] * (module.RECHECK_TRIES - 1) + ["moved"]
         assert not checks.again
 
@@ -306,15 +308,10 @@ def test_a_camera_that_stays_unseen_is_said_blind_and_looked_at_again(monkeypatc
 
     monkeypatch.setattr(module, "recheck", lambda f, c: module.Recheck("unseen", float("nan")))
     monkeypatch.setattr(module, "RECHECK_EVERY_S", 0.0)
-    frame, cal = np.zeros((8, 8, 3), np.uint8), None
+    frame = np.zeros((8, 8, 3), np.uint8)  # (the checks are stood in for)
     with ThreadPoolExecutor(1) as pool:
         checks = module.Checks(pool)
-        checks.ask(wait=True)
-        seen = []
-        while len(seen) < module.RECHECK_TRIES:
-            r = checks.poll(frame, cal, still=True)  # type: ignore[arg-type]
-            if r is not None:
-                seen.append(r.verdict)
+        seen = _verdicts(checks, frame, module.RECHECK_TRIES)
         assert seen == ["unseen"] * (module.RECHECK_TRIES - 1) + ["blind"]
         assert checks.again  # every BLIND_RECHECK_S from now on: it may be uncovered
 

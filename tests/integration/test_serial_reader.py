@@ -7,7 +7,6 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,6 @@ from kiosk.adapters.serial_board.protocol import Button, Hit, Raw, Unknown
 from kiosk.adapters.serial_board.reader import BoardReader, Status
 from kiosk.adapters.serial_board.virtual import VirtualBoard
 from kiosk.domain.darts import Dart, all_darts
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[VirtualBoard]:
-    vb = VirtualBoard(tmp_path / "dartboard", ping_interval=0.2)
-    vb.start()
-    yield vb
-    vb.close()
 
 
 def open_reader(url: str | Path, **kw: object) -> tuple[BoardReader, Events]:

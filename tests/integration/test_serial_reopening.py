@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from test_serial_reader import open_reader
@@ -16,14 +14,6 @@ from kiosk.adapters.serial_board.protocol import Hit
 from kiosk.adapters.serial_board.reader import BoardReader
 from kiosk.adapters.serial_board.virtual import VirtualBoard
 from kiosk.domain.darts import Dart
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[VirtualBoard]:
-    vb = VirtualBoard(tmp_path / "dartboard", ping_interval=0.2)
-    vb.start()
-    yield vb
-    vb.close()
 
 
 def test_a_board_that_stays_silent_is_reopened_without_filling_the_log(
