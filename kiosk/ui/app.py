@@ -143,6 +143,8 @@ def translate_device(
     if kind == "CameraUnreadable":
         log.warning("cameras: a dart landed but could not be placed; asking for it typed")
         return Notice("A dart was not read: type it on the keypad", act=True)
+    if kind == "CameraKnocked":  # (the scorer logged it)
+        return Notice("A camera was knocked: if a dart landed just then, type it", act=True)
     if kind == "CameraBounce":  # (after its MISS)
         return Notice("Bounce-out: counted as a miss. - (undo) if no dart was thrown", last=True)
     if kind == "CameraFellOut":

@@ -21,7 +21,11 @@
   player is told, and corrects the dart it was if it should not score;
 - ``CameraUnreadable(cameras)``: a dart landed (a dart-sized change) but no camera
   could place its tip: no ``Hit`` is sent, the player enters that dart by hand. Also
-  counted in ``stats.unreadable``.
+  counted in ``stats.unreadable``;
+- ``CameraKnocked(cameras)``: a camera was knocked and its calibration found off
+  (``_knocked``), and no other camera placed a dart then: a dart that landed as it
+  swung is not told from the swing, so the player types it if one did. Also counted
+  in ``stats.knocked``.
 """
 
 from __future__ import annotations
@@ -111,10 +115,26 @@ class CameraUnreadable:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraKnocked:
+    """A camera was knocked, and what changed as it swung is not counted: a dart that
+    landed then (no other camera placed one) is typed in."""
+
+    cameras: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Swing:
+    """Camera ``camera`` knocked (its calibration found off) at frame ``frame``."""
+
+    camera: int
+    frame: int
+
+
+@dataclass(frozen=True, slots=True)
 class _View:
     t: float  # the time of the frame it was seen in
     came: float  # when it reached the fusion (time.monotonic)
-    obs: Observation
+    obs: Observation | _Swing
 
 
 @dataclass(slots=True)
@@ -126,6 +146,7 @@ class ScorerStats:
     doubts: int = 0
     late: int = 0  # views that came after their dart was scored (not fused)
     fell_out: int = 0  # darts seen to fall out of the board (no new dart)
+    knocked: int = 0  # knocks with no dart placed by another camera (asked for)
 
 
 class CameraScorer:
@@ -148,7 +169,7 @@ class CameraScorer:
         self.numbers = list(numbers) if numbers is not None else list(range(1, len(sources) + 1))
         self.sink = sink
         self.stats = ScorerStats()
-        self._q: queue.Queue[tuple[float, Observation] | None] = queue.Queue()
+        self._q: queue.Queue[tuple[float, Observation | _Swing] | None] = queue.Queue()
         self._live = [False] * len(sources)
         # Since when its first check (``recheck``) runs on its own thread (None: not):
         # seconds with darts in the board, no frames meanwhile. Waited out no longer
@@ -227,9 +248,10 @@ class CameraScorer:
                 return
             try:
                 seen = det.feed(frame, index)
+                said: list[Observation | _Swing] = list(seen)
                 if det.check_due:
-                    seen = self._knocked(i, frame, index, seen)
-                for obs in seen:
+                    said = self._knocked(i, frame, index, seen)
+                for obs in said:
                     self._q.put((t, obs))
             finally:
                 self._through[i] = t
@@ -252,7 +274,7 @@ class CameraScorer:
 
     def _knocked(
         self, i: int, frame: np.ndarray, index: int, seen: list[Observation]
-    ) -> list[Observation]:
+    ) -> list[Observation | _Swing]:
         """Camera ``i``'s picture ``frame`` has just settled moved further than its frames
         are lined up, or changed for good (``Detector.check_due``): knocked round, or
         someone stands in front of it. Its calibration is checked on ``frame`` at once,
@@ -260,7 +282,10 @@ class CameraScorer:
         calibration (fitted again, moved, or the board not in view), was the knock
         (the picture swinging round is a change as a dart's is), and is left out. A
         check that cannot tell holds the camera (no darts) until one can; when none
-        has after ``RECHECK_TRIES``, it is to be calibrated again."""
+        has after ``RECHECK_TRIES``, it is to be calibrated again. Found off, the knock
+        goes to the fusion as a ``_Swing``: a dart thrown as it swung is not told from
+        the swing (it is often judged no dart at all, the change larger than darts),
+        and unless another camera placed one then, the player is asked for it."""
         det = self.detectors[i]
         det.check_due = False
         log.warning("camera %d: its picture moved or changed for good (knocked? someone in "
@@ -274,24 +299,22 @@ class CameraScorer:
         finally:
             self._checking[i] = None
         if r is None:  # (a check already running: it is looked at on the next frame)
-            return seen
+            return list(seen)
         self._checked(i, r)
         if not (det.moved_away or self._stale[i]):
             if det.phase is Phase.EMPTY:  # (fitted again: the picture checked is the board)
                 det.feed(frame, index)
             det.look_again(index)  # (the frames the check took were not seen: a dart?)
         if r.verdict in ("same", "numbers"):  # (numbers alone: darts over them; again)
-            return seen
+            return list(seen)
         if r.verdict in ("unknown", "unseen"):  # (checked again: ``_checked`` says on)
             log.warning("camera %d: no darts from it until its calibration is seen to fit "
                         "the board", self.numbers[i])  # fmt: skip
             self._held[i], self._live[i] = True, False
             self._emit(CameraStatus(i, "lost", f"{NOT_IN_VIEW}: check it"))
-        darts = [o for o in seen if isinstance(o, DartSeen)]
-        if darts:
-            log.info("camera %d: the change it saw as it was knocked is not counted as a "
-                     "dart (its calibration was %s)", self.numbers[i], r.verdict)  # fmt: skip
-        return [o for o in seen if not isinstance(o, DartSeen)]
+        log.info("camera %d: the change it saw as it was knocked is not counted as a dart "
+                 "(its calibration was %s)", self.numbers[i], r.verdict)  # fmt: skip
+        return [*(o for o in seen if not isinstance(o, DartSeen)), _Swing(det.camera, index)]
 
     def _fit_size(self, i: int, size: tuple[int, int]) -> bool:
         """Camera ``i`` gives pictures of ``size``, not its calibration's (it would not
@@ -451,10 +474,15 @@ class CameraScorer:
                         self._emit(CameraTakeout())
                     last_takeout = first.t
                     continue
+                if isinstance(first.obs, _Swing):
+                    views.pop(0)
+                    self._swung(first, views)
+                    continue
                 until = first.t + WINDOW_S
-                group = [v for v in views if v.t <= until and not isinstance(v.obs, Takeout)]
+                group = [v for v in views
+                         if v.t <= until and not isinstance(v.obs, Takeout | _Swing)]  # fmt: skip
                 views = [v for v in views if all(v is not g for g in group)]
-                pending = [v.obs for v in group]
+                pending = [v.obs for v in group if not isinstance(v.obs, _Swing)]
                 try:
                     self._decide(pending, first.t)
                 except Exception:  # a bug must cost one dart (typed in), not the cameras
@@ -471,12 +499,31 @@ class CameraScorer:
         now = time.monotonic()
         if now - first.came >= MAX_WAIT_S:
             return True
-        until = first.t + WINDOW_S
+        # (A knock: the others' say on a dart within ``LATE_S`` of it, ``_swung``.)
+        until = first.t + (LATE_S if isinstance(first.obs, _Swing) else WINDOW_S)
         spoke = {v.obs.camera for v in views if v.t <= until}
         checking = [c is not None and now - c >= CHECK_WAIT_S for c in self._checking]
         return all(i in spoke or self._through[i] >= until
                    for i in range(len(self.detectors))
                    if self._live[i] and not checking[i])  # fmt: skip
+
+    def _swung(self, swing: _View, views: list[_View]) -> None:
+        """A camera knocked: unless another camera placed a dart, or saw one bounce,
+        within ``LATE_S`` of it (acted on, or still to be), the player is asked."""
+        cam = swing.obs.camera
+        near = [when for when, cams in self._recent
+                if abs(swing.t - when) < LATE_S and cams - {cam}]  # fmt: skip
+        near += [v.t for v in views if abs(v.t - swing.t) < LATE_S and v.obs.camera != cam
+                 and isinstance(v.obs, DartSeen | Bounce)]  # fmt: skip
+        if near:
+            log.info("camera %d was knocked %.2f s from a dart the others saw: that dart "
+                     "is theirs", self.numbers[cam], min(near, key=lambda w: abs(w - swing.t))
+                     - swing.t)  # fmt: skip
+            return
+        self.stats.knocked += 1
+        log.warning("camera %d was knocked: a dart thrown just then is not scored; asking "
+                    "the player for it", self.numbers[cam])  # fmt: skip
+        self._emit(CameraKnocked((cam,)))
 
     def _decide(self, obs: list[Observation], opened: float) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]

@@ -273,7 +273,8 @@ class Step:
     dart hits and falls out), "fallout" (the last dart in the board, there a while,
     tips over and drops out), "takeout" (a hand pulls every dart), "knock" (someone
     knocks the camera, which turns ``turn``: pan, tilt, roll degrees about its lens, as
-    ``Camera.turned``; its picture swings there over ``n`` frames and stays). ``moved``:
+    ``Camera.turned``; its picture swings there over ``n`` frames and stays; of a rig,
+    camera ``camera`` only, from 0, or every one: -1). ``moved``:
     the impact (or the hand) knocks the camera, whose picture then rests this many
     pixels (x, y) from where it was."""
 
@@ -283,6 +284,7 @@ class Step:
     nudge: float = 0.0
     moved: tuple[float, float] = (0.0, 0.0)
     turn: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    camera: int = -1
 
 
 @dataclass(frozen=True)
@@ -384,7 +386,8 @@ def _film(
         elif st.kind == "knock":
             start = cams
             for k in range(1, st.n + 1):
-                cams = tuple(c.turned(*(a * k / st.n for a in st.turn)) for c in start)
+                cams = tuple(c.turned(*(a * k / st.n for a in st.turn)) if st.camera in (-1, j)
+                             else c for j, c in enumerate(start))  # fmt: skip
                 frame(darts)
         else:
             raise ValueError(f"unknown step {st.kind!r}")
