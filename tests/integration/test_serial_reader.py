@@ -141,6 +141,29 @@ def test_a_line_cut_short_by_silence_does_not_take_the_next_line_with_it(
     assert texts == [unknown] * 3 + ["T2 (no line end, then nothing)"]
 
 
+@pytest.mark.parametrize("pause", [0.05, 0.3, 1.0])
+def test_a_line_sent_in_two_parts_with_a_pause_between_is_one_line(
+    board: VirtualBoard, pause: float
+) -> None:
+    """The protocol's lines end at a line end, not at a pause: a busy board that sends
+    "T2", then "0\\r\\n" a moment later, threw one T20 (it used to be two unknown lines
+    and no dart once the pause passed 0.1 s)."""
+    reader, events = open_reader(board.link)  # type: ignore[arg-type]
+    board.pause_pings()
+    board.write(b"T2")
+    time.sleep(pause)
+    board.write(b"0\r\n")
+    board.write(b"BTN ")
+    time.sleep(pause)
+    board.send("NEXT")
+    board.send("D5")
+    events.next(lambda e: e == Hit(Dart(5, 2)))
+    reader.stop()
+    assert hits(events) == ["T20", "D5"]
+    assert events.of_type(Button) == [Button("NEXT")]
+    assert not events.of_type(Unknown)
+
+
 def test_a_line_whose_end_waited_while_the_reader_was_busy_is_read_whole(
     board: VirtualBoard,
 ) -> None:

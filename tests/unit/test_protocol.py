@@ -253,3 +253,29 @@ def test_a_greeting_behind_a_resets_junk_is_the_greeting_not_an_unknown_line(
     # An Arduino plugged back in sends its bootloader's junk before HELLO: shown to the
     # players as "The board sent a line the kiosk does not know" after every replug.
     assert parse_line(line) == event
+
+
+CUT_T2 = "T2 (no line end, then nothing)"
+# Silence mid-line (``gap``) between the chunks: a line read whole is one line; else
+# the part before the silence was cut short and the part after it is a line of its own.
+GAPS = [
+    ([b"T2", b"0\r\n"], [b"T20"]),  # a slow board: one line, one dart
+    ([b"BTN NE", b"XT\n"], [b"BTN NEXT"]),
+    ([b"3", b"20\r"], [b"320"]),
+    ([b"T2", b"T19\n"], [Unknown(CUT_T2), b"T19"]),  # a reset
+    ([b"\xff\x13", b"D5\n"], [Unknown("\\xff\\x13 (no line end, then nothing)"), b"D5"]),
+    ([b"T2", b"x" * 63 + b"\nS1\n"], [Unknown(CUT_T2), b"x" * 63, b"S1"]),  # too long whole
+    ([b"  ", b"T20\n"], [b"T20"]),
+]
+
+
+@pytest.mark.parametrize(("chunks", "lines"), GAPS, ids=repr)
+def test_silence_mid_line_splits_it_only_when_it_does_not_read_whole(
+    chunks: list[bytes], lines: list[object]
+) -> None:
+    s = LineSplitter()
+    out = s.feed(chunks[0])
+    for chunk in chunks[1:]:
+        s.gap()
+        out += s.feed(chunk)
+    assert out == lines

@@ -150,12 +150,18 @@ class LineSplitter:
     skipped). A line longer than ``MAX_LINE`` is dropped as one ``Unknown`` as soon as
     it is known to be too long; its bytes are never kept, so a megabyte of garbage
     without a newline costs at most ``MAX_LINE`` bytes of buffer.
+
+    Silence mid-line (``gap``) marks a seam: when the line ends, a line the protocol
+    reads whole (``T2``, a pause, ``0\\n``: a slow or busy board) is one line; else the
+    part before the seam was cut short (the board reset, noise at plug-in) and is an
+    ``Unknown`` of its own, and the part after it a line of its own, not lost with it.
     """
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
         self.max_line = max_line
         self._buf = bytearray()
         self._dropping = False  # inside an over-long line: skip to the next terminator
+        self._seam: int | None = None  # where silence fell in the held line: see ``gap``
         self.high_water = 0  # largest pending buffer seen (bytes), for tests and bench
 
     @property
@@ -163,13 +169,36 @@ class LineSplitter:
         """Part of a line is held (or an over-long one is being skipped)."""
         return bool(self._buf) or self._dropping
 
+    @property
+    def at_line_start(self) -> bool:
+        """The next byte starts a line, or the part of one after a seam."""
+        return not self.pending or self._seam == len(self._buf)
+
     def cut(self) -> Unknown | None:
         """The line held so far ends here, unended (the board went quiet mid-line: it
         was reset, or noise came): it is an ``Unknown``, and what comes next starts a
         line of its own instead of being glued to it and lost with it. None if nothing
         was held (an over-long line being skipped was said already)."""
         held, self._buf, self._dropping = bytes(self._buf), bytearray(), False
+        self._seam = None
         return Unknown(describe_cut(held)) if held.strip(b" \t\x00") else None
+
+    def gap(self) -> None:
+        """Silence fell here, in the middle of the line held: see the class docstring.
+        (An over-long line being skipped ends here: it was said already.)"""
+        if self._dropping or not bytes(self._buf).strip(b" \t\x00"):
+            self._buf.clear()
+            self._dropping, self._seam = False, None
+        else:
+            self._seam = len(self._buf)
+
+    def _split_at_seam(self, line: bytes) -> list[bytes | Unknown]:
+        """``line`` (ended) held across a seam: one line if the protocol reads it whole,
+        else the part cut short and the line after it."""
+        seam, self._seam = self._seam, None
+        if seam is None or not isinstance(parse_line(line), Unknown):
+            return [line]
+        return [Unknown(describe_cut(line[:seam])), line[seam:]]
 
     def feed(self, chunk: bytes) -> list[bytes | Unknown]:
         out: list[bytes | Unknown] = []
@@ -182,6 +211,12 @@ class LineSplitter:
                 if end < 0:
                     break
                 self._dropping = False
+            elif len(self._buf) + len(piece) > self.max_line and self._seam is not None:
+                # Too long read whole: the part before the seam was cut short.
+                seam, self._seam = self._seam, None
+                out.append(Unknown(describe_cut(bytes(self._buf[:seam]))))
+                del self._buf[:seam]
+                continue  # the same piece again, after the part kept
             elif len(self._buf) + len(piece) > self.max_line:
                 # No terminator inside, so over MAX_LINE: an Unknown with the escaped sample.
                 sample = bytes(self._buf + piece[: self.max_line + 1])[: self.max_line + 1]
@@ -196,8 +231,9 @@ class LineSplitter:
             else:
                 line = bytes(self._buf + piece)
                 self._buf.clear()
-                if line.strip(b" \t"):  # a blank line (spaces too) is no line
-                    out.append(line)
+                for item in self._split_at_seam(line):
+                    if not isinstance(item, bytes) or item.strip(b" \t"):  # blank: no line
+                        out.append(item)
             start = end + 1
         self.high_water = max(self.high_water, len(self._buf))
         return out
@@ -417,18 +453,16 @@ class BoardReader:
                 return f"read failed: {e}", False
             now = time.monotonic()
             came = self._came_at
-            # Silence seen mid-line: the bytes after it start a line of their own. (Only
-            # seen: bytes that were waiting when the reader came back, from a sink that
-            # took its time, may have come right after the rest of their line.)
+            # Silence seen mid-line: a seam (see ``LineSplitter``). (Only seen: bytes that
+            # were waiting when the reader came back, from a sink that took its time, may
+            # have come right after the rest of their line.)
             if chunk and splitter.pending and came is not None and came - last_heard > gap:
-                cut = splitter.cut()  # (before the new bytes: they start a line)
-                if cut is not None:
-                    self._deliver(cut, now)
+                splitter.gap()  # (before the new bytes)
             if chunk:
                 last_heard = now
                 self.stats.reads += 1
                 self.stats.bytes += len(chunk)
-                fresh = not splitter.pending  # the read starts a line (no noise before)
+                fresh = splitter.at_line_start  # the read starts a line (no noise before)
                 items = splitter.feed(chunk)
                 self.stats.max_buffered = max(self.stats.max_buffered, splitter.high_water)
                 events = [parse_line(i) if isinstance(i, bytes) else i for i in items]
