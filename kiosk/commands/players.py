@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kiosk.adapters.store import PlayerError, Store, StoreError
 from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
+from kiosk.commands._roster_text import CP1251, RosterTextError, roster_text
 from kiosk.domain.figures import fixed
 
 NAME = "players"
@@ -50,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "first; fields split by ',', ';' or a tab)",
     )
     p.add_argument("csv", type=Path)
+    p.add_argument("--encoding", metavar="NAME",
+                   help="the file's encoding (e.g. cp1252), when it is not UTF-8, UTF-16 "
+                   "or Windows Cyrillic (cp1251), which are found by themselves")  # fmt: skip
     add_db_arguments(p, sub=True)
 
 
@@ -98,13 +102,15 @@ def _run(store: Store, args: argparse.Namespace) -> int:
         print(f"{p.name} {'retired' if p.retired else 'back in the lists'}")
     elif args.action == "import":
         try:
-            text = args.csv.read_text(encoding="utf-8-sig")  # a spreadsheet's BOM is fine
+            text, read_as = roster_text(args.csv.read_bytes(), args.encoding)
         except OSError as e:
             print(f"darts-kiosk players: {args.csv}: {e.strerror}", file=sys.stderr)
             return 1
-        except UnicodeDecodeError:
-            print(f"darts-kiosk players: {args.csv}: not UTF-8 text", file=sys.stderr)
+        except RosterTextError as e:
+            print(f"darts-kiosk players: {args.csv}: {e}", file=sys.stderr)
             return 1
+        if read_as == CP1251:  # (found, not told: said, in case it is wrong)
+            print(f"{args.csv}: read as {CP1251}", file=sys.stderr)
         report = players.import_roster(text)
         for line, why in report.refused:
             print(f"line {line}: {why}", file=sys.stderr)

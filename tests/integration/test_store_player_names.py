@@ -224,3 +224,33 @@ def test_two_players_written_with_and_without_yo_in_an_old_database_stay_two(db)
         assert [g.game_id for g in store.league.player_games(3)] == [1]
     listed = players_command(db, "list")
     assert f"{PETR} and {PYOTR} are one name written two ways" in listed.stderr
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"), [("cp1251", "read as Windows Cyrillic (cp1251)"), ("utf-16", "")]
+)
+def test_a_roster_excel_saved_in_windows_cyrillic_or_unicode_text_is_read(
+    db, tmp_path, encoding, said
+):
+    # Excel's "CSV" on a Ukrainian or Russian Windows writes cp1251; "Unicode text",
+    # UTF-16 with a BOM. Both were refused as "not UTF-8 text".
+    roster = tmp_path / "roster.csv"
+    lines = ["Ім'я;Команда", "Олена Петренко;1", "John Smith;2"]
+    roster.write_bytes("\n".join(lines).encode(encoding))
+    r = players_command(db, "import", str(roster))
+    assert r.returncode == 0, r.stderr
+    assert "added 2, already there 0, refused 0" in r.stdout
+    assert said in r.stderr
+    assert roster_names(db) == ["John Smith", "Олена Петренко"]
+
+
+def test_a_western_roster_not_in_utf8_is_refused_until_its_encoding_is_named(db, tmp_path):
+    # Read as cp1251 its accents would be Cyrillic letters ("Josй"): never added so.
+    roster = tmp_path / "roster.csv"
+    roster.write_bytes("name\nJosé Núñez\nZoë Brontë\n".encode("cp1252"))
+    r = players_command(db, "import", str(roster))
+    assert r.returncode == 1 and "--encoding" in r.stderr and "Traceback" not in r.stderr
+    assert not db.exists() or roster_names(db) == []
+    r = players_command(db, "import", str(roster), "--encoding", "cp1252")
+    assert r.returncode == 0, r.stderr
+    assert roster_names(db) == ["José Núñez", "Zoë Brontë"]
