@@ -190,6 +190,18 @@ def test_a_title_row_above_the_header_is_not_a_player(store):
     assert store.players.find("Tuesday league") is None
 
 
+@pytest.mark.parametrize("title", ["Club roster 2026", "Tuesday league, spring 2026"])
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_a_title_row_above_a_semicolon_or_tab_header_is_skipped_too(store, title, sep):
+    # The title row has no separator of the file's own (or a comma of its text): the
+    # fields are still split by what the header and the names use.
+    rows = [("first name", "last name", "phone"), ("Carl", "Smith", "1"), ("Dana", "Jones", "")]
+    text = "\n".join([title, *(sep.join(r) for r in rows)]) + "\n"
+    report = store.players.import_roster(text)
+    assert report.added == ["Carl Smith", "Dana Jones"]
+    assert not report.refused and not report.existing
+
+
 def test_names_the_export_guarded_from_spreadsheets_come_back_as_they_were(store):
     # The season export writes "@Bob" as "'@Bob" (a spreadsheet would run it); a roster
     # saved from it brings back "@Bob", not a second player "'@Bob".

@@ -293,13 +293,13 @@ class Players:
         a header that has one (``NAME_HEADERS``; or first and last name columns, joined),
         else the first column. Fields are
         separated by commas, or by what the first line uses instead (``;`` from a
-        spreadsheet in a locale with decimal commas, a tab). Existing names are left
+        spreadsheet in a locale with decimal commas, a tab), or by what the header
+        uses under a title row (``_roster_rows``). Existing names are left
         alone; bad lines are reported, among them a "name" with no letter in it (a row
         number, the "№" over them: the names are in a column not recognised)."""
         report = ImportReport()
         text = text.lstrip("\ufeff")
-        rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
-        columns, start = _name_columns(rows)
+        rows, columns, start = _roster_rows(text)
         for number, row in enumerate(rows[start:], start=start + 1):
             if not row or not any(cell.strip() for cell in row):
                 continue
@@ -339,6 +339,20 @@ def _name_columns(rows: list[list[str]]) -> tuple[list[int], int]:
         if named:
             return [named[0]], at + 1
     return [0], 0
+
+
+def _roster_rows(text: str) -> tuple[list[list[str]], list[int], int]:
+    """A roster's rows, split by its separator, with ``_name_columns``' answer. The
+    separator is the first line's (``_delimiter``) unless a header is found only when
+    split by another: a title row above the header ("Club roster 2026") has none of the
+    file's separators, or a comma of its own text in a file split by ``;``."""
+    first = _delimiter(text)
+    for d in (first, *(d for d in (",", ";", "\t") if d != first)):
+        rows = list(csv.reader(io.StringIO(text), delimiter=d))
+        columns, start = _name_columns(rows)
+        if start:
+            return rows, columns, start
+    return list(csv.reader(io.StringIO(text), delimiter=first)), [0], 0
 
 
 def _delimiter(text: str) -> str:
