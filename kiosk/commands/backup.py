@@ -33,7 +33,7 @@ HELP = "copy the database to PATH (safe while the kiosk runs)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="backup file, or a directory to put it in")
+    parser.add_argument("path", help="backup file, or a directory to put it in")
     add_db_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -44,7 +44,12 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"darts-kiosk backup: {e}", file=sys.stderr)
         return 2
-    target: Path = args.path
+    target = Path(args.path)
+    if args.path.endswith(("/", os.sep)) and not target.is_dir():
+        # (A folder meant, and not there: ``Path`` drops the slash, and the backup was
+        # written as a file of the folder's name.)
+        print(f"darts-kiosk backup: no directory {target}", file=sys.stderr)
+        return 1
     if target.is_dir():
         target = target / f"kiosk-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
     if refused := _refused(source, target, args.force):

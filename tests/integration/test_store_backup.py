@@ -173,3 +173,16 @@ def test_a_backup_leaves_an_old_database_as_it_was(tmp_path, capsys):
     assert not list(tmp_path.glob("*.bak"))
     with closing(sqlite3.connect(copy)) as c:
         assert c.execute("PRAGMA user_version").fetchone()[0] == 5
+
+
+def test_a_folder_named_with_its_slash_that_is_not_there_is_refused(tmp_path, capsys):
+    # The slash says a folder is meant; written as a file of that name, the backup
+    # was not where the owner would look for it.
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    assert main(["backup", "--db", str(db), f"{tmp_path / 'stick'}/"]) == 1
+    assert "no directory" in capsys.readouterr().err
+    assert not (tmp_path / "stick").exists()
+    (tmp_path / "stick").mkdir()
+    assert main(["backup", "--db", str(db), f"{tmp_path / 'stick'}/"]) == 0
+    assert len(list((tmp_path / "stick").glob("kiosk-*.sqlite3"))) == 1
