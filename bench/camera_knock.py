@@ -10,7 +10,9 @@ a camera that keeps up gives them. Prints how many turns ended each way after th
 knock (the first dart, before it, is left out of it): the second dart scored right; no
 dart scored and the camera named as not scoring ("calibrate it again", "does not see
 the board: check it": the second dart is typed in); anything else (a dart scored
-wrong, a phantom dart from the knock, a dart asked for on the keypad). Knocks smaller
+wrong, a phantom dart from the knock, a dart asked for on the keypad); and in how many
+turns the player was told the camera was knocked (``CameraKnocked``: a dart thrown
+as it swung is asked for). Knocks smaller
 than the frames are lined up for (a fraction of a degree) are
 ``bench/camera_moved.py``'s.
 """
@@ -47,8 +49,9 @@ def knock(rng: np.random.Generator) -> tuple[float, float, float]:
     return turn[0], turn[1], turn[2]
 
 
-def one(seed: int) -> tuple[str, tuple[float, float, float]]:
-    """How turn ``seed`` ended (see the module's doc), and the knock."""
+def one(seed: int) -> tuple[str, tuple[float, float, float], bool]:
+    """How turn ``seed`` ended (see the module's doc), the knock, and whether the
+    player was told of it."""
     cv2.setNumThreads(1)
     logging.getLogger("kiosk").setLevel(logging.CRITICAL)  # (what it said is counted)
     rng = np.random.default_rng(seed)
@@ -71,11 +74,12 @@ def one(seed: int) -> tuple[str, tuple[float, float, float]]:
     hits = [str(e.dart) for e in after if isinstance(e, Hit)]
     named = any(isinstance(e, CameraStatus) and e.state == "lost" for e in after)
     asked = any(type(e).__name__ == "CameraUnreadable" for e in after)
+    told = any(type(e).__name__ == "CameraKnocked" for e in after)
     if hits == [str(dart_at(*tips[1]))] and not asked:
-        return "right", turn
+        return "right", turn, told
     if not hits and named and not asked:
-        return "named", turn
-    return "wrong", turn
+        return "named", turn, told
+    return "wrong", turn, told
 
 
 def main() -> int:
@@ -85,8 +89,9 @@ def main() -> int:
     print(f"\na camera knocked round between two darts: {a.n} rendered turns, one camera,"
           f" seeds {a.seed}..{a.seed + a.n - 1}\n")  # fmt: skip
     for how in ("right", "named", "wrong"):
-        print(f"{how:>6}: {sum(h == how for h, _ in turns)}")
-    for seed, (how, turn) in enumerate(turns, a.seed):
+        print(f"{how:>6}: {sum(h == how for h, _, _ in turns)}")
+    print(f"  told the camera was knocked: {sum(told for _, _, told in turns)}")
+    for seed, (how, turn, _) in enumerate(turns, a.seed):
         if how == "wrong":
             print(f"  seed {seed}: knock pan/tilt/roll {turn[0]:.1f}/{turn[1]:.1f}/{turn[2]:.1f}")
     return 0

@@ -286,6 +286,8 @@ def test_a_camera_knocked_far_is_reported_then_fitted_to_the_board_and_scores_ag
     assert states[1] == ("lost", "moved: calibrate it again")
     assert states[2] == ("connected", "in place (fitted to the board again)")
     assert [str(e.dart) for e in events if type(e).__name__ == "Hit"] == ["S20"]
+    # (A dart thrown as it was knocked would not be seen: the player is asked.)
+    assert [type(e).__name__ for e in events].count("CameraKnocked") == 1
 
 
 def test_a_camera_that_sees_a_dart_late_does_not_count_it_twice():

@@ -262,6 +262,7 @@ class CameraScorer:
                           "again", self.numbers[i], det.moved_away)  # fmt: skip
                 self._emit(CameraStatus(i, "lost", "moved: calibrate it again", calibrate=True))
                 checks.ask(wait=False)  # further than frames are lined up: a fit may do
+                self._q.put((t, _Swing(i, index)))  # (a dart thrown then: not seen)
                 return
             if math.dist(det.shift, told) >= LOG_SHIFT_PX:
                 told = det.shift
