@@ -318,3 +318,19 @@ def test_a_take_back_is_in_the_database_and_one_that_fails_to_save_changes_nothi
         assert session.take_back(4.0) is None
         assert session.game.score("Ann") == 424 and session.phase == ROUND_DONE
         assert live.failure  # the banner's reason
+
+
+def test_the_best_formula_shown_is_never_worse_than_the_players_own() -> None:
+    # By the rules a floating result within 1e-9 (relative) of an integer is whole:
+    # above 5e8 every one is. The solver leaves irrational steps out, and its best on
+    # 1267 is 99 points; this formula scores 150. The round's "best" was the 99.
+    session, _ = solo(1267, 3489)
+    session.begin(0.0)
+    assert session.submit("1*pow(sqrt(2),67)", 1.0).accepted
+    best = session.best_for(1, "Ann")
+    assert (best.formula, best.points) == ("1*pow(sqrt(2),67)", 150)
+    session.next_round(2.0)
+    session.begin(3.0)
+    assert session.submit("34+89", 4.0).accepted  # (worse than the solver's: its best)
+    best = session.best_for(2, "Ann")
+    assert best.formula != "34+89" and best.points > 123
