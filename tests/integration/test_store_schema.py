@@ -5,6 +5,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -240,3 +242,68 @@ def test_a_version_3_file_migrates_keeping_its_events_append_only_and_takes_conc
         with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # still only known kinds
             store.db.conn.execute("INSERT INTO game_events VALUES (1, 3, 'bogus', '{}', 'x')")
     assert (tmp_path / "kiosk.sqlite3.schema-v3.bak").exists()
+
+
+def _another_opens_it_after(monkeypatch, path, calls):
+    """After the ``calls``-th read of the schema version, another program opens the new
+    file and makes it whole (the kiosk starting as ``players add`` runs); returns what
+    it met."""
+    real = schema.user_version
+    seen, met = [], []
+
+    def other():
+        try:
+            connect(path).close()
+        except Exception as e:
+            met.append(e)
+
+    def user_version(conn):
+        found = real(conn)
+        seen.append(found)
+        if len(seen) == calls:
+            monkeypatch.setattr(schema, "user_version", real)
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join(0.5)  # (done by now, unless it has to wait for this one)
+            met.insert(0, thread)
+        return found
+
+    monkeypatch.setattr(schema, "user_version", user_version)
+    return met
+
+
+@pytest.mark.parametrize("calls", [1, 2])
+def test_a_new_file_made_by_another_program_meanwhile_is_taken_as_it_is(
+    tmp_path, monkeypatch, calls
+):
+    # 1: between reading the version and listing the tables ("another program's
+    # database (tables events, ...)"); 2: between reading it and migrating ("table
+    # players already exists").
+    path = tmp_path / "kiosk.sqlite3"
+    met = _another_opens_it_after(monkeypatch, path, calls)
+    with closing(connect(path)) as conn:
+        conn.execute("INSERT INTO players (name, name_key, created_at) VALUES ('A', 'a', 'now')")
+    met[0].join(30)
+    assert met[1:] == [] and version(path) == SCHEMA_VERSION
+
+
+def test_commands_opening_one_new_file_at_once_all_succeed(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    code = (
+        "import sys, time; from kiosk.cli import main; "
+        "time.sleep(max(0.0, float(sys.argv[1]) - time.time())); "
+        "sys.exit(main(['players', 'add', sys.argv[2], '--db', sys.argv[3]]))"
+    )
+    start = str(time.time() + 2.0)  # (all loaded, then all at once)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, start, f"P{i}", str(path)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(6)
+    ]
+    said = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, said
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT count(*) FROM players").fetchone() == (6,)

@@ -257,8 +257,11 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     for version in range(found, target):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            MIGRATIONS[version](conn)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
+            # Read again under the lock: another program opening the file at the same
+            # time (the kiosk starting as ``players add`` runs) may have taken this step.
+            if user_version(conn) <= version:
+                MIGRATIONS[version](conn)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -301,8 +304,14 @@ def connect(
     try:
         try:
             conn.execute("PRAGMA foreign_keys = ON")
-            found = user_version(conn)
-            others = [] if found else _tables(conn)
+            # One read transaction: a new file that another program makes ours between
+            # the two reads is not taken for its tables without their version.
+            conn.execute("BEGIN")
+            try:
+                found = user_version(conn)
+                others = [] if found else _tables(conn)
+            finally:
+                conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             if getattr(e, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
                 raise StoreError(
