@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
+import signal
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -57,7 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     limit_decoding()
     try:
-        return _main(args_list)
+        code = _main(args_list)
+        if sys.stdout is not None:  # (here, where a reader that has gone is caught)
+            sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         print(f"darts-kiosk {name}: interrupted", file=sys.stderr)
         return 130
@@ -66,6 +73,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # the kiosk logs its own failures; a traceback in the journal helps
         print(f"darts-kiosk {name}: {_reason(e)}", file=sys.stderr)
         return 1
+
+
+def _reader_gone() -> int:
+    """``darts-kiosk players list | head -1``: the reader of the output has gone. Ended
+    as ``cat`` ends, with no message and 141 (as killed by SIGPIPE); what is still
+    buffered goes nowhere, not into "Exception ignored ... BrokenPipeError" at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 def _printable_anywhere() -> None:

@@ -124,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomically(args.out, text, "utf-8-sig" if bom else "utf-8")
         else:
             sys.stdout.write(text)
+    except BrokenPipeError:
+        raise  # (the reader of the output has gone: see kiosk.cli)
     except OSError as e:
         print(f"darts-kiosk export: {e}", file=sys.stderr)
         return 1

@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
             if args.action == "move":
                 return _move(store, *_game_numbers(args.games), args.to)
             return _standings(store, args.season, args.night)
+    except BrokenPipeError:
+        raise  # (the reader of the output has gone: see kiosk.cli)
     except (LeagueError, StoreError, sqlite3.Error, OSError) as e:
         return _fail(trouble(db, e))
 

@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Store.open(db) as store:
             return _run(store, args)
+    except BrokenPipeError:
+        raise  # (the reader of the output has gone: see kiosk.cli)
     except (PlayerError, StoreError, sqlite3.Error, OSError, UnicodeDecodeError) as e:
         print(f"darts-kiosk players: {trouble(db, e)}", file=sys.stderr)
         return 1

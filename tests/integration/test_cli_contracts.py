@@ -457,6 +457,44 @@ def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) ->
     fails_cleanly(kiosk(tmp_path, "backup", str(tmp_path / "no" / "dir.sqlite3")), "no")
 
 
+@pytest.mark.parametrize("buffered", [False, True])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["players", "list"],
+        ["league", "season", "list"],
+        ["league", "standings"],
+        ["export", "--season", "Spring"],
+        ["solve", "3489"],
+    ],
+)
+def test_output_piped_to_a_reader_that_left_ends_quietly(
+    tmp_path: Path, command: list[str], buffered: bool
+) -> None:
+    """``darts-kiosk players list | head -1``: the reader has gone; the command stops as
+    ``cat`` would (141, as killed by SIGPIPE), without "[Errno 32] Broken pipe"."""
+    assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
+    assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
+    env = _env(tmp_path)
+    if buffered:
+        del env["PYTHONUNBUFFERED"]
+    read, write = os.pipe()
+    os.close(read)  # (before it starts: its every write finds nobody reading)
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "kiosk", *command],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=30,
+        )
+    finally:
+        os.close(write)
+    assert (r.returncode, r.stderr) == (141, "")
+
+
 @pytest.mark.parametrize(
     "command",
     [
