@@ -229,3 +229,22 @@ def test_deep_brackets_are_refused_before_parsing() -> None:
 def test_digits_outside_1000_to_9999_are_a_programming_error() -> None:
     with pytest.raises(ValueError):
         evaluate("1", 1)
+
+
+def test_a_ctrl_c_is_never_caught_in_an_evaluators_clean_up(monkeypatch):
+    """``solve --all`` evaluates 18,000 formulas. An evaluator made and dropped for each
+    one ran simpleeval's ``__del__`` each time; a Ctrl-C that landed there was lost
+    ("Exception ignored in SimpleEval.__del__ ... KeyboardInterrupt") and the table went
+    on to the end. Here every clean-up is such a Ctrl-C."""
+    import simpleeval
+
+    lost = []
+
+    def ctrl_c_lands_here(self):
+        lost.append(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simpleeval.SimpleEval, "__del__", ctrl_c_lands_here)
+    for _ in range(200):
+        assert evaluate("3*0+0+1", 3001) == 1
+    assert lost == []

@@ -21,6 +21,7 @@ as a decrement) is accepted as ``3-(-4)``; a trailing comma ``pow(2,5,)`` is acc
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -149,6 +150,20 @@ class _Evaluator(SimpleEval):  # type: ignore[misc]  # simpleeval ships no type 
         return FormulaError(refusal.code, refusal.message, position)
 
 
+_KEPT = threading.local()
+
+
+def _evaluator(text: str, offset: int) -> _Evaluator:
+    """This thread's evaluator, set for ``text``. One is kept, not made for each formula:
+    each dropped ran simpleeval's ``__del__``, and a Ctrl-C landing there (18,000 times
+    in ``solve --all``) was lost, "Exception ignored" printed and the table went on."""
+    evaluator: _Evaluator | None = getattr(_KEPT, "evaluator", None)
+    if evaluator is None:
+        evaluator = _KEPT.evaluator = _Evaluator(text, offset)
+    evaluator.text, evaluator.offset = text, offset
+    return evaluator
+
+
 def evaluate(formula: str, digits: int) -> int:
     """The whole-number result of ``formula`` for the round's ``digits`` (1000..9999).
 
@@ -170,7 +185,7 @@ def evaluate(formula: str, digits: int) -> int:
         raise FormulaError("syntax", "a number is missing here", position) from None
     except (RecursionError, MemoryError, ValueError):
         raise FormulaError("too_deep", "the formula is too complicated", None) from None
-    evaluator = _Evaluator(text, offset)
+    evaluator = _evaluator(text, offset)
     try:
         value: Value = evaluator.eval(text, previously_parsed=tree.body)
         return exact.whole(value)
