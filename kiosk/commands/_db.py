@@ -24,10 +24,25 @@ from pathlib import Path
 from kiosk.adapters.store.schema import DB_NAME
 from kiosk.config import ConfigError, load_config
 
-__all__ = ["ConfigError", "add_db_arguments", "db_path", "trouble"]
+__all__ = ["ConfigError", "add_db_arguments", "db_path", "trouble", "utf8_text"]
 
 # systemd's StateDirectory=darts-kiosk (systemd/darts-kiosk.service).
 INSTALLED_STATE = Path("/var/lib/darts-kiosk")
+
+
+def utf8_text(value: str) -> str:
+    """An argument that is a name (a player's, a season's), for ``type=``: a terminal
+    that is not UTF-8 (latin-1: Café as ``Caf\\xe9``) sends bytes Python keeps as
+    surrogates, which the database cannot store ("UnicodeEncodeError") and a name must
+    not be taken for (a "control character"). Refused by the parser, in words."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = repr(value.encode("utf-8", "surrogateescape"))[1:]
+        raise argparse.ArgumentTypeError(
+            f"{raw} is not UTF-8 text: set the terminal to UTF-8 (its locale) and type it again"
+        ) from None
+    return value
 
 
 def add_db_arguments(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:

@@ -35,14 +35,14 @@ from typing import Any
 from kiosk.adapters.files import write_text_atomically
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.season_export import GAME_COLUMNS, STANDING_COLUMNS
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
 
 NAME = "export"
 HELP = "export a season's standings and games as CSV or JSON"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--season", required=True, help="season name")
+    parser.add_argument("--season", required=True, type=utf8_text, help="season name")
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.add_argument(
         "--table",

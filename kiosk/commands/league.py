@@ -30,7 +30,7 @@ from datetime import date, datetime
 
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.league import MAX_MOVE, NightGame, Standing, night_date, positions
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
 from kiosk.domain.figures import fixed
 
 NAME = "league"
@@ -44,13 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_db_arguments(season, sub=True)
     what = season.add_subparsers(dest="season_action", metavar="start|list", required=True)
     p = what.add_parser("start", help="start a new season; new league nights go into it")
-    p.add_argument("name")
+    p.add_argument("name", type=utf8_text)
     add_db_arguments(p, sub=True)
     p = what.add_parser("list", help="list the seasons")
     add_db_arguments(p, sub=True)
     p = sub.add_parser("standings", help="print a season's or a night's table")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--season", metavar="S", help="season name (default: the current one)")
+    which.add_argument(
+        "--season", metavar="S", type=utf8_text, help="season name (default: the current one)"
+    )
     which.add_argument("--night", metavar="DATE", help="a night: 2025-03-04, or 'tonight'")
     add_db_arguments(p, sub=True)
     p = sub.add_parser("night", help="list the games of one league night")

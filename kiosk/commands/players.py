@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from kiosk.adapters.store import PlayerError, Store, StoreError
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
 from kiosk.commands._roster_text import CP1251, RosterTextError, roster_text
 from kiosk.domain.figures import fixed
 
@@ -28,21 +28,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_db_arguments(parser)
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("add", help="add a player")
-    p.add_argument("name")
+    p.add_argument("name", type=utf8_text)
     add_db_arguments(p, sub=True)
     p = sub.add_parser("list", help="list players with their ratings")
     p.add_argument("--all", action="store_true", help="include retired players")
     add_db_arguments(p, sub=True)
     p = sub.add_parser("rename", help="rename a player")
-    p.add_argument("old")
-    p.add_argument("new")
+    p.add_argument("old", type=utf8_text)
+    p.add_argument("new", type=utf8_text)
     add_db_arguments(p, sub=True)
     p = sub.add_parser("merge", help="merge FROM into INTO (same person entered twice)")
-    p.add_argument("source", metavar="FROM")
-    p.add_argument("into", metavar="INTO")
+    p.add_argument("source", metavar="FROM", type=utf8_text)
+    p.add_argument("into", metavar="INTO", type=utf8_text)
     add_db_arguments(p, sub=True)
     p = sub.add_parser("retire", help="retire a player (history kept; --undo brings back)")
-    p.add_argument("name")
+    p.add_argument("name", type=utf8_text)
     p.add_argument("--undo", action="store_true")
     add_db_arguments(p, sub=True)
     p = sub.add_parser(

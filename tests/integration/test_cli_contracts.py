@@ -457,6 +457,39 @@ def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) ->
     fails_cleanly(kiosk(tmp_path, "backup", str(tmp_path / "no" / "dir.sqlite3")), "no")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["players", "add", b"Caf\xe9"],
+        ["players", "rename", "Ann", b"Caf\xe9"],
+        ["players", "retire", b"Caf\xe9"],
+        ["league", "season", "start", b"\xc9t\xe9"],
+        ["league", "standings", "--season", b"\xc9t\xe9"],
+        ["export", "--season", b"\xc9t\xe9"],
+    ],
+)
+def test_a_name_typed_on_a_terminal_that_is_not_utf8_is_refused_in_words(
+    tmp_path: Path, command: list[str | bytes]
+) -> None:
+    """A latin-1 terminal sends "Caf\xe9" for Café: not a name that has control
+    characters, nor a UnicodeEncodeError traceback; the terminal's encoding is named."""
+    assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
+    assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
+    r = subprocess.run(
+        [sys.executable, "-m", "kiosk", *command],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        timeout=30,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "not UTF-8" in r.stderr.splitlines()[-1], r.stderr
+    assert "\\xe9" in r.stderr.splitlines()[-1], r.stderr
+    seasons = kiosk(tmp_path, "league", "season", "list").stdout.splitlines()
+    assert len(seasons) == 2, seasons
+
+
 @pytest.mark.parametrize("buffered", [False, True])
 @pytest.mark.parametrize(
     "command",
