@@ -66,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     src.backup(dst)
                 except sqlite3.DatabaseError as e:  # a page the copy cannot read
+                    if getattr(e, "sqlite_errorname", "") == "SQLITE_FULL":  # (the copy's)
+                        raise _NoRoom(
+                            f"no room on the disk holding {target.parent} for the copy"
+                            f" ({e}): free some space there, or back up to another disk;"
+                            " the database is not the problem"
+                        ) from None
                     raise StoreError(
                         f"the database is damaged ({e}) and cannot be copied while the kiosk"
                         f" runs: stop the kiosk, then copy {source.name} and its -wal file as"
@@ -92,9 +98,10 @@ def run(args: argparse.Namespace) -> int:
             tmp.unlink()
         else:
             os.replace(tmp, target)
-    except (StoreError, sqlite3.Error, OSError) as e:
-        tmp.unlink(missing_ok=True)
-        whole.unlink(missing_ok=True)
+    except (StoreError, sqlite3.Error, OSError, _NoRoom) as e:
+        for leftover in (tmp, whole):
+            leftover.unlink(missing_ok=True)
+            leftover.with_name(leftover.name + "-journal").unlink(missing_ok=True)
         # (the source's open fails as a StoreError; the copy's own errors are the target's)
         said = trouble(source, e) if isinstance(e, StoreError) else str(e)
         print(f"darts-kiosk backup: {said}", file=sys.stderr)
@@ -111,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"backed up {source} to {target}")
     return 0
+
+
+class _NoRoom(Exception):
+    """The copy's disk is full (not the database's trouble)."""
 
 
 def _source(path: Path) -> tuple[sqlite3.Connection, StoreError | None]:

@@ -186,3 +186,29 @@ def test_a_folder_named_with_its_slash_that_is_not_there_is_refused(tmp_path, ca
     (tmp_path / "stick").mkdir()
     assert main(["backup", "--db", str(db), f"{tmp_path / 'stick'}/"]) == 0
     assert len(list((tmp_path / "stick").glob("kiosk-*.sqlite3"))) == 1
+
+
+def test_a_copy_that_fills_its_disk_is_not_said_to_be_a_damaged_database(
+    tmp_path, capsys, monkeypatch
+):
+    """``backup /mnt/usb/``, the stick full: the database was said to be "damaged ...
+    ask for help", and the copy's journal was left on the stick."""
+    db = tmp_path / "kiosk.sqlite3"
+    league(db)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    connect = sqlite3.connect
+
+    def small_stick(path, *args, **kwargs):
+        conn = connect(path, *args, **kwargs)
+        if Path(path).parent == stick:
+            conn.execute("PRAGMA max_page_count = 3")  # (SQLite's "database or disk is full")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", small_stick)
+    assert main(["backup", "--db", str(db), str(stick / "copy.sqlite3")]) == 1
+    err = capsys.readouterr().err
+    assert f"no room on the disk holding {stick}" in err, err
+    assert "damaged (" not in err and "ask for help" not in err, err
+    assert list(stick.iterdir()) == []
+    assert integrity(db) == "ok"
