@@ -66,9 +66,21 @@ def run(args: argparse.Namespace) -> int:
     if args.action not in CREATES and not db.exists():
         print(f"darts-kiosk players: no database at {db}", file=sys.stderr)
         return 1
+    roster = ""
+    if args.action == "import":  # (read first: a roster it cannot read makes no database)
+        try:
+            roster, read_as = roster_text(args.csv.read_bytes(), args.encoding)
+        except OSError as e:
+            print(f"darts-kiosk players: {args.csv}: {e.strerror}", file=sys.stderr)
+            return 1
+        except RosterTextError as e:
+            print(f"darts-kiosk players: {args.csv}: {e}", file=sys.stderr)
+            return 1
+        if read_as == CP1251:  # (found, not told: said, in case it is wrong)
+            print(f"{args.csv}: read as {CP1251}", file=sys.stderr)
     try:
         with Store.open(db) as store:
-            return _run(store, args)
+            return _run(store, args, roster)
     except BrokenPipeError:
         raise  # (the reader of the output has gone: see kiosk.cli)
     except (PlayerError, StoreError, sqlite3.Error, OSError, UnicodeDecodeError) as e:
@@ -76,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _run(store: Store, args: argparse.Namespace) -> int:
+def _run(store: Store, args: argparse.Namespace, roster: str) -> int:
     players = store.players
     if args.action == "add":
         print(f"added {players.add(args.name).name}")
@@ -103,17 +115,7 @@ def _run(store: Store, args: argparse.Namespace) -> int:
         p = players.retire(args.name, retired=not args.undo)
         print(f"{p.name} {'retired' if p.retired else 'back in the lists'}")
     elif args.action == "import":
-        try:
-            text, read_as = roster_text(args.csv.read_bytes(), args.encoding)
-        except OSError as e:
-            print(f"darts-kiosk players: {args.csv}: {e.strerror}", file=sys.stderr)
-            return 1
-        except RosterTextError as e:
-            print(f"darts-kiosk players: {args.csv}: {e}", file=sys.stderr)
-            return 1
-        if read_as == CP1251:  # (found, not told: said, in case it is wrong)
-            print(f"{args.csv}: read as {CP1251}", file=sys.stderr)
-        report = players.import_roster(text)
+        report = players.import_roster(roster)
         for line, why in report.refused:
             print(f"line {line}: {why}", file=sys.stderr)
         print(
