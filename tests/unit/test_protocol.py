@@ -256,6 +256,7 @@ def test_a_greeting_behind_a_resets_junk_is_the_greeting_not_an_unknown_line(
 
 
 CUT_T2 = "T2 (no line end, then nothing)"
+CUT_HELLO = "HELLO dartboard (no line end, then nothing)"
 # Silence mid-line (``gap``) between the chunks: a line read whole is one line; else
 # the part before the silence was cut short and the part after it is a line of its own.
 GAPS = [
@@ -266,6 +267,9 @@ GAPS = [
     ([b"\xff\x13", b"D5\n"], [Unknown("\\xff\\x13 (no line end, then nothing)"), b"D5"]),
     ([b"T2", b"x" * 63 + b"\nS1\n"], [Unknown(CUT_T2), b"x" * 63, b"S1"]),  # too long whole
     ([b"  ", b"T20\n"], [b"T20"]),
+    # A greeting's free text would take the dart in as its version: the dart it is.
+    ([b"HELLO dartboard ", b"T20\n"], [Unknown(CUT_HELLO), b"T20"]),
+    ([b"HELLO dartboard 1.", b"2\n"], [b"HELLO dartboard 1.2"]),
 ]
 
 

@@ -194,9 +194,17 @@ class LineSplitter:
 
     def _split_at_seam(self, line: bytes) -> list[bytes | Unknown]:
         """``line`` (ended) held across a seam: one line if the protocol reads it whole,
-        else the part cut short and the line after it."""
+        else the part cut short and the line after it. Read whole as other than a dart
+        while the part after the seam is a dart, it is the dart: a greeting's free text
+        would take the next line in ("HELLO dartboard ", silence, "T20": not version
+        T20)."""
         seam, self._seam = self._seam, None
-        if seam is None or not isinstance(parse_line(line), Unknown):
+        if seam is None:
+            return [line]
+        whole = parse_line(line)
+        if isinstance(whole, Hit) or (
+            not isinstance(whole, Unknown) and not isinstance(parse_line(line[seam:]), Hit)
+        ):
             return [line]
         return [Unknown(describe_cut(line[:seam])), line[seam:]]
 
