@@ -2,11 +2,11 @@
 
 UTF-8 (with a BOM or without) is read as it is; so is UTF-16 with its BOM (Excel's
 "Unicode text"). A file that is neither is read as Windows Cyrillic (cp1251) when
-that makes every word of it Cyrillic or Latin, never both (Excel's "CSV" on a
-Ukrainian or Russian Windows writes cp1251, and the league's names are mostly
-Cyrillic). A Western file with accents ("José" in cp1252) read as cp1251 mixes the
-two in one word ("Josй"): it is refused, with the way to name its encoding, rather
-than its names added garbled.
+that makes every word of it Cyrillic or Latin, never both, and cased as words are
+(Excel's "CSV" on a Ukrainian or Russian Windows writes cp1251, and the league's
+names are mostly Cyrillic). A Western file with accents ("José" in cp1252) read as cp1251 mixes the
+two in one word ("Josй"), and a KOI8 file read so turns its case round ("пМЕЗ" for
+"Олег"): refused, with the way to name the encoding, rather than names added garbled.
 """
 
 from __future__ import annotations
@@ -26,13 +26,20 @@ def _cyrillic(c: str) -> bool:
     return "\u0400" <= c <= "\u052f"
 
 
-def _one_script_per_word(text: str) -> bool:
-    """Every word of ``text`` is all Cyrillic or has no Cyrillic letter, and there is
-    some Cyrillic in it."""
+def _cased(word: str) -> bool:
+    """``word`` is written as words are: lower case, upper case, or a capital first."""
+    return word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+
+
+def _reads_as_cyrillic(text: str) -> bool:
+    """Every word of ``text`` is all Cyrillic or has no Cyrillic letter, each Cyrillic
+    word is cased as words are, and there is some Cyrillic in it. KOI8 and ISO-8859-5
+    read as cp1251 are Cyrillic letters too, but with the case turned round ("Олег" in
+    KOI8-U reads "пМЕЗ")."""
     seen = False
     for word in _WORD.findall(text):
         cyr = sum(_cyrillic(c) for c in word)
-        if cyr and cyr != len(word):
+        if cyr and (cyr != len(word) or not _cased(word)):
             return False
         seen = seen or bool(cyr)
     return seen
@@ -61,9 +68,9 @@ def roster_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         text = data.decode("cp1251")
     except UnicodeDecodeError:
         text = ""
-    if "\x00" not in text and _one_script_per_word(text):
+    if "\x00" not in text and _reads_as_cyrillic(text):
         return text, CP1251
     raise RosterTextError(
         f'not UTF-8 text (byte {at}): save it as "CSV UTF-8", or name its encoding '
-        "with --encoding (e.g. cp1252)"
+        "with --encoding (e.g. cp1252, koi8-u)"
     )

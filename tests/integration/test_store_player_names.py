@@ -254,3 +254,18 @@ def test_a_western_roster_not_in_utf8_is_refused_until_its_encoding_is_named(db,
     r = players_command(db, "import", str(roster), "--encoding", "cp1252")
     assert r.returncode == 0, r.stderr
     assert roster_names(db) == ["José Núñez", "Zoë Brontë"]
+
+
+@pytest.mark.parametrize("encoding", ["koi8-u", "iso-8859-5"])
+def test_a_cyrillic_roster_in_another_old_encoding_is_not_read_as_windows_cyrillic(
+    db, tmp_path, encoding
+):
+    # Read as cp1251 these are Cyrillic letters too, with the case turned round:
+    # "Олег" in KOI8-U read "пМЕЗ", and was added so.
+    roster = tmp_path / "roster.csv"
+    roster.write_bytes("\n".join(["name", "Олег Петренко", "Марія Шевченко"]).encode(encoding))
+    r = players_command(db, "import", str(roster))
+    assert r.returncode == 1 and "--encoding" in r.stderr and not db.exists()
+    r = players_command(db, "import", str(roster), "--encoding", encoding)
+    assert r.returncode == 0, r.stderr
+    assert roster_names(db) == ["Марія Шевченко", "Олег Петренко"]
