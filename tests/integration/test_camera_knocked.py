@@ -163,3 +163,22 @@ def test_a_dart_the_other_camera_placed_as_one_was_knocked_is_not_asked_for() ->
     assert said(events) == ["T20"]
     assert not [e for e in events if isinstance(e, CameraKnocked)]
     assert scorer.stats.knocked == 0
+
+
+def test_one_knock_of_two_cameras_asks_once() -> None:
+    # (Someone bumps the frame the rig is mounted on: each camera saw its own knock.)
+    steps = [Step("still", 6), Step("throw", tip=centre_of(Dart.parse("T20"))),
+             Step("knock", n=6, turn=(0.0, 0.0, 10.0)), Step("still", 40),
+             Step("throw", tip=centre_of(Dart.parse("S19"))), Step("still", 40)]  # fmt: skip
+    videos = render_rig_turn(11, steps, n_cameras=2)
+    events: list[object] = []
+    scorer = CameraScorer(["a", "b"], [v.calibration for v in videos], events.append,
+                          retry_interval=60)  # fmt: skip
+    players = OneClock(scorer, [v.frames for v in videos])
+    scorer.start()
+    try:
+        assert wait(players.done, 90.0)
+    finally:
+        scorer.stop()
+    assert [e for e in events if isinstance(e, CameraKnocked)] == [CameraKnocked((0, 1))]
+    assert said(events) == ["S19"]

@@ -192,6 +192,7 @@ class CameraScorer:
         self._latest: list[tuple[np.ndarray, float] | None] = [None] * len(sources)
         # The last darts and bounce-outs acted on: (frame time, the cameras that saw it).
         self._recent: list[tuple[float, frozenset[int]]] = []
+        self._last_swing = -math.inf  # the frame time of the last knock acted on
         self.detectors = [
             Detector(c, i, params or DetectorParams()) for i, c in enumerate(calibrations)
         ]
@@ -510,21 +511,30 @@ class CameraScorer:
 
     def _swung(self, swing: _View, views: list[_View]) -> None:
         """A camera knocked: unless another camera placed a dart, or saw one bounce,
-        within ``LATE_S`` of it (acted on, or still to be), the player is asked."""
-        cam = swing.obs.camera
+        within ``LATE_S`` of it (acted on, or still to be), the player is asked, once
+        for the cameras knocked together (one bump of a rig's frame: their ``_Swing``s
+        within ``LATE_S`` of each other, taken out of ``views`` here)."""
+        together = [v for v in views if isinstance(v.obs, _Swing) and v.t - swing.t < LATE_S]
+        for v in together:
+            views.remove(v)
+        knocked = {swing.obs.camera, *(v.obs.camera for v in together)}
+        told, self._last_swing = self._last_swing, swing.t
+        if swing.t - told < LATE_S:  # (said for the camera knocked with it)
+            return
         near = [when for when, cams in self._recent
-                if abs(swing.t - when) < LATE_S and cams - {cam}]  # fmt: skip
-        near += [v.t for v in views if abs(v.t - swing.t) < LATE_S and v.obs.camera != cam
-                 and isinstance(v.obs, DartSeen | Bounce)]  # fmt: skip
+                if abs(swing.t - when) < LATE_S and cams - knocked]  # fmt: skip
+        near += [v.t for v in views if abs(v.t - swing.t) < LATE_S and v.obs.camera not in
+                 knocked and isinstance(v.obs, DartSeen | Bounce)]  # fmt: skip
+        names = ", ".join(str(self.numbers[c]) for c in sorted(knocked))
         if near:
-            log.info("camera %d was knocked %.2f s from a dart the others saw: that dart "
-                     "is theirs", self.numbers[cam], min(near, key=lambda w: abs(w - swing.t))
+            log.info("camera(s) %s knocked %.2f s from a dart the others saw: that dart "
+                     "is theirs", names, min(near, key=lambda w: abs(w - swing.t))
                      - swing.t)  # fmt: skip
             return
         self.stats.knocked += 1
-        log.warning("camera %d was knocked: a dart thrown just then is not scored; asking "
-                    "the player for it", self.numbers[cam])  # fmt: skip
-        self._emit(CameraKnocked((cam,)))
+        log.warning("camera(s) %s knocked: a dart thrown just then is not scored; asking "
+                    "the player for it", names)  # fmt: skip
+        self._emit(CameraKnocked(tuple(sorted(knocked))))
 
     def _decide(self, obs: list[Observation], opened: float) -> None:
         seen = [o for o in obs if isinstance(o, DartSeen)]
