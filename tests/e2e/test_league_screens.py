@@ -21,7 +21,7 @@ from kiosk.bootstrap import Options, build
 from kiosk.config import Config
 from kiosk.domain.cricket import CricketGame
 from kiosk.ui.driver import Driver
-from tests.integration.test_store_support import formula_qualifications
+from tests.integration.test_store_support import formula_qualifications, win_cricket
 
 WINNING = ["T20", "T19", "T18", "T17", "T16", "T15", "DB", "SB"]
 
@@ -298,6 +298,21 @@ def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: P
         assert d.screen.name == "cricket"
         (game,) = store.games.unfinished()
         assert game.players == ("Ann", "Bob") and game.rated
+
+
+def test_tonights_players_come_first_where_a_player_is_picked(tmp_path: Path) -> None:
+    # With a league of 150 names in pages of seven, tonight's regulars were up to 20
+    # presses of "More" along; they come first, then everyone by name.
+    with kiosk(tmp_path) as d:
+        store = saved(d, *(f"Ann {n}" for n in range(1, 10)), "Yan", "Zed")
+        win_cricket(store.start_game("cricket", ["Zed", "Yan"]), 0)
+        to_league(d)
+        d.press("1")
+        d.press("5")
+        d.press("1")  # place 1
+        assert d.screen.name == "seat-chooser"
+        labels = [item.label for item in d.screen.items()]  # type: ignore[attr-defined]
+        assert labels[1:4] == ["Yan", "Zed", "Ann 1"], labels
 
 
 def rated_cricket_typed(d: Driver, *names: str) -> None:

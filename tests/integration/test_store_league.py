@@ -226,3 +226,19 @@ def test_a_rated_game_started_without_a_night_joins_tonight(store):
     live = store.start_game("cricket", ["Ann", "Bob"], rated=True)
     assert live.record.night_id == store.league.tonight().id
     assert store.start_game("cricket", ["Cy", "Di"]).record.night_id is None
+
+
+def test_tonights_players_are_those_of_games_begun_since_the_evening_began(store, clock):
+    # Yesterday evening's game is not tonight's; one at 01:00 still belongs to the
+    # evening before it (the night runs on to 06:00), and so do its players.
+    clock.now -= timedelta(days=1)
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"]), 0)  # yesterday, 20:00
+    clock.now += timedelta(days=1)
+    win_cricket(store.start_game("cricket", ["Cy", "Bob"]), 0)  # tonight, 20:00
+    ids = {name: store.players.find(name).id for name in ("Ann", "Bob", "Cy", "Di")}
+    assert store.league.tonights_players() == {ids["Bob"], ids["Cy"]}
+    clock.now += timedelta(hours=5)  # 01:00: still tonight
+    win_cricket(store.start_game("cricket", ["Di", "Cy"]), 0)
+    assert store.league.tonights_players() == {ids["Bob"], ids["Cy"], ids["Di"]}
+    clock.now += timedelta(hours=6)  # 07:00: a new day, no one yet
+    assert store.league.tonights_players() == set()

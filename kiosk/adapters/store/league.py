@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from kiosk.adapters.store.db import Db
+from kiosk.adapters.store.db import Db, iso
 from kiosk.adapters.store.players import Players
 from kiosk.domain.figures import rounded
 from kiosk.domain.names import sort_key
@@ -279,6 +279,18 @@ class League:
                 )
                 return Night(int(cur.lastrowid or 0), season.id, day)
             return Night(int(row[0]), season.id, day)
+
+    def tonights_players(self) -> set[int]:
+        """The players (ids) of every game begun tonight, rated or not: those a bar
+        picks again and again in an evening, put first where a player is picked."""
+        day = night_date(self._db.clock())
+        began = datetime.combine(day, datetime.min.time()).astimezone() + NIGHT_STARTS_AT
+        rows = self._db.conn.execute(
+            """SELECT DISTINCT gp.player_id FROM game_players gp
+               JOIN games g ON g.id = gp.game_id WHERE g.started_at >= ?""",
+            (iso(began),),
+        ).fetchall()
+        return {int(r[0]) for r in rows}
 
     def nights(self, season_id: int) -> list[Night]:
         """The season's league nights, oldest first: those with a result (``PLAYED``)."""

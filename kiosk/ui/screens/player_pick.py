@@ -245,9 +245,14 @@ class SeatChooser(PagedMenu):
         if store is None:
             return []
         taken = self.pick.taken(self.seat)
+        # Tonight's players first (by name), then everyone else: with a league of 150,
+        # the names a bar picks all evening were up to 20 pages along.
+        none: set[int] = set()
+        tonight = guarded(self, store.league.tonights_players, none)
+        players = sorted(roster(self), key=lambda p: p.id not in tonight)  # (stable)
         return [
             Item(p.name, partial(self.take, p.name), raw_label=True)
-            for p in roster(self)
+            for p in players
             if fold(p.name) not in taken
         ]
 
