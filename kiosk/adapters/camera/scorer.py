@@ -518,8 +518,8 @@ class CameraScorer:
         for v in together:
             views.remove(v)
         knocked = {swing.obs.camera, *(v.obs.camera for v in together)}
-        told, self._last_swing = self._last_swing, swing.t
-        if swing.t - told < LATE_S:  # (said for the camera knocked with it)
+        told, self._last_swing = self._last_swing, max(self._last_swing, swing.t)
+        if abs(swing.t - told) < LATE_S:  # (said for the camera knocked with it)
             return
         near = [when for when, cams in self._recent
                 if abs(swing.t - when) < LATE_S and cams - knocked]  # fmt: skip
