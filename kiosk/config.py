@@ -260,15 +260,23 @@ def _allowed(names: Sequence[str]) -> str:
 
 
 class _Skip:
-    """Where ``load_config`` puts the mistakes it steps over (None: it raises them)."""
+    """Where ``load_config`` puts the mistakes it steps over (None: it raises them).
+    A wrong ``data_dir`` goes to ``data_dir``: raised, unless ``every`` (a check lists
+    it with the rest: stopped at it, the check said nothing of the others)."""
 
-    def __init__(self, mistakes: list[str] | None) -> None:
+    def __init__(self, mistakes: list[str] | None, every: bool = False) -> None:
         self.mistakes = mistakes
+        self.every = every
 
     def __call__(self, error: ConfigError) -> None:
         if self.mistakes is None:
             raise error
         self.mistakes.append(str(error))
+
+    def data_dir(self, error: ConfigError) -> None:
+        if not self.every:
+            raise error  # never guessed (``load_config``)
+        self(error)
 
 
 def _apply(
@@ -305,20 +313,21 @@ def _apply(
             try:
                 checked = _check(f"{path}: {key}", top_fields[key], value)
             except ConfigError as e:
-                if key == "data_dir":  # never guessed (``load_config``)
-                    raise
-                skip(e)
+                (skip.data_dir if key == "data_dir" else skip)(e)
                 continue
             if (
                 key == "data_dir"
                 and checked
                 and not (checked == "~" or checked.startswith("~/") or os.path.isabs(checked))
             ):
-                raise ConfigError(
-                    f"{path}: data_dir = {_fmt(value)}: give a full path (/var/lib/...) or"
-                    " one from ~/: a relative one would depend on the folder the kiosk and"
-                    " each command are started from"
+                skip.data_dir(
+                    ConfigError(
+                        f"{path}: data_dir = {_fmt(value)}: give a full path (/var/lib/...)"
+                        " or one from ~/: a relative one would depend on the folder the kiosk"
+                        " and each command are started from"
+                    )
                 )
+                continue
             merged.setdefault("", {})[key] = checked
         else:
             skip(
@@ -403,6 +412,7 @@ def load_config(
     env: Mapping[str, str] = os.environ,
     search_paths: Sequence[Path] | None = None,
     mistakes: list[str] | None = None,
+    every: bool = False,
 ) -> Config:
     """Defaults, overlaid by each existing file of ``search_paths`` (default: the system
     and user files), then by ``path``, which must exist when given.
@@ -412,8 +422,9 @@ def load_config(
     default or an earlier file's value, and a file that cannot be read (or a folder in
     a settings file's place) is left out; what was stepped over is appended to the
     list. Where the games are saved is not guessed: a wrong ``data_dir``, or a file
-    that is not TOML with a ``data_dir`` line, still raises."""
-    skip = _Skip(mistakes)
+    that is not TOML with a ``data_dir`` line, still raises; but with ``every`` too
+    (``config --check``: every mistake at once), a wrong ``data_dir`` is listed."""
+    skip = _Skip(mistakes, every)
     if path is not None and path.is_dir():
         raise ConfigError(f"{path}: a folder, not a settings file")
     if path is not None and not path.is_file():

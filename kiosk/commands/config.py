@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             # Every mistake at once, as the kiosk finds them at start (each names the
             # file), not the first alone: fixed, the next check would find the next.
             mistakes: list[str] = []
-            config = load_config(args.check, search_paths=(), mistakes=mistakes)
+            config = load_config(args.check, search_paths=(), mistakes=mistakes, every=True)
             problems = mistakes + [
                 f"{args.check}: {problem}"
                 for problem in (

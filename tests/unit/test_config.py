@@ -496,3 +496,25 @@ def test_config_check_names_every_mistake_and_show_shows_what_the_kiosk_would_us
     assert shown["language"] == default.language
     assert shown["sound"]["volume"] == default.sound.volume
     assert len(err2.strip().splitlines()) == 3 and "not used" in err2
+
+
+def test_config_check_names_a_wrong_data_dir_with_the_other_mistakes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A relative data_dir stopped the check there: the typos after it were not said,
+    # and the next check (data_dir put right) found them one by one.
+    from kiosk.cli import main
+
+    bad = tmp_path / "kiosk.toml"
+    bad.write_text('data_dir = "games"\nlanguage = "de"\n[camara]\n[sound]\nvolume = "loud"\n')
+    assert main(["config", "--check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 4 and all(str(bad) in line for line in err), err
+    for line, key in zip(err, ["data_dir", "language", "camara", "volume"], strict=True):
+        assert key in line, err
+    wrong_type = write(tmp_path / "typed.toml", "data_dir = 5\n[sound]\nvolume = 150\n")
+    assert main(["config", "--check", str(wrong_type)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2
+    # The kiosk still refuses to guess where the games go.
+    with pytest.raises(ConfigError, match="data_dir"):
+        load_config(bad, search_paths=(), mistakes=[])
