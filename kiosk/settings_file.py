@@ -115,6 +115,8 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _settings_file(path: Path) -> dict[str, Any]:
     """The user's settings file as it is ({} when there is none yet)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a settings file: move it away first")
     if not path.is_file():
         return {}
     try:  # (with a byte-order mark, as Notepad may save it: the config reads it so too)
@@ -132,15 +134,24 @@ def _write_settings_file(path: Path, data: dict[str, Any], changes: Sequence[Cha
         if path.is_file():
             log.info("%s written afresh: its comments are not kept", path)
         text = _written_afresh(data)
+    # A link (the owner keeps the file where he edits it) is written through: replaced,
+    # the owner's file would no longer be read. And the mode he gave it is kept.
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     # On the disk before it replaces the old file, and the rename too: a power cut
     # leaves the old settings or the new, never a torn file that stops the next start.
-    with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            if path.is_file():
+                os.chmod(fh.fileno(), path.stat().st_mode & 0o7777)
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # (the disk full: no half-written copy left beside it)
+        raise
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)

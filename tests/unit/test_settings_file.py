@@ -203,3 +203,51 @@ def test_a_setting_a_file_read_later_sets_too_is_not_saved_and_says_where(
     assert path.read_text(encoding="utf-8") == "# mine\n"
     save_settings(Settings("uk", 70, "auto"), path, only=["volume"], later=[bar])
     assert tomllib.loads(path.read_text(encoding="utf-8")) == {"sound": {"volume": 70}}
+
+
+def test_a_settings_file_linked_elsewhere_is_saved_through_the_link_keeping_its_mode(
+    tmp_path: Path,
+) -> None:
+    # The owner keeps the file where he edits it (on the SD card's /boot, say) and links
+    # it in: a change on the screen replaced the link with a file of its own, so the
+    # owner's file no longer counted, and the mode he gave (group may edit) was lost.
+    real = tmp_path / "boot" / "kiosk.toml"
+    real.parent.mkdir()
+    real.write_text("# mine\n[sound]\nvolume = 40\n", encoding="utf-8")
+    real.chmod(0o664)
+    link = tmp_path / "conf" / "kiosk.toml"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    save_settings(Settings("en", 90, "auto"), link, only=["volume"])
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_text(encoding="utf-8") == "# mine\n[sound]\nvolume = 90\n"
+    assert real.stat().st_mode & 0o777 == 0o664
+    assert sorted(p.name for p in link.parent.iterdir()) == ["kiosk.toml"]
+
+
+def test_a_folder_in_the_settings_files_place_is_refused_and_nothing_is_left_behind(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "kiosk.toml"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="a folder, not a settings file"):
+        save_settings(Settings("en", 90, "auto"), folder, only=["volume"])
+    assert [p.name for p in tmp_path.iterdir()] == ["kiosk.toml"] and folder.is_dir()
+
+
+def test_a_write_that_fails_leaves_the_old_file_and_no_half_written_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text("[sound]\nvolume = 40\n", encoding="utf-8")
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        save_settings(Settings("en", 90, "auto"), path, only=["volume"])
+    assert path.read_text(encoding="utf-8") == "[sound]\nvolume = 40\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["kiosk.toml"]
