@@ -85,9 +85,10 @@ def _set_one(
     if dotted is not None:
         here += [(start, end, dotted) for t, k, start, end in spans
                  if t is None and k == f"{table}.{key}"]  # fmt: skip
-        if not here:  # ``input = "virtual"``, the short form: the table's key now
-            here = [(start, end, dotted) for t, k, start, end in spans
-                    if t is None and k == table]  # fmt: skip
+        if not here:  # ``input = "virtual"``, the short form: the table's key now;
+            # ``input = {source = "auto", port = "..."}``: the key set in that inline table
+            here = [(start, end, _in_inline(lines[start:end], table, key, value) or dotted)
+                    for t, k, start, end in spans if t is None and k == table]  # fmt: skip
     if len(here) > 1:
         return None
     if here:
@@ -163,6 +164,16 @@ def _key_spans(lines: list[str]) -> list[tuple[str | None, str, int, int]] | Non
         spans.append((table, key, i, end))
         i = end
     return spans
+
+
+def _in_inline(lines: list[str], table: str, key: str, value: Any) -> str | None:
+    """``table = {...}`` with ``key`` set to ``value`` in it, for a table written inline
+    (its other keys kept, so the file is edited in place, not written afresh); None for
+    another value (the short form ``input = "virtual"``)."""
+    inline = tomllib.loads("".join(lines))[table]
+    if not isinstance(inline, dict):
+        return None
+    return f"{toml_key(table)} = {toml_value({**inline, key: value})}"
 
 
 def _table_name(line: str) -> str | None:

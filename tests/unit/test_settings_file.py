@@ -251,3 +251,25 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_half_written_copy(
         save_settings(Settings("en", 90, "auto"), path, only=["volume"])
     assert path.read_text(encoding="utf-8") == "[sound]\nvolume = 40\n"
     assert [p.name for p in tmp_path.iterdir()] == ["kiosk.toml"]
+
+
+def test_a_table_written_inline_is_set_in_place_and_the_owners_comments_stay(
+    tmp_path: Path,
+) -> None:
+    # ``input = {source = "auto", port = "..."}``: choosing the input on the screen wrote
+    # the whole file afresh, and every comment the owner had written in it was gone.
+    path = tmp_path / "kiosk.toml"
+    owners = (
+        "# The Red Lion: ask Dave first\n"
+        'input = { source = "auto", port = "/dev/ttyACM0" }  # the board under the bar\n'
+        "\n# quiet after ten\n[sound]\nvolume = 40\n"
+    )
+    path.write_text(owners, encoding="utf-8")
+    save_settings(Settings("en", 40, "camera"), path, only=["source"])
+    assert path.read_text(encoding="utf-8") == owners.replace(
+        'input = { source = "auto", port = "/dev/ttyACM0" }',
+        'input = {source = "camera", port = "/dev/ttyACM0"}',
+    )
+    path.write_text("sound = {volume = 40, fade = 2} # c\n", encoding="utf-8")
+    save_settings(Settings("en", 90, "camera"), path, only=["volume"])
+    assert path.read_text(encoding="utf-8") == "sound = {volume = 90, fade = 2} # c\n"
