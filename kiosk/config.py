@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.toml_edit import toml_string
+
 APP = "darts-kiosk"
 SYSTEM_CONFIG = Path("/etc/darts-kiosk/kiosk.toml")
 
@@ -186,8 +188,8 @@ def _fmt(value: Any) -> str:
     """A value as TOML would spell it, for messages and the defaults file."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, str):  # (a newline from a multi-line string escaped, too)
+        return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_fmt(v) for v in value) + "]"
     if isinstance(value, dict):

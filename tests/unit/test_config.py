@@ -518,3 +518,13 @@ def test_config_check_names_a_wrong_data_dir_with_the_other_mistakes(
     # The kiosk still refuses to guess where the games go.
     with pytest.raises(ConfigError, match="data_dir"):
         load_config(bad, search_paths=(), mistakes=[])
+
+
+def test_settings_shown_from_multi_line_strings_load_back(tmp_path: Path) -> None:
+    # A value written as a multi-line string ends in a newline: --show printed it
+    # inside "..." as it was, a file that is not TOML.
+    conf = write(tmp_path / "k.toml", '[input]\nport = """\n/dev/ttyACM0\n"""\n')
+    config = load_config(conf, search_paths=())
+    assert config.input.port == "/dev/ttyACM0\n"
+    shown = write(tmp_path / "shown.toml", defaults_toml(config))
+    assert load_config(shown, search_paths=()) == config
