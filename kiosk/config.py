@@ -298,12 +298,13 @@ def _apply(
             section_fields = _fields(SECTIONS[key])
             for sub, sub_value in value.items():
                 if sub not in section_fields:
-                    skip(
-                        ConfigError(
-                            f"{path}: [{key}] {sub}: unknown key; allowed: "
-                            f"{_allowed(list(section_fields))}"
-                        )
+                    error = ConfigError(
+                        f"{path}: [{key}] {sub}: unknown key; allowed: "
+                        f"{_allowed(list(section_fields))}{_belongs(sub)}"
                     )
+                    # (``data_dir`` added at the end of the file, in its last table: the
+                    # games would be saved elsewhere without it, as for a wrong one)
+                    (skip.data_dir if sub == "data_dir" else skip)(error)
                     continue
                 try:
                     checked = _check(f"{path}: [{key}] {sub}", section_fields[sub], sub_value)
@@ -335,7 +336,7 @@ def _apply(
             skip(
                 ConfigError(
                     f"{path}: {key}: unknown key; allowed: "
-                    f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}"
+                    f"{_allowed([*TOP_LEVEL, *(f'[{s}]' for s in SECTIONS)])}{_belongs(key)}"
                 )
             )
     cams = merged.get("camera", {})
@@ -356,6 +357,18 @@ def _apply(
         # Stepped over: no calibration is used, rather than one paired with the wrong
         # camera (a wrong score said as right); the cameras then ask to be calibrated.
         cams["calibrations"] = ()
+
+
+def _belongs(key: str) -> str:
+    """Where a setting put in the wrong place goes (a line added at the end of the file
+    falls in its last table), for the "unknown key" message; "" for no setting."""
+    if key in TOP_LEVEL:
+        return (
+            f" ({key} goes at the top of the file, above the first [table]: a line below"
+            " a [table] is in it)"
+        )
+    homes = [f"[{name}]" for name, cls in SECTIONS.items() if key in _fields(cls)]
+    return f" ({key} goes under {' or '.join(homes)})" if homes else ""
 
 
 MIN_DISPLAY = (320, 240)  # as the command line's --size

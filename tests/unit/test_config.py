@@ -528,3 +528,26 @@ def test_settings_shown_from_multi_line_strings_load_back(tmp_path: Path) -> Non
     assert config.input.port == "/dev/ttyACM0\n"
     shown = write(tmp_path / "shown.toml", defaults_toml(config))
     assert load_config(shown, search_paths=()) == config
+
+
+def test_a_setting_in_the_wrong_table_says_where_it_goes(tmp_path: Path) -> None:
+    # Added at the end of the file with nano, the language fell in the last table:
+    # "[sound] language: unknown key; allowed: volume" left the owner puzzled.
+    conf = write(
+        tmp_path / "k.toml", '[sound]\nvolume = 40\nlanguage = "uk"\n[input]\nvolume = 50\n'
+    )
+    mistakes: list[str] = []
+    load_config(conf, search_paths=(), mistakes=mistakes)
+    assert mistakes == [
+        f"{conf}: [sound] language: unknown key; allowed: volume (language goes at the top"
+        " of the file, above the first [table]: a line below a [table] is in it)",
+        f"{conf}: [input] volume: unknown key; allowed: source, port, baud, debounce_ms,"
+        " board_map (volume goes under [sound])",
+    ]
+    top = write(tmp_path / "top.toml", "port = '/dev/ttyACM0'\n")
+    with pytest.raises(ConfigError, match=r"port goes under \[input\]"):
+        load_config(top, search_paths=())
+    # data_dir so misplaced is not stepped over: the games would go elsewhere unsaid
+    lost = write(tmp_path / "lost.toml", '[sound]\nvolume = 40\ndata_dir = "/srv/darts"\n')
+    with pytest.raises(ConfigError, match=r"\[sound\] data_dir: unknown key"):
+        load_config(lost, search_paths=(), mistakes=[])
