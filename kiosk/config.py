@@ -248,13 +248,23 @@ def _read_file(path: Path) -> dict[str, Any]:
         return tomllib.loads(raw.decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not valid TOML: not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {_not_utf8(exc)}") from None
     except OSError as exc:
         raise ConfigError(
             f"{path}: cannot read: {exc.strerror or exc} (check its owner and permissions:"
             " the kiosk's user must be able to read it)"
         ) from None
+
+
+def _not_utf8(exc: UnicodeDecodeError) -> str:
+    """Where a file is not UTF-8 (a comment saved in Windows' own code page, say), or
+    that it is UTF-16 (Notepad's "Unicode"): the line to put right, not the whole file."""
+    raw = bytes(exc.object)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "saved as UTF-16: save it as UTF-8"
+    line = raw[: exc.start].count(b"\n") + 1
+    return f"not UTF-8 text at line {line}: save it as UTF-8"
 
 
 def _allowed(names: Sequence[str]) -> str:

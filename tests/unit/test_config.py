@@ -551,3 +551,16 @@ def test_a_setting_in_the_wrong_table_says_where_it_goes(tmp_path: Path) -> None
     lost = write(tmp_path / "lost.toml", '[sound]\nvolume = 40\ndata_dir = "/srv/darts"\n')
     with pytest.raises(ConfigError, match=r"\[sound\] data_dir: unknown key"):
         load_config(lost, search_paths=(), mistakes=[])
+
+
+def test_a_file_not_in_utf8_names_the_line_or_says_it_is_utf16(tmp_path: Path) -> None:
+    # "not UTF-8 text" alone: the owner, who wrote "café" in a comment from Windows,
+    # could not tell which line, nor that Notepad's "Unicode" is the trouble.
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes("# the bar\n[sound]\nvolume = 40 # café\n".encode("cp1252"))
+    with pytest.raises(ConfigError, match="not UTF-8 text at line 3: save it as UTF-8"):
+        load_config(latin, search_paths=())
+    wide = tmp_path / "wide.toml"
+    wide.write_bytes("[sound]\nvolume = 40\n".encode("utf-16"))
+    with pytest.raises(ConfigError, match="saved as UTF-16: save it as UTF-8"):
+        load_config(wide, search_paths=())
