@@ -27,13 +27,15 @@ readonly GROUPS_NEEDED=(dialout video render input audio)
 # The commands on the PATH (sudo's secure_path has /usr/local/bin): the README's
 # "sudo -u darts darts-kiosk ..." over SSH.
 readonly COMMAND_LINK=/usr/local/bin/darts-kiosk
-# pygame-ce's wheel carries SDL2 (with its KMSDRM driver) but loads libdrm, libgbm and
-# EGL/GLES from the system; Mesa's DRI drivers drive the Pi's GPU; alsa-lib (bundled)
-# reads its configuration from libasound2-data.
+# pygame-ce's wheel carries SDL2 (with its KMSDRM driver) but dlopens libdrm, libgbm,
+# EGL/GLES and alsa-lib (libasound.so.2) from the system; Mesa's DRI drivers drive the
+# Pi's GPU. alsa-lib comes with alsa-utils: its package is libasound2 on Bookworm but
+# libasound2t64 on Trixie (where "libasound2" is a virtual name with two providers,
+# which apt-get refuses); alsa-utils is one name on both, and brings aplay (README).
 readonly PACKAGES=(
     python3-venv
     libegl1 libgbm1 libegl-mesa0 libgles2 libdrm2 libgl1-mesa-dri
-    libasound2-data
+    alsa-utils libasound2-data
     fonts-dejavu-core
     polkitd
 )

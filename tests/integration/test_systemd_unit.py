@@ -316,3 +316,46 @@ def test_the_clock_rule_allows_setting_the_time_to_the_kiosk_user_and_nothing_el
                             text=True, timeout=30)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == '["yes","yes",null,null,null]'
+
+
+# What pygame-ce's SDL2 dlopens from the system for the kiosk's path on a Pi (KMSDRM
+# with EGL/GLES, sound through ALSA): each must come from a package install.sh asks
+# for. alsa-lib by way of alsa-utils: "libasound2" is a real package on Bookworm but a
+# virtual one with two providers on Trixie, which apt-get refuses to choose between.
+SDL_SYSTEM_LIBRARIES = {
+    "libEGL.so.1": {"libegl1"},
+    "libGLESv2.so.2": {"libgles2"},
+    "libgbm.so.1": {"libgbm1"},
+    "libdrm.so.2": {"libdrm2"},
+    "libasound.so.2": {"alsa-utils"},
+}
+
+
+def install_packages() -> list[str]:
+    script = f'source "{INSTALL}"; printf "%s\\n" "${{PACKAGES[@]}}"'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_install_sh_installs_every_library_sdl_loads_from_the_system() -> None:
+    packages = install_packages()
+    for soname, providers in SDL_SYSTEM_LIBRARIES.items():
+        assert providers & set(packages), f"{soname}: none of {sorted(providers)} installed"
+    # No package name that is only virtual on a release the README names.
+    assert not {"libasound2", "libasound2t64"} & set(packages)
+
+
+def test_the_system_libraries_listed_are_the_ones_the_installed_sdl_dlopens() -> None:
+    import pygame
+
+    libs = Path(pygame.__file__).resolve().parents[1] / "pygame_ce.libs"
+    sdl = sorted(libs.glob("libSDL2-2*.so*"))
+    if not sdl:
+        pytest.skip(f"no bundled libSDL2 in {libs} (pygame-ce not from a manylinux wheel)")
+    data = sdl[0].read_bytes()
+    for soname in SDL_SYSTEM_LIBRARIES:
+        # dlopened by this name: the wheel's own copies are renamed (libasound-<hash>),
+        # so SDL's audio never finds a bundled alsa-lib.
+        assert b"\0" + soname.encode() + b"\0" in data, soname
+        assert not (libs / soname).exists()
