@@ -92,6 +92,11 @@ def test_the_unit_runs_on_tty1_as_a_notify_service_with_a_watchdog() -> None:
     assert int(settings["WatchdogSec"]) >= 10
     assert settings["Restart"] == "always"
     assert settings["RestartPreventExitStatus"] == "2"  # a settings mistake stops it
+    # The watchdog's SIGABRT dumps core; with systemd's unlimited default and no
+    # systemd-coredump the file would land in the working directory, the games folder.
+    assert settings["WatchdogSignal"] == "SIGABRT"
+    assert settings["LimitCORE"] == "0"
+    assert settings["WorkingDirectory"] == "%S/darts-kiosk"
     assert settings["Conflicts"] == "getty@tty1.service"
     assert settings["TTYPath"] == "/dev/tty1"
     assert settings["StandardOutput"] == "journal"
