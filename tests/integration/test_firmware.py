@@ -346,7 +346,8 @@ def test_the_udev_rules_name_every_common_usb_serial_chip_dartboard() -> None:
         if "idVendor" in ids and ("GOTO", "", "=", "darts_kiosk_board") in rule:
             for product in ids.get("idProduct", "*").split("|"):
                 matched.add(f"{ids['idVendor']}:{product}")
-    for chip in ["1a86:7523", "10c4:ea60", "0403:6001", "0403:6015", "2341:*", "2a03:*"]:
+    for chip in ["1a86:7523", "1a86:55d4", "10c4:ea60", "0403:6001", "0403:6015", "2341:*",
+                 "2a03:*"]:  # fmt: skip
         assert chip in matched, chip
     label = parsed.index([("LABEL", "", "=", "darts_kiosk_board")])
     action = parsed[label + 1]
