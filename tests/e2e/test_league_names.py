@@ -80,4 +80,5 @@ def test_ukrainian_names_are_listed_in_alphabet_order_everywhere(tmp_path: Path)
         d.press("5")  # Choose players
         d.press("1")  # place 1: the saved players to choose from
         assert d.screen.name == "seat-chooser"
-        assert rows(d, IN_ORDER) == IN_ORDER
+        # (tonight's players first, by name; then the others: Anna has not played)
+        assert rows(d, IN_ORDER) == [*IN_ORDER[1:], "Anna"]
