@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.adapters.serial_board.lines import LineSplitter
 from kiosk.adapters.serial_board.protocol import (
     Button,
     Hello,
@@ -14,7 +15,6 @@ from kiosk.adapters.serial_board.protocol import (
     describe,
     parse_line,
 )
-from kiosk.adapters.serial_board.reader import LineSplitter
 from kiosk.domain.darts import Dart, all_darts
 
 V1_LINES: list[tuple[bytes, object]] = [
@@ -172,7 +172,7 @@ def test_describe_gives_the_monitor_line(event: object, text: str) -> None:
     assert describe(event) == text  # type: ignore[arg-type]
 
 
-# -- line splitting (reader.LineSplitter) -----------------------------------------------
+# -- line splitting (lines.LineSplitter) ------------------------------------------------
 
 SPLITS = [
     ([b"T20\n"], [b"T20"]),

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import serial
 
+from kiosk.adapters.serial_board.lines import LineSplitter
 from kiosk.adapters.serial_board.protocol import Hello, Ping, parse_line
-from kiosk.adapters.serial_board.reader import CHUNK, LineSplitter, in_use, open_port
+from kiosk.adapters.serial_board.reader import CHUNK, in_use, open_port
 
 log = logging.getLogger("kiosk.serial")
 
