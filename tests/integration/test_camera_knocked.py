@@ -147,12 +147,11 @@ def test_a_dart_landing_as_the_camera_is_knocked_is_asked_for(turn) -> None:
     assert [e for e in events if isinstance(e, CameraKnocked)] == [CameraKnocked((0,))]
 
 
-def test_a_dart_the_other_camera_placed_as_one_was_knocked_is_not_asked_for() -> None:
-    steps = [Step("still", 6), Step("throw", tip=centre_of(Dart.parse("T20"))),
-             Step("knock", n=6, turn=(0.0, 0.0, 10.0), camera=0), Step("still", 40)]  # fmt: skip
-    videos = render_rig_turn(11, steps, n_cameras=2)
+def _play_rig(videos: list[Video]) -> tuple[list[object], CameraScorer]:
+    """Two or three cameras' videos of one turn through the scorer, on one clock."""
     events: list[object] = []
-    scorer = CameraScorer(["a", "b"], [v.calibration for v in videos], events.append,
+    scorer = CameraScorer([f"camera {i}" for i in range(len(videos))],
+                          [v.calibration for v in videos], events.append,
                           retry_interval=60)  # fmt: skip
     players = OneClock(scorer, [v.frames for v in videos])
     scorer.start()
@@ -160,6 +159,13 @@ def test_a_dart_the_other_camera_placed_as_one_was_knocked_is_not_asked_for() ->
         assert wait(players.done, 90.0)
     finally:
         scorer.stop()
+    return events, scorer
+
+
+def test_a_dart_the_other_camera_placed_as_one_was_knocked_is_not_asked_for() -> None:
+    steps = [Step("still", 6), Step("throw", tip=centre_of(Dart.parse("T20"))),
+             Step("knock", n=6, turn=(0.0, 0.0, 10.0), camera=0), Step("still", 40)]  # fmt: skip
+    events, scorer = _play_rig(render_rig_turn(11, steps, n_cameras=2))
     assert said(events) == ["T20"]
     assert not [e for e in events if isinstance(e, CameraKnocked)]
     assert scorer.stats.knocked == 0
@@ -170,15 +176,6 @@ def test_one_knock_of_two_cameras_asks_once() -> None:
     steps = [Step("still", 6), Step("throw", tip=centre_of(Dart.parse("T20"))),
              Step("knock", n=6, turn=(0.0, 0.0, 10.0)), Step("still", 40),
              Step("throw", tip=centre_of(Dart.parse("S19"))), Step("still", 40)]  # fmt: skip
-    videos = render_rig_turn(11, steps, n_cameras=2)
-    events: list[object] = []
-    scorer = CameraScorer(["a", "b"], [v.calibration for v in videos], events.append,
-                          retry_interval=60)  # fmt: skip
-    players = OneClock(scorer, [v.frames for v in videos])
-    scorer.start()
-    try:
-        assert wait(players.done, 90.0)
-    finally:
-        scorer.stop()
+    events, _ = _play_rig(render_rig_turn(11, steps, n_cameras=2))
     assert [e for e in events if isinstance(e, CameraKnocked)] == [CameraKnocked((0, 1))]
     assert said(events) == ["S19"]
