@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+from kiosk.adapters.files import write_text_atomically
 from kiosk.config import SYSTEM_CONFIG
 from kiosk.toml_edit import Change, set_values, toml_key, toml_value
 from kiosk.ui.context import Settings
@@ -134,29 +135,12 @@ def _write_settings_file(path: Path, data: dict[str, Any], changes: Sequence[Cha
         if path.is_file():
             log.info("%s written afresh: its comments are not kept", path)
         text = _written_afresh(data)
-    # A link (the owner keeps the file where he edits it) is written through: replaced,
-    # the owner's file would no longer be read. And the mode he gave it is kept.
-    path = Path(os.path.realpath(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    # On the disk before it replaces the old file, and the rename too: a power cut
-    # leaves the old settings or the new, never a torn file that stops the next start.
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            if path.is_file():
-                os.chmod(fh.fileno(), path.stat().st_mode & 0o7777)
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)  # (the disk full: no half-written copy left beside it)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+    # On the disk, whole, before it replaces the old file: a power cut leaves the old
+    # settings or the new, never a torn file that stops the next start. A link (the
+    # owner keeps the file where he edits it) is written through, and the file keeps
+    # its mode and owner.
+    Path(os.path.realpath(path)).parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(path, text)
 
 
 def _edited(path: Path, data: dict[str, Any], changes: Sequence[Change]) -> str | None:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
     """``text`` into ``path``, whole or not at all (``OSError`` if not: the old file stays,
-    and no temporary file is left). A symbolic link is followed (the file it names is
+    and no temporary file is left), on the disk when it returns (the file and its
+    rename). A symbolic link is followed (the file it names is
     replaced, the link stays); what is not a file (``/dev/stdout``, a pipe) is written
     to as it is: renamed over, it would be a file in its place."""
     target = Path(os.path.realpath(path))
@@ -35,6 +36,17 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename on the disk too: after a power cut the folder names the new file,
+    not the old one (or, on some file systems, neither)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _mode_for(target: Path) -> int:
