@@ -288,22 +288,58 @@ def test_a_new_file_made_by_another_program_meanwhile_is_taken_as_it_is(
 
 
 def test_commands_opening_one_new_file_at_once_all_succeed(tmp_path):
-    path = tmp_path / "kiosk.sqlite3"
+    # Eight at once on each of two new files: before, about one start in three lost a
+    # command to "database is locked" (switching the file to WAL) or "disk I/O error"
+    # (two of them backing up a file another had half made).
+    paths = [tmp_path / f"{n}" / "kiosk.sqlite3" for n in "ab"]
     code = (
         "import sys, time; from kiosk.cli import main; "
         "time.sleep(max(0.0, float(sys.argv[1]) - time.time())); "
         "sys.exit(main(['players', 'add', sys.argv[2], '--db', sys.argv[3]]))"
     )
-    start = str(time.time() + 2.0)  # (all loaded, then all at once)
+    start = str(time.time() + 3.0)  # (all loaded, then all at once)
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", code, start, f"P{i}", str(path)],
             stderr=subprocess.PIPE,
             text=True,
         )
-        for i in range(6)
+        for path in paths
+        for i in range(8)
     ]
     said = [p.communicate(timeout=60)[1] for p in procs]
-    assert [p.returncode for p in procs] == [0] * 6, said
-    with closing(sqlite3.connect(path)) as conn:
-        assert conn.execute("SELECT count(*) FROM players").fetchone() == (6,)
+    assert [p.returncode for p in procs] == [0] * 16, said
+    for path in paths:
+        with closing(sqlite3.connect(path)) as conn:
+            assert conn.execute("SELECT count(*) FROM players").fetchone() == (8,)
+            assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert list(path.parent.glob("*.bak*")) == []  # a new file has nothing to back up
+
+
+def test_commands_migrating_one_old_file_at_once_keep_one_whole_backup(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=1).close()
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("INSERT INTO players (name, name_key, created_at) VALUES ('Ann', 'ann', 'x')")
+        raw.commit()
+    code = (
+        "import sys, time; from kiosk.cli import main; "
+        "time.sleep(max(0.0, float(sys.argv[1]) - time.time())); "
+        "sys.exit(main(['players', 'add', sys.argv[2], '--db', sys.argv[3]]))"
+    )
+    start = str(time.time() + 3.0)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, start, f"P{i}", str(path)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(8)
+    ]
+    said = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, said
+    assert version(path) == SCHEMA_VERSION
+    assert [p.name for p in tmp_path.glob("*.bak*")] == ["kiosk.sqlite3.schema-v1.bak"]
+    with closing(sqlite3.connect(tmp_path / "kiosk.sqlite3.schema-v1.bak")) as b:
+        assert b.execute("PRAGMA user_version").fetchone() == (1,)
+        assert b.execute("SELECT name FROM players").fetchall() == [("Ann",)]

@@ -3,9 +3,10 @@
 One SQLite file, ``kiosk.sqlite3``. Opened in WAL mode with ``synchronous=FULL`` so a
 committed transaction is on the disk (the WAL is fsynced at every commit) and survives a
 power cut; foreign keys on. The schema version is ``PRAGMA user_version``; ``MIGRATIONS``
-is the list of forward steps, migration ``i`` takes version ``i`` to ``i + 1``. Each runs
-in its own transaction together with the new ``user_version``, so a cut mid-migration
-leaves the file at the old version, whole. A file from a newer darts-kiosk is refused
+is the list of forward steps, migration ``i`` takes version ``i`` to ``i + 1``. The steps
+due run in one transaction together with the new ``user_version``, so a cut mid-migration
+leaves the file at the old version, whole, and another program opening the file meanwhile
+sees it either before or after, never half-way. A file from a newer darts-kiosk is refused
 with a clear message rather than touched.
 
 Connections use ``isolation_level=None``: the store opens its own ``BEGIN IMMEDIATE`` /
@@ -15,8 +16,11 @@ Connections use ``isolation_level=None``: the store opens its own ``BEGIN IMMEDI
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from pathlib import Path
 
 from kiosk.domain.names import fold
@@ -245,8 +249,14 @@ def user_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Bring the schema forward to ``target``; returns the version found before."""
+def migrate(
+    conn: sqlite3.Connection,
+    target: int = SCHEMA_VERSION,
+    backup: Callable[[int], None] | None = None,
+) -> int:
+    """Bring the schema forward to ``target``; returns the version found before. With
+    ``backup``, a file that has a schema already is first kept by ``backup(version)``,
+    under the same lock as the migration."""
     found = user_version(conn)
     if found > SCHEMA_VERSION:
         raise SchemaTooNewError(
@@ -254,34 +264,59 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             f"understands (up to {SCHEMA_VERSION}); install a newer darts-kiosk "
             "or open a backup; the file was not changed"
         )
-    for version in range(found, target):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Read again under the lock: another program opening the file at the same
-            # time (the kiosk starting as ``players add`` runs) may have taken this step.
-            if user_version(conn) <= version:
-                MIGRATIONS[version](conn)
-                conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+    if found >= target:
+        return found
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Read again under the lock: another program opening the file at the same time
+        # (the kiosk starting as ``players add`` runs) may have migrated it meanwhile.
+        now = user_version(conn)
+        if backup is not None and 0 < now < target:
+            backup(now)
+        for version in range(now, target):
+            MIGRATIONS[version](conn)
+        if now < target:
+            conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
     return found
 
 
-def _backup_whole(conn: sqlite3.Connection, backup_path: Path) -> None:
-    """A copy of the database at ``backup_path``, there only once it is whole: made
-    beside it and renamed (a power cut during the copy left a part, which the next start
-    took for the backup and then migrated without one)."""
+def _backup_whole(path: Path, version: int) -> None:
+    """A copy of the database at ``path`` (version ``version``) beside it, unless there
+    is one: ``kiosk.sqlite3.schema-v1.bak``, there only once it is whole: made beside it
+    and renamed (a power cut during the copy left a part, which the next start took for
+    the backup and then migrated without one). Called under the migration's write lock
+    (two programs migrating the file at once never write one part together), it reads
+    what was last committed through a connection of its own: the write-ahead log lets
+    it, where the connection holding the lock cannot be a backup's source."""
+    backup_path = path.with_name(f"{path.name}.schema-v{version}.bak")
+    if backup_path.exists():
+        return
     part = backup_path.with_name(backup_path.name + ".part")
     for leftover in (part, part.with_name(part.name + "-journal")):
         leftover.unlink(missing_ok=True)
-    dst = sqlite3.connect(part)
-    try:
-        conn.backup(dst)
-    finally:
-        dst.close()
+    with closing(sqlite3.connect(path)) as src, closing(sqlite3.connect(part)) as dst:
+        src.backup(dst)
     os.replace(part, backup_path)
+
+
+def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> str:
+    """``PRAGMA journal_mode = WAL``; the journal mode it leaves. Programs opening a new
+    file at once all switch it: SQLite refuses all but one at once as busy without
+    waiting (its busy handler is not called where waiting could deadlock), so the others
+    try again for up to ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as e:
+            busy = getattr(e, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() >= deadline:
+                raise
+            time.sleep(random.uniform(0.005, 0.05))
 
 
 def connect(
@@ -327,15 +362,11 @@ def connect(
             )
         if found > SCHEMA_VERSION:
             migrate(conn)  # raises SchemaTooNewError before anything is written
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _switch_to_wal(conn, timeout)
         if str(mode).lower() != "wal":
             raise StoreError(f"{path}: could not switch to WAL journal mode (got {mode!r})")
         conn.execute("PRAGMA synchronous = FULL")
-        if 0 < found < migrate_to:
-            backup_path = path.with_name(f"{path.name}.schema-v{found}.bak")
-            if not backup_path.exists():
-                _backup_whole(conn, backup_path)
-        migrate(conn, migrate_to)
+        migrate(conn, migrate_to, lambda version: _backup_whole(path, version))
         return conn
     except BaseException:
         conn.close()
