@@ -83,3 +83,25 @@ def test_the_side_games_strip_keeps_the_pass_the_turn_line_readable(
         assert all(r == rect or not r.colliderect(rect) for r in strip), strip
         points = f"{names[0]} 0   {names[1]} 0"
         assert (points in d.texts) == points_shown, d.texts
+
+
+@pytest.mark.parametrize(
+    ("size", "language", "verdict"),
+    [((800, 480), "en", "still possible"), ((1280, 720), "ru", "ещё возможна"),
+     ((800, 480), "uk", "ще можлива")],
+)  # fmt: skip
+def test_a_duels_perfect_game_note_keeps_its_verdict_whole(
+    tmp_path: Path, size: tuple[int, int], language: str, verdict: str
+) -> None:
+    # The note is too long for a line of its own here: it was drawn under the player's
+    # name cut short, "Perfect game (0 by round 4): still possi…" ("ещё воз…"), its
+    # verdict the part lost. Parted after its colon, the name goes with the verdict.
+    with kiosk_on_board(tmp_path, size=size) as (d, _board):
+        d.kiosk.set_language(language)
+        setup = FormulaSetup(names=("Anna", "Boris"), mode="duel", digits=(3489,))
+        start_formula(d.kiosk, setup)
+        d.settle()
+        assert f"Anna: {verdict}" in d.texts, d.texts
+        assert not any(t.endswith("\u2026") and "(" in t for t in d.texts), d.texts
+        d.pad("\n00+00\n")  # Anna answers: Boris's turn, his note
+        assert f"Boris: {verdict}" in d.texts, d.texts

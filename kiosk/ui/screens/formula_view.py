@@ -462,11 +462,19 @@ def _scores(p: theme.Painter, screen: FormulaScreen, L: Layout, x0: float, x1: f
     one = f"{player}: {note}" if duel else note
     head, colon, tail = note.rpartition(": ")
     two = [f"{player}:", note] if duel else [head + colon.strip(), tail] if head else [note]
+    keep = [""] * len(two)  # (of each line, the end kept whole when it is shortened)
     size = p.fit(one, L.s(3.2), x1 - x0)
     lines = [one]
     if int(size) < int(L.small(3)):
+        if duel and head and int(p.fit(note, L.s(3.2), x1 - x0)) < int(L.small(3)):
+            # The note too long for a line of its own as well (Ukrainian and Russian;
+            # English at 800x480): parted after its colon as a player's alone, the
+            # player named before the verdict, so what is shortened is the name, never
+            # "still possible" ("Perfect game (0 by round 4): still possi…").
+            two, keep = [head + colon.strip(), f"{player}: {tail}"], ["", f": {tail}"]
         size = max(L.small(3), min(p.fit(line, L.s(3.2), x1 - x0) for line in two))
-        lines = [p.shortened(line, size, x1 - x0) for line in two]
+        parts = zip(two, keep, strict=True)
+        lines = [p.shortened(line, size, x1 - x0, keep_from=k) for line, k in parts]
     p.lines(lines, size, (x0, L.y(48.5 if len(lines) == 1 else 49)), colour, max_width=x1 - x0,
             anchor="midleft")  # fmt: skip
 
