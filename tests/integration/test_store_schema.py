@@ -1,5 +1,6 @@
 """The database file: where it lives, forward migrations, refusing what it cannot read."""
 
+import json
 import os
 import shutil
 import sqlite3
@@ -176,6 +177,68 @@ def test_a_failing_migration_leaves_the_file_at_the_old_version(tmp_path, monkey
     names = {r[0] for r in raw.execute("SELECT name FROM sqlite_master")}
     raw.close()
     assert "half_done" not in names
+
+
+def _version_4_file_with_darts(path):
+    connect(path, migrate_to=4).close()
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("INSERT INTO players (name, name_key, created_at) VALUES ('Ann', 'ann', 'x')")
+        raw.execute(
+            "INSERT INTO games (id, kind, variant, settings, mode, started_at) "
+            "VALUES (1, 'cricket', 'standard', '{}', 'training', 'x')"
+        )
+        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
+        raw.executemany(
+            "INSERT INTO game_events VALUES (1, ?, 'dart', ?, 'x')",
+            [(seq, json.dumps({"dart": f"S{seq % 20 + 1}"})) for seq in range(1, 3001)],
+        )
+        raw.commit()
+
+
+def _players_list_on_a_full_disk(path, room):
+    """``players list`` where no file may grow past ``room`` bytes (a full disk)."""
+    full_disk = (
+        "import resource, signal, sys; from kiosk.cli import main;"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN);"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({room}, {room}));"
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", full_disk, "players", "list", "--db", str(path)],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_database_on_a_disk_too_full_for_its_shm_file_says_the_disks_error(tmp_path):
+    # The first read makes the -shm file (32 KB); on a full disk that fails and SQLite
+    # ends the read transaction, and its COMMIT then failed: "not a usable SQLite
+    # database: cannot commit - no transaction is active", the banner's "damaged".
+    path = tmp_path / "kiosk.sqlite3"
+    _version_4_file_with_darts(path)
+    Store.open(path).close()
+    done = _players_list_on_a_full_disk(path, 20000)
+    assert done.returncode == 1, done.stderr
+    assert "no transaction is active" not in done.stderr, done.stderr
+    assert "disk I/O error" in done.stderr, done.stderr
+
+
+def test_a_migration_the_disk_cannot_hold_says_what_the_disk_said(tmp_path):
+    # An upgrade on a nearly full card: SQLite rolls the migration back by itself when
+    # a write fails, and the store's own ROLLBACK then failed, so all the owner read was
+    # "cannot rollback - no transaction is active", not the disk's trouble.
+    path = tmp_path / "kiosk.sqlite3"
+    _version_4_file_with_darts(path)
+    # (kept by an earlier start cut short after its backup: none is written now)
+    shutil.copy(path, tmp_path / "kiosk.sqlite3.schema-v4.bak")
+    done = _players_list_on_a_full_disk(path, 40000)  # the -shm file, not the migration
+    assert done.returncode == 1, done.stderr
+    assert "no transaction is active" not in done.stderr, done.stderr
+    assert "disk I/O error" in done.stderr, done.stderr
+    assert version(path) == 4
+    with closing(sqlite3.connect(path)) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert raw.execute("SELECT count(*) FROM game_events").fetchone() == (3000,)
 
 
 def test_a_version_2_file_migrates_and_finds_ratings_without_sorting_each_players_games(

@@ -279,7 +279,11 @@ def migrate(
             conn.execute(f"PRAGMA user_version = {target}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite has already rolled back by itself after some errors (a full disk, a
+        # write that failed): a second ROLLBACK would fail, and its "no transaction is
+        # active" would be all the owner is told, instead of the disk's trouble.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     return found
 
@@ -346,7 +350,10 @@ def connect(
                 found = user_version(conn)
                 others = [] if found else _tables(conn)
             finally:
-                conn.execute("COMMIT")
+                # (a read that failed may have ended the transaction: on a full disk the
+                # ``-shm`` cannot be made, and "cannot commit" hid that as a bad file)
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             if getattr(e, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
                 raise StoreError(
