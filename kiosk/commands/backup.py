@@ -4,6 +4,11 @@ Uses SQLite's online backup API, so a game in play goes on; the copy is written 
 temporary file beside PATH, checked (``PRAGMA integrity_check``) and then renamed into
 place, so PATH is never a half-written file. PATH may be a directory.
 
+A backup holds an exclusive ``flock`` on the folder it writes in: two backups into one
+folder go one after the other (a dated name taken in the same second gets a number),
+and a temporary file of ours found there is a killed backup's (a power cut, kill -9),
+a whole database's size on the card: it is deleted.
+
 A damaged database (the kiosk's banner says to back it up) is copied as far as it
 reads. Damage only to its indexes is mended: the copy is built again from its tables'
 rows (``store.rebuild``), and is then a good backup. A copy still damaged is kept as
@@ -16,9 +21,13 @@ The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
+import re
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 
@@ -50,9 +59,15 @@ def run(args: argparse.Namespace) -> int:
         # written as a file of the folder's name.)
         print(f"darts-kiosk backup: no directory {target}", file=sys.stderr)
         return 1
-    if target.is_dir():
-        target = target / f"kiosk-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"
-    if refused := _refused(source, target, args.force):
+    with _folder_held(target if target.is_dir() else target.parent):
+        if target.is_dir():
+            _sweep(target)
+            target = _dated(target)
+        return _copy(source, target, args.force)
+
+
+def _copy(source: Path, target: Path, force: bool) -> int:
+    if refused := _refused(source, target, force):
         print(f"darts-kiosk backup: {refused}", file=sys.stderr)
         return 1
     tmp = target.with_name(f".{target.name}.part")
@@ -60,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         src, read_only = _source(source)
         try:
-            tmp.unlink(missing_ok=True)
+            for leftover in (tmp, whole):  # (a killed backup's, the folder held)
+                _unlink_with_companions(leftover)
             dst = sqlite3.connect(tmp)
             try:
                 try:
@@ -100,8 +116,7 @@ def run(args: argparse.Namespace) -> int:
             os.replace(tmp, target)
     except (StoreError, sqlite3.Error, OSError, _NoRoom) as e:
         for leftover in (tmp, whole):
-            leftover.unlink(missing_ok=True)
-            leftover.with_name(leftover.name + "-journal").unlink(missing_ok=True)
+            _unlink_with_companions(leftover)
         # (the source's open fails as a StoreError; the copy's own errors are the target's)
         said = trouble(source, e) if isinstance(e, StoreError) else str(e)
         print(f"darts-kiosk backup: {said}", file=sys.stderr)
@@ -118,6 +133,58 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"backed up {source} to {target}")
     return 0
+
+
+# The temporary files of a backup into a folder (``.kiosk-20261205-130101.sqlite3.part``)
+# and their journals: only ours, never an owner's own hidden file there.
+_OURS = re.compile(r"\.kiosk-\d{8}-\d{6}(-\d+)?\.sqlite3\.(part|rebuilt)(-journal|-wal|-shm)?")
+
+
+@contextmanager
+def _folder_held(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` while the backup is made (waited for while
+    another backup holds it). A folder that cannot be locked (not there, a network
+    share) is written in without it: the copy is still made whole before its rename."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        yield
+        return
+    try:
+        with suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (the lock goes with it)
+
+
+def _sweep(folder: Path) -> None:
+    """Deletes what killed backups left in ``folder`` (called with the folder held: no
+    backup is writing there)."""
+    try:
+        names = [entry.name for entry in os.scandir(folder)]
+    except OSError:
+        return
+    for name in names:
+        if _OURS.fullmatch(name):
+            with suppress(OSError):
+                (folder / name).unlink()
+
+
+def _dated(folder: Path) -> Path:
+    """The backup's name in ``folder``: the date and time, numbered when a backup of
+    that second is there."""
+    stamp = f"kiosk-{datetime.now():%Y%m%d-%H%M%S}"
+    target, n = folder / f"{stamp}.sqlite3", 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stamp}-{n}.sqlite3"
+    return target
+
+
+def _unlink_with_companions(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 class _NoRoom(Exception):

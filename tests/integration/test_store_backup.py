@@ -1,10 +1,17 @@
 """``darts-kiosk backup`` when the database is damaged (the kiosk's banner says to back
 it up), and targets it must not write over."""
 
+import fcntl
+import os
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +19,7 @@ from test_store_support import damage_an_index
 
 from kiosk.adapters.store import Store
 from kiosk.cli import main
+from kiosk.commands import backup as backup_command
 from tests.plain_user import plain_user
 
 
@@ -212,3 +220,59 @@ def test_a_copy_that_fills_its_disk_is_not_said_to_be_a_damaged_database(
     assert "damaged (" not in err and "ask for help" not in err, err
     assert list(stick.iterdir()) == []
     assert integrity(db) == "ok"
+
+
+def test_what_killed_backups_left_in_a_folder_goes_at_the_next_one(tmp_path):
+    # A power cut in a backup into a folder left its temporary copy (a whole database's
+    # size) hidden there, and every later backup left it too.
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    killed = (  # kill -9 once the copy is made, before it is checked and renamed
+        "import os, signal, sys; import kiosk.commands.backup as b; "
+        "b.problems = lambda conn: os.kill(os.getpid(), signal.SIGKILL); "
+        "from kiosk.cli import main; main(['backup', '--db', sys.argv[1], sys.argv[2]])"
+    )
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", killed, str(db), f"{stick}/"], timeout=60)
+        assert done.returncode == -signal.SIGKILL
+    left = [p.name for p in stick.iterdir()]
+    assert left and all(name.startswith(".kiosk-") for name in left), left
+    (stick / ".holiday.jpg.part").write_bytes(b"the owner's own")  # not ours: kept
+    assert main(["backup", "--db", str(db), f"{stick}/"]) == 0
+    kept = sorted(p.name for p in stick.iterdir())
+    assert kept[0] == ".holiday.jpg.part" and len(kept) == 2, kept
+    assert names(stick / kept[1]) == names(db)
+
+
+def test_two_backups_into_one_folder_in_one_second_go_one_after_the_other(
+    tmp_path, monkeypatch, capsys
+):
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+
+    class OneSecond(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return datetime(2026, 12, 5, 21, 30, 0)
+
+    monkeypatch.setattr(backup_command, "datetime", OneSecond)
+    fd = os.open(stick, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another backup writing there
+    codes: list[int] = []
+    second = threading.Thread(
+        target=lambda: codes.append(main(["backup", "--db", str(db), f"{stick}/"]))
+    )
+    second.start()
+    second.join(0.5)
+    assert second.is_alive() and list(stick.iterdir()) == []  # it waits its turn
+    os.close(fd)
+    second.join(30)
+    assert main(["backup", "--db", str(db), f"{stick}/"]) == 0
+    assert codes == [0], capsys.readouterr().err
+    made = sorted(p.name for p in stick.iterdir())
+    assert made == ["kiosk-20261205-213000-2.sqlite3", "kiosk-20261205-213000.sqlite3"]
+    assert all(names(stick / name) == names(db) for name in made)
