@@ -190,6 +190,37 @@ def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
         assert states == ["scoring", "no pictures", "not calibrated"], d.texts
 
 
+def test_a_calibration_file_that_does_not_load_is_not_called_calibrated(tmp_path: Path) -> None:
+    """A camera's calibration file that is there but cannot be used (not JSON, three
+    points) leaves the camera out: its line in Settings says to calibrate it again,
+    not "calibrated" beside a banner saying that no camera is calibrated."""
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    (tmp_path / "camera.json").write_text("{not json")
+    (tmp_path / "three.json").write_text(
+        '{"image_size": [640, 480], "points": [{"image": [1, 2], "board": [0, 0]},'
+        ' {"image": [9, 2], "board": [10, 0]}, {"image": [1, 9], "board": [0, 10]}]}'
+    )
+    camera = dataclasses.replace(
+        config.camera,
+        devices=(*config.camera.devices, str(tmp_path / "camera.avi")),
+        calibrations=(*config.camera.calibrations, str(tmp_path / "three.json")),
+    )
+    config = dataclasses.replace(config, camera=camera)
+    with _kiosk(tmp_path, config) as (running, d):
+        d.press("\n")  # attract -> main menu
+        d.press("4")
+        assert d.screen.name == "settings"
+        d.settle()
+        states = [t for t in d.texts if t in ("calibrated", "calibrate again")]
+        assert states == ["calibrate again", "calibrate again"], d.texts
+        running.devices.switch("camera")  # none to score with: none is calibrated
+        d.wait_for(lambda: d.kiosk.board.lost, what="the lost banner")
+        d.screen.dirty = True
+        d.settle()
+        states = [t for t in d.texts if t in ("calibrated", "calibrate again")]
+        assert states == ["calibrate again", "calibrate again"], d.texts
+
+
 def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(

@@ -51,6 +51,11 @@ class SettingsScreen(MenuScreen):
     name = "settings"
     title = "Settings"
 
+    def __init__(self, kiosk: Any) -> None:
+        super().__init__(kiosk)
+        # A calibration file's problem (None: it loads), by (path, mtime, size)
+        self._loads: dict[tuple[str, int, int], str | None] = {}
+
     def items(self) -> list[Item]:
         s = self.kiosk.settings
         items = [
@@ -153,12 +158,35 @@ class SettingsScreen(MenuScreen):
             return "no calibration file", theme.BAD
         if not Path(out).is_file():
             return "not calibrated", theme.BAD
+        if self._unusable(out) is not None:
+            # Left out by the cameras (the kiosk's log says why), also when none is left
+            # to score and they are not the input: not "calibrated"
+            return "calibrate again", theme.BAD
         if self.kiosk.devices.active != "camera":
             return "calibrated", theme.DIM
         why = dict(self.kiosk.cameras_down).get(index + 1)
         if why is None:
             return "scoring", theme.GOOD
         return CAMERA_DOWN.get(why, "no pictures"), theme.BAD
+
+    def _unusable(self, out: str) -> str | None:
+        """Why the calibration file ``out`` cannot be used (not JSON, too few points...),
+        or None; read again only when the file changes (the line is drawn often)."""
+        try:
+            st = Path(out).stat()
+        except OSError as e:
+            return str(e)
+        key = (out, st.st_mtime_ns, st.st_size)
+        cache = self._loads
+        if key not in cache:
+            from kiosk.adapters.camera.calibration import Calibration, CalibrationError
+
+            try:
+                Calibration.load(out)
+                cache[key] = None
+            except CalibrationError as e:
+                cache[key] = str(e)
+        return cache[key]
 
     def calibrate(self, index: int) -> None:
         """A still picture from camera ``index`` on the calibration screen."""
