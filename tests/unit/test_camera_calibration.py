@@ -140,6 +140,18 @@ def test_a_calibration_file_that_is_not_json_names_the_file(tmp_path):
         Calibration.load(p)
 
 
+def test_a_calibration_file_edited_by_hand_says_where_the_json_goes_wrong(tmp_path):
+    # It said "not JSON: Expecting property name enclosed in d...": cut in a word, and
+    # without the line to look at.
+    p = tmp_path / "c.json"
+    p.write_text('{"image_size": [1280, 720],\n "points": [{"image": [1, 2],}]}')
+    with pytest.raises(CalibrationError) as e:
+        Calibration.load(p)
+    assert str(e.value) == (
+        f"{p}: not JSON: Expecting property name enclosed in double quotes at line 2, column 30"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

@@ -248,7 +248,11 @@ class Calibration:
             data = json.loads(raw.removeprefix(b"\xef\xbb\xbf"))
         except (ValueError, RecursionError) as e:  # (not JSON, not text, a number of
             # thousands of digits, lists nested thousands deep: all "not JSON" here)
-            raise CalibrationError(f"{path}: not JSON: {_short(str(e))}") from e
+            # (json's own message in full, with where: the file may have been edited
+            # by hand; the others cut, a number of thousands of digits among them)
+            why = (f"{e.msg} at line {e.lineno}, column {e.colno}"
+                   if isinstance(e, json.JSONDecodeError) else _short(str(e)))  # fmt: skip
+            raise CalibrationError(f"{path}: not JSON: {why}") from e
         try:
             return cls.from_dict(data)
         except PointsDisagree as e:
