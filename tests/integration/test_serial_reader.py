@@ -128,9 +128,11 @@ def test_a_line_cut_short_by_silence_does_not_take_the_next_line_with_it(
     board.pause_pings()
     for _ in range(3):
         board.write(cut)
+        assert board.drain(timeout=10, stall=10)  # read: the silence is timed from here
         time.sleep(0.3)
         board.send("T20")
     board.write(b"T2")
+    assert board.drain(timeout=10, stall=10)
     time.sleep(0.3)
     board.send("HELLO darts-kiosk-board 1.0")
     board.send("D5")
