@@ -36,8 +36,8 @@ def test_a_hundred_replugs_in_a_row_lose_and_double_no_hit(tmp_path: Path) -> No
             last = Hit(Dart.parse(dart))
             events.next(partial(operator.eq, last))
             vb.replug()
-            events.status("lost", timeout=2.0)
-            events.status("connected", timeout=2.0)
+            events.status("lost")
+            events.status("connected")
         reader.stop()
     got = [str(e.dart) for e in events.of_type(Hit)]  # type: ignore[attr-defined]
     assert got == sent

@@ -23,7 +23,10 @@ class Events:
             self.items.append(item)
             self._cond.notify_all()
 
-    def next(self, pred: Callable[[object], bool], timeout: float = 3.0) -> object:
+    # The default wait is far above what any item takes on a desk (milliseconds, or the
+    # reader's own timeouts of a second or so): on a busy machine it was 3 s, a second
+    # or two above those, and a late reader thread failed a test that was right.
+    def next(self, pred: Callable[[object], bool], timeout: float = 10.0) -> object:
         with self._cond:
             found: list[object] = []
 
@@ -39,7 +42,7 @@ class Events:
                 raise AssertionError(f"not seen within {timeout} s; got {self.items[-20:]}")
             return found[0]
 
-    def status(self, state: str, timeout: float = 3.0) -> Status:
+    def status(self, state: str, timeout: float = 10.0) -> Status:
         item = self.next(lambda e: isinstance(e, Status) and e.state == state, timeout)
         assert isinstance(item, Status)
         return item
