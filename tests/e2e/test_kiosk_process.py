@@ -31,7 +31,9 @@ def run_until(
         [sys.executable, "-m", "kiosk", *args],
         cwd=ROOT,
         env={
-            **env,
+            # The games database in the test's folder: never one systemd's
+            # STATE_DIRECTORY (or the caller's XDG_STATE_HOME) names, shared by runs.
+            **{k: v for k, v in env.items() if k != "STATE_DIRECTORY"},
             "SDL_VIDEODRIVER": "dummy",
             "SDL_AUDIODRIVER": "dummy",
             "PYTHONUNBUFFERED": "1",
@@ -63,7 +65,12 @@ def run_until(
 def test_the_kiosk_process_reads_the_board_and_stops_on_sigterm(tmp_path: Path) -> None:
     with VirtualBoard(tmp_path / "dartboard") as board:
         board.start()
-        env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+        env = dict(
+            os.environ,
+            HOME=str(tmp_path),
+            XDG_CONFIG_HOME=str(tmp_path),
+            XDG_STATE_HOME=str(tmp_path / "state"),
+        )
         # "--opt=value": kiosk.cli hands unknown options on only in this form so far.
         args = ["--window", "--size=1024x600", f"--port={board.link}", "--verbose"]
         # The reader thread may connect before the first frame is drawn: wait for both.
