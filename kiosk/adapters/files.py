@@ -36,12 +36,12 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, encoding: str
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
 
 
-def _sync_folder(folder: Path) -> None:
-    """The rename on the disk too: after a power cut the folder names the new file,
-    not the old one (or, on some file systems, neither)."""
+def sync_folder(folder: Path) -> None:
+    """A rename in ``folder`` on the disk too: after a power cut the folder names the
+    new file, not the old one (or, on some file systems, neither)."""
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -31,6 +31,7 @@ from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 
+from kiosk.adapters.files import sync_folder
 from kiosk.adapters.store import StoreError
 from kiosk.adapters.store.read_only import connect_read_only
 from kiosk.adapters.store.rebuild import problems, rebuilt
@@ -114,6 +115,8 @@ def _copy(source: Path, target: Path, force: bool) -> int:
             tmp.unlink()
         else:
             os.replace(tmp, target)
+        with suppress(OSError):  # (the copy is made; a folder that cannot be synced
+            sync_folder(target.parent)  # is left to the file system's own time)
     except (StoreError, sqlite3.Error, OSError, _NoRoom) as e:
         for leftover in (tmp, whole):
             _unlink_with_companions(leftover)

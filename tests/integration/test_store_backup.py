@@ -276,3 +276,17 @@ def test_two_backups_into_one_folder_in_one_second_go_one_after_the_other(
     made = sorted(p.name for p in stick.iterdir())
     assert made == ["kiosk-20261205-213000-2.sqlite3", "kiosk-20261205-213000.sqlite3"]
     assert all(names(stick / name) == names(db) for name in made)
+
+
+def test_a_backup_is_on_the_disk_with_its_name_when_the_command_ends(tmp_path, monkeypatch):
+    # (its rename too: after a power cut the folder names the backup, not its part)
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    copy = tmp_path / "stick" / "copy.sqlite3"
+    copy.parent.mkdir()
+    synced: list[tuple[Path, bool]] = []
+    monkeypatch.setattr(
+        backup_command, "sync_folder", lambda folder: synced.append((folder, copy.exists()))
+    )
+    assert main(["backup", "--db", str(db), str(copy)]) == 0
+    assert synced == [(copy.parent, True)]

@@ -406,3 +406,22 @@ def test_commands_migrating_one_old_file_at_once_keep_one_whole_backup(tmp_path)
     with closing(sqlite3.connect(tmp_path / "kiosk.sqlite3.schema-v1.bak")) as b:
         assert b.execute("PRAGMA user_version").fetchone() == (1,)
         assert b.execute("SELECT name FROM players").fetchall() == [("Ann",)]
+
+
+def test_the_backup_before_a_migration_is_on_the_disk_before_the_migration_is(
+    tmp_path, monkeypatch
+):
+    # A power cut just after the migration's commit must not find the file migrated and
+    # its backup's name lost with the folder's unwritten rename.
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=1).close()
+    synced: list[tuple[Path, bool, int]] = []
+    backup = tmp_path / "kiosk.sqlite3.schema-v1.bak"
+
+    def sync_folder(folder: Path) -> None:
+        synced.append((folder, backup.exists(), version(path)))
+
+    monkeypatch.setattr(schema, "sync_folder", sync_folder)
+    connect(path).close()
+    assert synced == [(tmp_path, True, 1)]
+    assert version(path) == SCHEMA_VERSION

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from contextlib import closing
 from pathlib import Path
 
+from kiosk.adapters.files import sync_folder
 from kiosk.domain.names import fold
 
 DB_NAME = "kiosk.sqlite3"
@@ -305,6 +306,7 @@ def _backup_whole(path: Path, version: int) -> None:
     with closing(sqlite3.connect(path)) as src, closing(sqlite3.connect(part)) as dst:
         src.backup(dst)
     os.replace(part, backup_path)
+    sync_folder(path.parent)  # (on the disk before the migration's commit is)
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> str:
