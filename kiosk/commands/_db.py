@@ -21,6 +21,7 @@ import pwd
 from collections.abc import Mapping
 from pathlib import Path
 
+from kiosk.adapters.store import schema
 from kiosk.adapters.store.schema import DB_NAME
 from kiosk.config import ConfigError, load_config
 
@@ -123,6 +124,12 @@ def trouble(db: Path, e: BaseException) -> str:
     file even to read it."""
     from kiosk.store_open import why_not_saved
 
+    if getattr(e, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+        # ("database is locked" alone: the owner could think the file itself locked up)
+        return (
+            f"{db} is busy: another program (the kiosk, a backup, another command) held"
+            f" it for over {schema.BUSY_TIMEOUT_S:g} s: try again in a moment"
+        )
     said = why_not_saved(db, e)
     if said == f"{db}: {e}":
         return str(e)  # (not the disk's fault: as it came, the file named in it)

@@ -6,11 +6,12 @@ import json
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 
 import pytest
 from test_store_support import win_cricket
 
-from kiosk.adapters.store import Store
+from kiosk.adapters.store import Store, schema
 from kiosk.cli import main
 from kiosk.config import ConfigError
 
@@ -294,3 +295,16 @@ def test_the_installed_kiosks_data_is_refused_to_whoever_should_not_write_it(tmp
         with pytest.raises(ConfigError, match="sudo -u"):
             db_path(args, ssh, installed)
         installed.chmod(0o700)
+
+
+def test_a_command_kept_waiting_by_another_program_says_so(db, capsys, monkeypatch):
+    # "database is locked" alone read as a file that had locked up, or a damaged one.
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.2)
+    Store.open(db).close()
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # the kiosk (or a backup) writing meanwhile
+        assert main(["players", "add", "Anna", "--db", str(db)]) == 1
+        err = capsys.readouterr().err
+        assert f"{db} is busy: another program" in err and "try again" in err, err
+        other.execute("ROLLBACK")
+    assert main(["players", "add", "Anna", "--db", str(db)]) == 0
