@@ -20,6 +20,7 @@ from kiosk.adapters.camera.calibration import Calibration
 from kiosk.adapters.keypad import KeyAction
 from kiosk.commands._camera_calibrate import Session, open_session
 from kiosk.domain import board
+from kiosk.ui import theme
 from kiosk.ui.screen import Click
 from kiosk.ui.screens.camera_calibrate import TARGETS
 
@@ -545,3 +546,28 @@ def test_the_magnifier_stays_in_its_corner_while_the_crosshair_is_aimed_past_the
     session.app.step(0)
     assert screen.view.zoom_box != box  # ... it makes way
     assert not screen.view.zoom_box.collidepoint(screen.image_to_screen(screen.cursor))
+
+
+def _accent_in_picture(s: Session) -> int:
+    """How many pixels of the picture's place are in the crosshair's and the magnifier's
+    colour (the picture itself has next to none)."""
+    rect = s.screen.view.rect
+    shown = pygame.surfarray.array3d(s.app.canvas.subsurface(rect))
+    return int(np.all(shown == np.array(theme.ACCENT), axis=-1).sum())
+
+
+def test_after_the_marks_are_refused_no_crosshair_or_magnifier_is_drawn(
+    session: Session,
+) -> None:
+    # Five marks refused: nothing more can be marked (. takes one back, - starts again),
+    # so a crosshair and a magnifier over the picture only hid the marks to look at.
+    for i in range(len(TARGETS) - 1):
+        _click(session, (400.0 + 40 * i, 300.0))
+    assert _accent_in_picture(session) > 200  # aiming the fifth: both are there
+    _click(session, (560.0, 300.0))  # the fifth, on one line with the others: refused
+    assert session.screen.error and not session.screen.reviewing
+    assert "These points cannot be used" in session.app.texts
+    _put(session, KeyAction("digit", "8"))  # (a move key changes nothing to aim)
+    assert _accent_in_picture(session) < 20
+    _put(session, KeyAction("back", "."))  # the last mark taken back: aiming again
+    assert _accent_in_picture(session) > 200

@@ -16,6 +16,8 @@ Marks that cannot be the board are refused before review, with what to do: point
 fit no board, points that go round the wrong way (a mirrored board), and points the
 board's own rings and numbers put elsewhere (marking begun at another wire: the rings
 and wires drawn back would look right, turned, and every dart would score wrong).
+Refused, the five marks are shown without the crosshair and the magnifier (nothing is
+left to mark until ``.`` takes one back).
 Marks a few mm off the rings (the double ring's inner edge), or one mis-click that
 makes the five disagree, are put right by the rings fitted from them
 (``adapters.camera.marked``): the rings' fit is shown to review, and the mark that
@@ -415,7 +417,7 @@ class CameraCalibrateScreen(Screen):
         elif self.reviewing:
             if name == "enter":
                 self.save()
-        elif name in MOVES:
+        elif name in MOVES and self.target is not None:  # (refused: nothing to aim)
             dx, dy = MOVES[name]
             w, h = self.image_size
             x = min(max(self.cursor[0] + dx * self.step, 0.0), w - 1.0)
@@ -445,7 +447,7 @@ class CameraCalibrateScreen(Screen):
             self.view.draw_overlay(p, self.calibration)
         for i, m in enumerate(self.marks):
             self._draw_mark(p, m, str(i + 1))
-        if not self.reviewing:
+        if self.target is not None and not self.reviewing:  # (all five refused: none)
             self._draw_crosshair(p, self.cursor)
             if self._later is None:  # (the marks being checked: nothing to aim)
                 self.view.draw_zoom(p, self.cursor, ZOOM)
