@@ -232,14 +232,22 @@ def test_cameras_are_not_saved_where_a_file_read_later_lists_its_own(tmp_path: P
 
 
 def test_with_no_camera_plugged_in_nothing_is_saved_and_0_looks_again(tmp_path: Path) -> None:
+    # Enter was offered ("Enter = list these cameras") with nothing to list, and
+    # pressed it put a second "plug one in" line under the first.
     (tmp_path / "v4l" / "by-id").mkdir(parents=True)
     with settings_screen(tmp_path) as d:
         find_cameras(d)
         screen = d.screen
         assert screen.found == []  # type: ignore[attr-defined]
+        d.settle()
+        assert "0 = look again   / = back" in d.texts, d.texts
+        assert not any("Enter" in t for t in d.texts), d.texts
         d.press("\n")
-        assert "No camera" in screen.message  # type: ignore[attr-defined]
         assert d.screen is screen
+        d.settle()
+        assert [t for t in d.texts if "plug one in" in t] == [
+            "No USB camera found: plug one in, then press 0"
+        ], d.texts
         plug(tmp_path, "CamA", 1)  # plugged in now
         d.press("0")
         d.wait_for(lambda: screen.found is not None, 20, "cameras found")  # type: ignore[attr-defined]
@@ -446,3 +454,40 @@ def test_the_files_read_after_the_users_are_the_ones_that_win(tmp_path: Path) ->
     assert read_after(user, [SYSTEM_CONFIG, SYSTEM_CONFIG]) == [SYSTEM_CONFIG]  # --config /etc/..
     assert read_after(user, [SYSTEM_CONFIG]) == []
     assert read_after(user, [user, spelled]) == []  # --config naming the user's own file
+
+
+def test_a_listed_video_file_is_not_called_a_camera_not_plugged_in(tmp_path: Path) -> None:
+    """A recorded video listed as a camera (a demo, a test rig) is no USB camera to plug
+    in: said as such and kept, and ``-`` leaves out only cameras not plugged in."""
+    first = plug(tmp_path, "CamA", 1)
+    video = tmp_path / "rig.avi"
+    video.write_bytes(b"")
+    calibrations = [f"{tmp_path}/a.json", f"{tmp_path}/gone.json", f"{tmp_path}/rig.json"]
+    listed_before(tmp_path, [str(first), "/dev/video9", str(video)], calibrations)
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        d.settle()
+        assert "Listed, not plugged in now: kept (- = leave out): video9 (Camera 2)" in d.texts
+        assert "Listed, not a USB camera (a video or a stream): kept: rig.avi (Camera 3)" in d.texts
+        assert not any("rig.avi" in t and "plugged in" in t for t in d.texts), d.texts
+        d.press("-")  # the camera not plugged in left out; the video stays
+        d.settle()
+        assert "Listed, not plugged in now: left out (- = keep): video9" in d.texts, d.texts
+        assert "Listed, not a USB camera (a video or a stream): kept: rig.avi (Camera 2)" in d.texts
+        save_and_leave(d)
+    camera = saved(tmp_path)
+    assert camera.devices == (str(first), str(video))
+    assert camera.calibrations == (f"{tmp_path}/a.json", f"{tmp_path}/rig.json")
+
+
+def test_with_nothing_to_list_no_toggle_is_offered_for_cameras_not_plugged_in(
+    tmp_path: Path,
+) -> None:
+    # Enter cannot save with no camera plugged in: "- = leave out" would change nothing.
+    (tmp_path / "v4l" / "by-id").mkdir(parents=True)
+    listed_before(tmp_path, ["/dev/video9"], [f"{tmp_path}/gone.json"])
+    with settings_screen(tmp_path) as d:
+        find_cameras(d)
+        d.settle()
+        assert "Listed, not plugged in now: video9 (Camera 1)" in d.texts, d.texts
+        assert not any("Enter" in t or "leave out" in t for t in d.texts), d.texts

@@ -17,8 +17,11 @@ up in another order at boot, with a calibration file named after that link, so a
 camera found again finds its calibration. A listed camera that is not plugged in now
 is kept unless ``-`` leaves it out; one listed by a by-id name two cameras share is
 left out (either could answer to it) and its camera is calibrated again, and so is a
-second name for a camera listed already. Once saved,
-the screen closes: Settings then has a "Calibrate camera N" line for each.
+second name for a camera listed already. A recorded video or a network camera's
+stream listed (by hand) is no USB camera: said as such, and kept. Once saved,
+the screen closes: Settings then has a "Calibrate camera N" line for each. With no
+camera to list (none plugged in, or none that gives a picture) Enter and ``-`` are not
+offered: ``0`` looks again.
 """
 
 from __future__ import annotations
@@ -34,7 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from kiosk.adapters.camera.plugged import Plugged, calibration_name, doubtful, listed_as
+from kiosk.adapters.camera.capture import is_device, is_url, parse_source
+from kiosk.adapters.camera.plugged import (
+    PICTURE_NODE,
+    Plugged,
+    calibration_name,
+    doubtful,
+    listed_as,
+)
 from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
@@ -78,6 +88,13 @@ OPENING: dict[str, Opener] = {}
 _OPENING_LOCK = threading.Lock()  # (two looks at once: the screen left and opened again)
 
 
+def a_camera(name: str) -> bool:
+    """Whether a name in [camera] devices is a camera (an index, a ``/dev`` node or a
+    udev link to one), not a recorded video or a network camera's stream."""
+    src = parse_source(name)
+    return is_device(src) or (not is_url(src) and Path(str(src)).name.endswith(PICTURE_NODE))
+
+
 @dataclass
 class Found:
     camera: Plugged
@@ -107,6 +124,7 @@ class CameraFindScreen(Screen):
         super().__init__(kiosk)
         self.found: list[Found] | None = None  # None: still looking
         self.missing: list[str] = []  # listed, and not plugged in now
+        self.others: list[str] = []  # listed, and not cameras (videos, streams): kept
         self.shared: list[str] = []  # listed by a by-id name two cameras share
         # listed by a second name for a camera listed already (either would open it:
         # the second would find it busy)
@@ -116,7 +134,7 @@ class CameraFindScreen(Screen):
         self.message = ""
         self.good = False  # the message is good news
         self.close_at: float | None = None
-        self._result: tuple[list[Found], list[str], list[str], list[str]] | None = None
+        self._result: tuple[list[Found], list[str], list[str], list[str], list[str]] | None = None
         self._views: list[BoardPicture | None] = []
         self.look()
 
@@ -139,6 +157,7 @@ class CameraFindScreen(Screen):
     def _look(self) -> None:
         found: list[Found] = []
         missing: list[str] = []
+        others: list[str] = []
         shared: list[str] = []
         twice: list[str] = []
         try:
@@ -156,11 +175,14 @@ class CameraFindScreen(Screen):
                 found.append(Found(cam, picture, at, opener is None, opener))
             for i, d in enumerate(listed):
                 if all(f.listed != i for f in found) and d not in twice:
-                    (shared if doubtful(d, cameras) else missing).append(d)
+                    if not a_camera(d):
+                        others.append(d)
+                    else:
+                        (shared if doubtful(d, cameras) else missing).append(d)
         except Exception as e:  # a look that fails never stops the kiosk
             log.error("finding cameras: %s", e)
         log.info("cameras plugged in: %s", ", ".join(f.camera.device for f in found) or "none")
-        self._result = (found, missing, shared, twice)
+        self._result = (found, missing, others, shared, twice)
 
     def _picture(self, cam: Plugged, listed: int | None) -> tuple[np.ndarray | None, Opener | None]:
         """A picture from ``cam``, and its opener when it did not answer: the scoring
@@ -197,8 +219,9 @@ class CameraFindScreen(Screen):
             elif event.name == "digit" and event.char == "0" and self.found is not None:
                 self.look()
             elif event.name == "undo" and self.found is not None and self.missing:
-                self.keep_missing = not self.keep_missing
-            elif event.name == "enter" and self.found is not None:
+                if self.listable():  # (else nothing is saved: kept or not, all one)
+                    self.keep_missing = not self.keep_missing
+            elif event.name == "enter" and self.found is not None and self.listable():
                 self.save()
             self.dirty = True
 
@@ -206,7 +229,7 @@ class CameraFindScreen(Screen):
         if self.found is None and self.opening != self._shown_opening:
             self._shown_opening, self.dirty = self.opening, True
         if self._result is not None and self.found is None:
-            self.found, self.missing, self.shared, self.twice = self._result
+            self.found, self.missing, self.others, self.shared, self.twice = self._result
             self._views = [None if f.picture is None else BoardPicture(f.picture)
                            for f in self.found]  # fmt: skip
             self.dirty = True
@@ -238,7 +261,7 @@ class CameraFindScreen(Screen):
         for i, (device, calibration) in enumerate(self.listed()):
             f = next((f for f in self.found if f.listed == i), None)
             if f is None:
-                if device in self.missing and self.keep_missing:
+                if (device in self.missing and self.keep_missing) or device in self.others:
                     entries.append(Entry(device, calibration, None))
                 continue
             # A /dev/videoN name (or an index) is the camera's stable link from now on.
@@ -250,12 +273,15 @@ class CameraFindScreen(Screen):
                 entries.append(Entry(name, str(folder / calibration_name(name)), f))
         return entries
 
+    def listable(self) -> bool:
+        """Whether Enter has a camera to list: one plugged in that gave a picture."""
+        return self.found is not None and any(
+            e.found is not None and e.found.picture is not None for e in self.plan()
+        )
+
     def save(self) -> None:
-        """The plan into the settings file, and from now on."""
+        """The plan into the settings file, and from now on (Enter: only ``listable``)."""
         entries = self.plan()
-        if not any(e.found is not None and e.found.picture is not None for e in entries):
-            self.message, self.good = self.t("No camera to list: plug one in, then press 0"), False
-            return
         devices = [e.device for e in entries]
         calibrations = [e.calibration for e in entries]
         if self.listed() == list(zip(devices, calibrations, strict=True)):
@@ -302,15 +328,27 @@ class CameraFindScreen(Screen):
         else:
             self._draw_cameras(p, entries, top=9 * u, bottom=keys_y - 14 * u)
         lines = []
-        if self.missing:
-            kept = {e.device: k + 1 for k, e in enumerate(entries) if e.found is None}
-            names = ", ".join(
-                Path(d).name + (f" ({self.t('Camera {}').format(kept[d])})" if d in kept else "")
-                for d in self.missing
+        listable = self.listable()
+        kept = {e.device: k + 1 for k, e in enumerate(entries) if e.found is None}
+
+        def named(devices: list[str]) -> str:
+            return ", ".join(
+                (d if is_url(d) else Path(d).name)
+                + (f" ({self.t('Camera {}').format(kept[d])})" if d in kept else "")
+                for d in devices
             )
-            said = (self.t("Listed, not plugged in now: kept (- = leave out)") if self.keep_missing
-                    else self.t("Listed, not plugged in now: left out (- = keep)"))  # fmt: skip
-            lines.append((f"{said}: {names}", theme.BAD))
+
+        if self.missing:
+            if not listable:  # (nothing to save: kept or left out, all one)
+                said = self.t("Listed, not plugged in now")
+            elif self.keep_missing:
+                said = self.t("Listed, not plugged in now: kept (- = leave out)")
+            else:
+                said = self.t("Listed, not plugged in now: left out (- = keep)")
+            lines.append((f"{said}: {named(self.missing)}", theme.BAD))
+        if self.others:
+            said = self.t("Listed, not a USB camera (a video or a stream): kept")
+            lines.append((f"{said}: {named(self.others)}", theme.DIM))
         if self.shared:
             names = ", ".join(Path(d).name for d in self.shared)
             said = self.t("Listed by a name two cameras share: left out, calibrate again")
@@ -324,7 +362,8 @@ class CameraFindScreen(Screen):
         for i, (text, colour) in enumerate(reversed(lines)):
             p.text(text, 2.8 * u, (w / 2, keys_y - (3.6 + 3.6 * i) * u), colour,
                    anchor="center", max_width=w * 0.96)  # fmt: skip
-        keys = self.t("Enter = list these cameras   0 = look again   / = back")
+        keys = (self.t("Enter = list these cameras   0 = look again   / = back") if listable
+                else self.t("0 = look again   / = back"))  # fmt: skip
         p.text(keys, 2.8 * u, (w / 2, keys_y), theme.DIM, anchor="center",
                max_width=w * 0.96)  # fmt: skip
 
