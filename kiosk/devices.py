@@ -71,7 +71,9 @@ class CamerasDown:
     moved, pictures of another size, a calibration file that does not load), "board
     not seen" (its checks find no board in its view: covered, turned away, dark), "file
     not found" or "not a video" (a file named as the camera: not there, or not a video
-    OpenCV can read; the banner names the file from the settings). Empty:
+    OpenCV can read; the banner names the file from the settings), "not found" (a
+    camera named by a number or a /dev name that has not opened since it was started:
+    none there, or not plugged in; once it has opened, losing it is "no pictures"). Empty:
     every camera scores. The banner says so while the others go on (with every camera
     down, the board banner)."""
 
@@ -419,7 +421,12 @@ class Devices:
 
     def _report_down(self) -> None:
         """``CamerasDown`` to the screens when the cameras that are not scoring change."""
-        from kiosk.adapters.camera.capture import FILE_NOT_FOUND, NOT_A_VIDEO, VIDEO_ENDED
+        from kiosk.adapters.camera.capture import (
+            CAMERA_NOT_FOUND,
+            FILE_NOT_FOUND,
+            NOT_A_VIDEO,
+            VIDEO_ENDED,
+        )
         from kiosk.adapters.camera.scorer import NOT_IN_VIEW
 
         with self._state_lock:
@@ -436,6 +443,8 @@ class Devices:
                         why = "file not found"  # (a video file named: not retried at once)
                     elif self._camera_details.get(i, "").startswith(f"{NOT_A_VIDEO}: "):
                         why = "not a video"
+                    elif self._camera_details.get(i, "").startswith(f"{CAMERA_NOT_FOUND}: "):
+                        why = "not found"  # (never opened since started: none there yet)
                     else:
                         why = "no pictures"
                     down.append((self._camera_numbers[i], why))

@@ -100,6 +100,14 @@ def _strips(kiosk: Kiosk) -> list[tuple[str, tuple[int, int, int]]]:
             text = kiosk.t(
                 "Board unreadable: check its speed (baud in the config). Darts can be typed."
             )
+        elif kiosk.board.detail == "cameras" and [w for _, w in kiosk.cameras_down] == [
+            "not found"
+        ]:
+            # (a number that names no camera here: nothing was there to reconnect)
+            number = kiosk.cameras_down[0][0]
+            text = kiosk.t("Camera {} not found ({}): is it plugged in, is the number right? "
+                           "Find cameras in Settings. Darts can be typed.").format(
+                number, _source(kiosk, number))  # fmt: skip
         elif kiosk.board.detail == "cameras" and any(
             w in NOT_MENDED_BY_RECONNECTING for _, w in kiosk.cameras_down
         ):
@@ -206,9 +214,10 @@ def setting_of(mistake: str) -> str:
 
 # Why a camera is down that wants calibrating: never calibrated, or again (it moved).
 CALIBRATE = ("not calibrated", "calibrate")
-# Why a camera is down that reconnecting will not mend (the rest: unplugged, no pictures).
+# Why a camera is down that is not said as "reconnecting": reconnecting will not mend it,
+# or nothing was ever there to reconnect ("not found"); the rest: unplugged, no pictures.
 NOT_MENDED_BY_RECONNECTING = (*CALIBRATE, "video ended", "board not seen", "file not found",
-                              "not a video")  # fmt: skip
+                              "not a video", "not found")  # fmt: skip
 
 
 def _all_down(kiosk: Kiosk, *whys: str) -> bool:
@@ -243,6 +252,10 @@ def _down_list(kiosk: Kiosk) -> str:
                 number, _source(kiosk, number)))  # fmt: skip
         elif why == "not a video":
             parts.append(kiosk.t("camera {} (not a video OpenCV can read: {})").format(
+                number, _source(kiosk, number)))  # fmt: skip
+        elif why == "not found":  # (a number or /dev name that never opened)
+            parts.append(kiosk.t("camera {} (not found: {}; plugged in? the right number? "
+                                 "Find cameras in Settings)").format(
                 number, _source(kiosk, number)))  # fmt: skip
         else:
             parts.append(kiosk.t("camera {} (no pictures)").format(number))

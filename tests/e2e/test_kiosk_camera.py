@@ -4,6 +4,7 @@ USB camera (cv2 reads a file the way it reads /dev/video0), through the real app
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -162,9 +163,9 @@ def test_a_recorded_video_that_ends_says_so_not_reconnecting(tmp_path: Path) -> 
 
 
 def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
-    """Settings, beside each camera's "Calibrate camera N": scoring, no pictures, not
-    calibrated: the bar owner sees which camera to look at (the banner names only those
-    down, and only while the cameras are the input)."""
+    """Settings, beside each camera's "Calibrate camera N": scoring, not found (no
+    camera at /dev/video97), not calibrated: the bar owner sees which camera to look at
+    (the banner names only those down, and only while the cameras are the input)."""
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(
         config.camera,
@@ -182,12 +183,12 @@ def test_the_settings_say_how_each_camera_is_doing(tmp_path: Path) -> None:
         states = [t for t in d.texts if t in ("calibrated", "not calibrated")]
         assert states == ["calibrated", "calibrated", "not calibrated"], d.texts
         running.devices.switch("camera")
-        d.wait_for(lambda: (2, "no pictures") in d.kiosk.cameras_down, timeout=30,
+        d.wait_for(lambda: (2, "not found") in d.kiosk.cameras_down, timeout=30,
                    what="camera 2 named")  # fmt: skip
         d.screen.dirty = True
         d.settle()
-        states = [t for t in d.texts if t in ("scoring", "no pictures", "not calibrated")]
-        assert states == ["scoring", "no pictures", "not calibrated"], d.texts
+        states = [t for t in d.texts if t in ("scoring", "not found", "not calibrated")]
+        assert states == ["scoring", "not found", "not calibrated"], d.texts
 
 
 def test_a_calibration_file_that_does_not_load_is_not_called_calibrated(tmp_path: Path) -> None:
@@ -221,7 +222,7 @@ def test_a_calibration_file_that_does_not_load_is_not_called_calibrated(tmp_path
         assert states == ["calibrate again", "calibrate again"], d.texts
 
 
-def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Path) -> None:
+def test_one_camera_of_two_not_found_is_named_and_the_other_scores(tmp_path: Path) -> None:
     config = _camera_config(tmp_path, ["S20"], seed=2)
     camera = dataclasses.replace(
         config.camera,
@@ -232,14 +233,55 @@ def test_one_camera_of_two_unplugged_is_named_and_the_other_scores(tmp_path: Pat
     with _kiosk(tmp_path, config) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.devices.switch("camera")
-        d.wait_for(lambda: d.kiosk.cameras_down == ((2, "no pictures"),), timeout=30,
+        d.wait_for(lambda: d.kiosk.cameras_down == ((2, "not found"),), timeout=30,
                    what="camera 2 named")  # fmt: skip
         d.wait_for(lambda: d.game().game.stats("Anna").darts == 1, timeout=30, what="the dart")
         assert d.game().game.marks("Anna", 20) == 1  # camera 1 scored it alone
         assert not d.kiosk.board.lost
         d.settle()
-        want = "Not scoring: camera 2 (no pictures). The other cameras go on."
-        assert want in d.texts, d.texts
+        want = ("Not scoring: camera 2 (not found: /dev/video97; plugged in? the right "
+                "number? Find cameras in Settings). The other cameras go on.")  # fmt: skip
+        assert want in " ".join(d.texts), d.texts  # (on two lines)
+
+
+def test_a_camera_number_that_names_no_camera_is_said_not_found_not_reconnecting(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The one camera listed by a number with no camera behind it (none plugged in, or
+    the wrong number) showed "Cameras lost: reconnecting..." for ever, though nothing
+    had been there; the serial board says "No board found". The banner and the log say
+    which camera is not found and what to check; it is looked for all the while."""
+    config = _camera_config(tmp_path, ["S20"], seed=2)
+    camera = dataclasses.replace(config.camera, devices=("97",))  # (no /dev/video97 here)
+    config = dataclasses.replace(config, camera=camera)
+    with _kiosk(tmp_path, config) as (running, d):
+        start_game(d, ("Anna", "Boris"))
+        running.devices.switch("camera")
+        d.wait_for(lambda: d.kiosk.cameras_down == ((1, "not found"),) and d.kiosk.board.lost,
+                   timeout=30, what="camera 1 not found")  # fmt: skip
+        d.settle()
+        said = ("Camera 1 not found (97): is it plugged in, is the number right? Find "
+                "cameras in Settings. Darts can be typed.")  # fmt: skip
+        assert said in " ".join(d.texts), d.texts  # (on two lines)
+        assert not any("reconnecting" in t for t in d.texts), d.texts
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("camera 1: camera not found: 97" in m and "Find cameras" in m
+               for m in logged), logged  # fmt: skip
+
+
+def test_a_camera_not_found_that_was_then_seen_and_lost_is_reconnecting() -> None:
+    from kiosk.adapters.camera.scorer import CameraStatus
+    from kiosk.devices import CamerasDown, Devices
+    from kiosk.ui.inbox import Inbox
+
+    inbox = Inbox()
+    devices = Devices(Config(), inbox, source="camera", port=None)
+    devices._camera_numbers = [1]
+    devices._camera_event(CameraStatus(0, "lost", "camera not found: 3"))
+    devices._camera_event(CameraStatus(0, "connected", "3"))
+    devices._camera_event(CameraStatus(0, "lost", "no frame (unplugged, or the stream stopped)"))
+    down = [e.cameras for e in (i.event for i in inbox.wait(0.1)) if isinstance(e, CamerasDown)]
+    assert down == [((1, "not found"),), (), ((1, "no pictures"),)]
 
 
 def test_a_camera_file_not_there_or_not_a_video_is_named_with_its_file(tmp_path: Path) -> None:

@@ -63,17 +63,64 @@ def test_a_video_that_ends_is_said_to_have_ended_and_is_not_played_again(tmp_pat
     assert statuses == [("connected", str(tmp_path / "v.avi")), ("lost", "the video ended")]
 
 
-def test_a_camera_that_cannot_be_opened_is_reported_lost_and_retried_without_a_crash(tmp_path):
-    states = []
+def test_a_camera_never_opened_is_said_not_found_and_tried_again_without_a_crash(
+    tmp_path, monkeypatch, caplog
+):
+    # A number or link that names no camera here was "reconnecting" for ever, as if a
+    # camera had been there: it is "not found", said once, and still looked for.
+    import kiosk.adapters.camera.capture as capture
+
+    tries = []
+    real = capture.open_capture
+    monkeypatch.setattr(capture, "open_capture", lambda *a: tries.append(1) or real(*a))
+    statuses = []
     link = tmp_path / "usb-cam-video-index0"
     link.symlink_to("/dev/video97")  # a camera not plugged in (here: none at all)
-    r = CameraReader(str(link), lambda f, i, t: None, lambda s, d: states.append(s),
+    r = CameraReader(str(link), lambda f, i, t: None, lambda s, d: statuses.append((s, d)),
+                     retry_interval=0.05, name="camera 2")  # fmt: skip
+    r.start()
+    assert wait(lambda: len(tries) >= 4)  # tried again, every retry_interval
+    r.stop()
+    assert statuses == [("lost", f"camera not found: {link}")]
+    logged = [m for m in caplog.messages if "camera not found" in m]
+    assert len(logged) == 1 and "camera 2" in logged[0] and "Find cameras" in logged[0]
+
+
+class _UnpluggedWebcam:
+    """A webcam that gives two pictures, then is unplugged."""
+
+    def __init__(self) -> None:
+        self.left = 2
+
+    def get(self, prop: int) -> float:
+        return 30.0
+
+    def read(self) -> tuple[bool, object]:
+        self.left -= 1
+        return (True, np.zeros((48, 64, 3), np.uint8)) if self.left >= 0 else (False, None)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_not_found_at_first_then_plugged_in_and_lost_is_reconnecting(monkeypatch):
+    # Once it has been there, losing it is what it always was: lost, then reconnecting.
+    import kiosk.adapters.camera.capture as capture
+
+    opens = iter([None, None, _UnpluggedWebcam()])
+    monkeypatch.setattr(capture, "open_capture", lambda *a: next(opens, None))
+    statuses = []
+    r = CameraReader("3", lambda f, i, t: None, lambda s, d: statuses.append((s, d)),
                      retry_interval=0.05)  # fmt: skip
     r.start()
-    assert wait(lambda: "reconnecting" in states)
-    time.sleep(0.2)
+    assert wait(lambda: statuses and statuses[-1][0] == "reconnecting")
     r.stop()
-    assert states == ["lost", "reconnecting"]
+    assert statuses == [
+        ("lost", "camera not found: 3"),
+        ("connected", "3"),
+        ("lost", "no frame (unplugged, or the stream stopped)"),
+        ("reconnecting", "cannot open 3"),
+    ]
 
 
 def test_a_video_file_not_there_or_not_a_video_is_named_and_looked_at_only_now_and_then(

@@ -69,15 +69,15 @@ def _down_events(devices: tuple[str, ...], calibrations: tuple[str, ...]) -> lis
     return seen
 
 
-def test_unplugged_and_uncalibrated_cameras_are_named_with_what_to_do(tmp_path: Path) -> None:
+def test_cameras_not_found_and_uncalibrated_are_named_with_what_to_do(tmp_path: Path) -> None:
     good = _video(tmp_path / "good.avi", [Step("still", 30)])
-    devices = (str(good), "/dev/video97", str(good))  # (no /dev/video97: unplugged)
+    devices = (str(good), "/dev/video97", str(good))  # (no /dev/video97: not plugged in)
     calibrations = (str(good.with_suffix(".json")), str(good.with_suffix(".json")))
     seen = _down_events(devices, calibrations)
     # The third has no calibration: left out from the start, never calibrated (not
     # "again"); the second sends nothing.
     assert seen[0] == CamerasDown(((3, "not calibrated"),))
-    assert CamerasDown(((2, "no pictures"), (3, "not calibrated"))) in seen
+    assert CamerasDown(((2, "not found"), (3, "not calibrated"))) in seen
 
 
 def test_a_camera_file_not_there_or_not_a_video_is_named_so_in_the_log_and_to_the_screens(

@@ -13,6 +13,11 @@ A file that is not there ("file not found: PATH") or that OpenCV cannot read as 
 ("not a video OpenCV can read: PATH") is ``lost`` with that said, not "reconnecting":
 opening it again a second later would not mend it. It is looked at again every
 ``FILE_RETRY_S`` (it may be copied into place), not every ``retry_interval``.
+A camera (an index, a ``/dev`` node or link) that has not opened once since the reader
+started is ``lost`` with "camera not found: SOURCE", not "reconnecting" (nothing was
+connected: a number or link that names no camera here, or a camera not plugged in),
+and the log says what to check; it is still tried every ``retry_interval`` (plugged
+in, it scores). Once it has opened, losing it is "lost", then "reconnecting", as ever.
 
 Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
 "reconnecting" (the vocabulary of the serial reader's ``Status``).
@@ -38,6 +43,8 @@ VIDEO_ENDED = "the video ended"
 # Why a camera named by a file gives no pictures (the status's detail: this, ": ", the path).
 FILE_NOT_FOUND = "file not found"
 NOT_A_VIDEO = "not a video OpenCV can read"
+# Why a camera named by an index or a /dev name that never opened gives no pictures.
+CAMERA_NOT_FOUND = "camera not found"
 FILE_RETRY_S = 10.0  # such a file is looked at again this often (it may appear)
 
 # What "fixed" means to the V4L2 backend: 1 = manual exposure (3 = auto), and the
@@ -269,6 +276,7 @@ class CameraReader:
         self.frames = 0  # frames delivered since start
         self._state: str | None = None
         self._file_why: str | None = None  # why the file named does not open, last said
+        self._seen = False  # the camera opened once (then a failure is "reconnecting")
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -315,6 +323,19 @@ class CameraReader:
                         first = False
                         self._stop.wait(max(self.retry_interval, self.file_retry_interval))
                         continue
+                    if is_device(self.source) and not self._seen:
+                        # Nothing was ever there to reconnect: said as not found, with
+                        # what to check, and tried again as ever (it may be plugged in).
+                        if first:
+                            log.error("%s: %s: %s: is it plugged in, is the number or name "
+                                      "right? (Settings -> Find cameras lists the cameras "
+                                      "plugged in); looked for again every %.0f s",
+                                      self.name, CAMERA_NOT_FOUND, self.source,
+                                      self.retry_interval)  # fmt: skip
+                        self._status("lost", f"{CAMERA_NOT_FOUND}: {self.source}")
+                        first = False
+                        self._stop.wait(self.retry_interval)
+                        continue
                     detail = f"cannot open {self.source}"
                     self._status("lost" if first else "reconnecting", detail)
                     first = False
@@ -322,6 +343,7 @@ class CameraReader:
                     continue
                 self._file_why = None
                 first = False
+                self._seen = True
                 self._status("connected", str(self.source))
                 try:
                     reason = self._pump(cap)

@@ -206,7 +206,7 @@ class CameraScorer:
                 loop=loop,
                 retry_interval=retry_interval,
                 size=calibrations[i].image_size,
-                name=f"camera {i + 1}",
+                name=f"camera {self.numbers[i]}",  # (its number in the settings)
                 clock=clock,
             )
             for i, src in enumerate(sources)

@@ -43,6 +43,7 @@ CAMERA_DOWN = {
     "board not seen": "does not see the board",
     "file not found": "file not found",
     "not a video": "not a video",
+    "not found": "not found",
 }
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
 
