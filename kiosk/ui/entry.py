@@ -4,6 +4,8 @@ Pure. Accepted forms (spaces and ``*`` separate a multiplier from a number):
 
 - ``3*20``, ``3 20``, ``320`` -> T20; ``2*5``, ``205`` -> D5; ``1*7``, ``107`` -> S7
   (``m`` then the number: the dARts numeric code, also what the keypad naturally gives)
+- ``20*3`` -> T20, ``25*2`` -> DB: the number first, as a sum on a calculator, where only
+  that reading is a dart (the number over 3); ``2*3`` is D3, the multiplier first
 - ``20`` -> S20 (a plain number 1-20 is a single)
 - ``25`` -> SB, ``50`` -> DB, ``2*25`` -> DB, ``0`` -> MISS
 - letter codes: ``T20``, ``d5``, ``SB``, ``DB``, ``MISS``, ``M``
@@ -80,6 +82,8 @@ def parse_entry(typed: str) -> Dart:
         raise EntryError(HELP)
     if len(parts) == 2:
         m, n = int(parts[0]), int(parts[1])
+        if m > 3 and 1 <= n <= 3:  # "20*3": the number first (over 3: no multiplier)
+            m, n = n, m
         if not 1 <= m <= 3:
             raise EntryError("the multiplier is 1, 2 or 3, not {number}", number=m)
         return _number_dart(m, n)

@@ -35,6 +35,11 @@ from kiosk.ui.theme import assets_dir
         (" 3 * 19 ", "T19"),
         ("125", "SB"),
         ("225", "DB"),
+        ("20*3", "T20"),  # the number first, as on a calculator: only one reading
+        ("5 2", "D5"),
+        ("25*2", "DB"),
+        ("2*3", "D3"),  # (both readings darts: the multiplier first, as documented)
+        ("3*2", "T2"),
     ],
 )
 def test_typed_text_becomes_the_dart(typed: str, dart: str) -> None:
@@ -44,7 +49,7 @@ def test_typed_text_becomes_the_dart(typed: str, dart: str) -> None:
 @pytest.mark.parametrize(
     "typed",
     ["", "*", "4*20", "3*25", "3*21", "21", "60", "57", "T21", "X", "1*2*3", "0*5", "T", "999",
-     "3*", "2*", "*3", "*20", "3 x", "x 20", "\u00b2", "3*\u00b2"],
+     "20*4", "25*3", "21*3", "3*", "2*", "*3", "*20", "3 x", "x 20", "\u00b2", "3*\u00b2"],
 )  # fmt: skip
 def test_text_that_is_no_dart_is_refused_with_a_message(typed: str) -> None:
     with pytest.raises(EntryError) as e:
