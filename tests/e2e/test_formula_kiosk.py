@@ -508,7 +508,7 @@ def test_in_russian_the_formula_screens_are_worded_as_meant(tmp_path: Path) -> N
         d.pad(".......00+00\n")  # 34+89
         d.wait_screen("formula-end")
         # The table's column heads, each capitalised: "Лучшее" as "Формула", "Счёт".
-        heads = ["Цифры", "Формула", "Оч.", "Счёт", "Лучшее"]
+        heads = ["Цифры", "Формула", "Балл", "Счёт", "Лучшее"]
         assert [t for t in d.texts if t in [*heads, "лучшее"]] == heads, d.texts
 
 
