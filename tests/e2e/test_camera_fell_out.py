@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from camera_kiosk_support import camera_kiosk
 from kiosk_support import start_game
 
 from kiosk.config import Config
 from kiosk.domain.darts import Dart
-from tests.e2e.test_kiosk_camera import _kiosk
 
 
 def test_a_dart_that_fell_out_is_said_and_not_counted_again(tmp_path: Path) -> None:
@@ -18,7 +18,7 @@ def test_a_dart_that_fell_out_is_said_and_not_counted_again(tmp_path: Path) -> N
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    with _kiosk(tmp_path, Config(language="uk")) as (running, d):
+    with camera_kiosk(tmp_path, Config(language="uk")) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
         running.inbox.put(DeviceEvent(Hit(Dart.parse("T20")), source="camera"))

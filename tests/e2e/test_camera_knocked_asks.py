@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from camera_kiosk_support import camera_kiosk
 from kiosk_support import start_game
 
 from kiosk.config import Config
 from kiosk.domain.darts import Dart
-from tests.e2e.test_kiosk_camera import _kiosk
 
 
 def test_a_knocked_camera_asks_for_a_dart_it_could_not_count(tmp_path: Path) -> None:
@@ -19,7 +19,7 @@ def test_a_knocked_camera_asks_for_a_dart_it_could_not_count(tmp_path: Path) -> 
     from kiosk.adapters.serial_board.reader import Status
     from kiosk.ui.inbox import DeviceEvent
 
-    with _kiosk(tmp_path, Config()) as (running, d):
+    with camera_kiosk(tmp_path, Config()) as (running, d):
         start_game(d, ("Anna", "Boris"))
         running.inbox.put(DeviceEvent(Status("connected", "cameras"), source="camera"))
         running.inbox.put(DeviceEvent(Hit(Dart.parse("S19")), source="camera"))
