@@ -86,6 +86,24 @@ def test_a_camera_never_opened_is_said_not_found_and_tried_again_without_a_crash
     assert len(logged) == 1 and "camera 2" in logged[0] and "Find cameras" in logged[0]
 
 
+def test_a_camera_there_but_not_opening_is_not_said_not_found(tmp_path, monkeypatch):
+    # A camera plugged in that another program holds (camera-calibrate, a second kiosk)
+    # does not open either: its node is there, so "not found, is it plugged in?" would
+    # be untrue. It is "cannot open", lost then reconnecting, as before.
+    import kiosk.adapters.camera.capture as capture
+
+    monkeypatch.setattr(capture, "open_capture", lambda *a: None)
+    statuses = []
+    link = tmp_path / "usb-cam-video-index0"
+    link.symlink_to("/dev/null")  # (a node that is there and gives no pictures)
+    r = CameraReader(str(link), lambda f, i, t: None, lambda s, d: statuses.append((s, d)),
+                     retry_interval=0.05)  # fmt: skip
+    r.start()
+    assert wait(lambda: statuses and statuses[-1][0] == "reconnecting")
+    r.stop()
+    assert statuses == [("lost", f"cannot open {link}"), ("reconnecting", f"cannot open {link}")]
+
+
 class _UnpluggedWebcam:
     """A webcam that gives two pictures, then is unplugged."""
 

@@ -14,10 +14,13 @@ A file that is not there ("file not found: PATH") or that OpenCV cannot read as 
 opening it again a second later would not mend it. It is looked at again every
 ``FILE_RETRY_S`` (it may be copied into place), not every ``retry_interval``.
 A camera (an index, a ``/dev`` node or link) that has not opened once since the reader
-started is ``lost`` with "camera not found: SOURCE", not "reconnecting" (nothing was
-connected: a number or link that names no camera here, or a camera not plugged in),
-and the log says what to check; it is still tried every ``retry_interval`` (plugged
-in, it scores). Once it has opened, losing it is "lost", then "reconnecting", as ever.
+started and has no device node (``no_such_camera``) is ``lost`` with "camera not found:
+SOURCE", not "reconnecting" (nothing was connected: a number or link that names no
+camera here, or a camera not plugged in), and the log says what to check; a node that is
+there and does not open (another program holds the camera) is "cannot open", lost then
+reconnecting: it is plugged in, and opens once let go. A camera not found is still
+tried every ``retry_interval`` (plugged in, it scores). Once it has opened, losing it
+is "lost", then "reconnecting", as ever.
 
 Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
 "reconnecting" (the vocabulary of the serial reader's ``Status``).
@@ -114,6 +117,17 @@ def is_device(source: str | int) -> bool:
 def is_url(source: str | int) -> bool:
     """A network camera's stream (``http://...``, ``rtsp://...``)."""
     return isinstance(source, str) and "://" in source
+
+
+def no_such_camera(source: str | int) -> bool:
+    """Whether a camera source names no device node here: an index with no
+    ``/dev/videoN``, a ``/dev`` name or link to nothing. A node that is there and does
+    not open is a camera held by another program (or not ours to open), not one missing:
+    False, as for a file or a URL."""
+    src = parse_source(source)
+    if isinstance(src, int):
+        return not os.path.exists(f"/dev/video{src}")
+    return is_device(src) and not os.path.exists(os.path.realpath(src))
 
 
 def not_opened_why(source: str | int) -> str | None:
@@ -323,7 +337,7 @@ class CameraReader:
                         first = False
                         self._stop.wait(max(self.retry_interval, self.file_retry_interval))
                         continue
-                    if is_device(self.source) and not self._seen:
+                    if not self._seen and no_such_camera(self.source):
                         # Nothing was ever there to reconnect: said as not found, with
                         # what to check, and tried again as ever (it may be plugged in).
                         if first:
