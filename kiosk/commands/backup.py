@@ -7,7 +7,8 @@ place, so PATH is never a half-written file. PATH may be a directory.
 A backup holds an exclusive ``flock`` on the folder it writes in: two backups into one
 folder go one after the other (a dated name taken in the same second gets a number),
 and a temporary file of ours found there is a killed backup's (a power cut, kill -9),
-a whole database's size on the card: it is deleted.
+a whole database's size on the card: it is deleted. A folder that cannot be locked (a
+network share) is not swept: a copy there may be another backup's, being written.
 
 A damaged database (the kiosk's banner says to back it up) is copied as far as it
 reads. Damage only to its indexes is mended: the copy is built again from its tables'
@@ -60,9 +61,10 @@ def run(args: argparse.Namespace) -> int:
         # written as a file of the folder's name.)
         print(f"darts-kiosk backup: no directory {target}", file=sys.stderr)
         return 1
-    with _folder_held(target if target.is_dir() else target.parent):
+    with _folder_held(target if target.is_dir() else target.parent) as held:
         if target.is_dir():
-            _sweep(target)
+            if held:  # (unheld, a copy there may be another backup's, being written)
+                _sweep(target)
             target = _dated(target)
         return _copy(source, target, args.force)
 
@@ -144,19 +146,24 @@ _OURS = re.compile(r"\.kiosk-\d{8}-\d{6}(-\d+)?\.sqlite3\.(part|rebuilt)(-journa
 
 
 @contextmanager
-def _folder_held(folder: Path) -> Iterator[None]:
+def _folder_held(folder: Path) -> Iterator[bool]:
     """An exclusive ``flock`` on ``folder`` while the backup is made (waited for while
-    another backup holds it). A folder that cannot be locked (not there, a network
-    share) is written in without it: the copy is still made whole before its rename."""
+    another backup holds it); whether it is held. A folder that cannot be locked (not
+    there, a network share: NFS refuses it) is written in without it: the copy is still
+    made whole before its rename, but what another backup left there is not swept."""
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
-        yield
+        yield False
         return
     try:
-        with suppress(OSError):
+        try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        except OSError:
+            held = False
+        else:
+            held = True
+        yield held
     finally:
         os.close(fd)  # (the lock goes with it)
 

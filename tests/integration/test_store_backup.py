@@ -290,3 +290,25 @@ def test_a_backup_is_on_the_disk_with_its_name_when_the_command_ends(tmp_path, m
     )
     assert main(["backup", "--db", str(db), str(copy)]) == 0
     assert synced == [(copy.parent, True)]
+
+
+def test_a_folder_that_cannot_be_locked_keeps_the_copies_being_written_there(tmp_path, monkeypatch):
+    # On a network share flock on a folder fails (NFS: EBADF) and the backup goes on
+    # without the lock: a temporary copy found there may be another backup's, being
+    # written now, not a killed one's. Deleting it failed that backup.
+    import errno
+
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    share = tmp_path / "share"
+    share.mkdir()
+    writing = share / ".kiosk-20261205-212959.sqlite3.part"
+    writing.write_bytes(b"another backup's copy, being written")
+
+    def refused(fd: int, op: int) -> None:
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    monkeypatch.setattr(backup_command.fcntl, "flock", refused)
+    assert main(["backup", "--db", str(db), f"{share}/"]) == 0
+    assert writing.exists()
+    assert len([p for p in share.iterdir() if p.name.startswith("kiosk-")]) == 1
