@@ -66,19 +66,19 @@ def _open_store(path: Path, busy_timeout: float, tell_kept: bool = True) -> tupl
     try:
         store = Store.open(path, busy_timeout=busy_timeout)
     except Exception as e:
-        return None, why_not_saved(path, e), _busy(e)
+        return None, why_not_saved(path, e), is_busy(e)
     try:
         write_check(store.db.conn)
     except Exception as e:
         why = why_not_saved(path, e)
-        if tell_kept and not _busy(e):
+        if tell_kept and not is_busy(e):
             _unfinished_kept(store)
         store.close()
-        return None, why, _busy(e)
+        return None, why, is_busy(e)
     return store, "", False
 
 
-def _busy(e: BaseException | None) -> bool:
+def is_busy(e: BaseException | None) -> bool:
     """SQLite's "database is locked": another connection holds the write lock (also
     under the store's own error, which keeps SQLite's as its cause)."""
     while e is not None:

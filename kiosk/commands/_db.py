@@ -122,9 +122,9 @@ def trouble(db: Path, e: BaseException) -> str:
     file": said so, an owner could think the league's file damaged. Said as the kiosk
     says it (``why_not_saved``), with what a command needs: SQLite writes beside the
     file even to read it."""
-    from kiosk.store_open import why_not_saved
+    from kiosk.store_open import is_busy, why_not_saved
 
-    if getattr(e, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+    if is_busy(e):  # (also under the store's "not a usable SQLite database", its cause)
         # ("database is locked" alone: the owner could think the file itself locked up)
         return (
             f"{db} is busy: another program (the kiosk, a backup, another command) held"

@@ -308,3 +308,21 @@ def test_a_command_kept_waiting_by_another_program_says_so(db, capsys, monkeypat
         assert f"{db} is busy: another program" in err and "try again" in err, err
         other.execute("ROLLBACK")
     assert main(["players", "add", "Anna", "--db", str(db)]) == 0
+
+
+def test_a_command_kept_from_even_reading_the_file_says_it_is_busy_not_unusable(
+    db, capsys, monkeypatch
+):
+    # Held so that it cannot even be read (another program's exclusive lock), the file
+    # failed the store's first read: SQLite's "database is locked" came wrapped as "not
+    # a usable SQLite database", which reads as a damaged file.
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.2)
+    Store.open(db).close()
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("PRAGMA locking_mode = EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        other.execute("PRAGMA user_version = 6")  # (a write: the lock is taken)
+        assert main(["players", "list", "--db", str(db)]) == 1
+        err = capsys.readouterr().err
+        assert f"{db} is busy: another program" in err and "not a usable" not in err, err
+        other.execute("ROLLBACK")
