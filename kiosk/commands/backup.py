@@ -158,7 +158,12 @@ def _folder_held(folder: Path) -> Iterator[bool]:
         return
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # (said: a wait without a word looks like a hang)
+                print(f"darts-kiosk backup: another backup is writing in {folder}: waiting"
+                      " for it to finish", file=sys.stderr)  # fmt: skip
+                fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError:
             held = False
         else:
