@@ -114,6 +114,16 @@ def test_a_keyboard_space_is_never_leading_or_doubled() -> None:
     assert ed.text == "A "
 
 
+def test_every_kind_of_apostrophe_typed_is_written_straight() -> None:
+    # A curly one (a Ukrainian layout, a phone's) was refused, and the name saved
+    # without it: "Dmytro OHara".
+    for mark in ("'", "\u2019", "\u02bc", "`"):
+        ed = NameEditor()
+        for ch in f"O{mark}Hara":
+            assert ed.type(ch), (mark, ch)
+        assert ed.text == "O'Hara"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["step+", "step-", "jump", "left", "right", "enter", "del", "a"])))
 def test_no_key_sequence_breaks_the_editor(keys: list[str]) -> None:

@@ -35,6 +35,7 @@ from typing import Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction, typed_text
+from kiosk.domain.names import fold_apostrophes
 from kiosk.ui import theme
 from kiosk.ui.screen import Click, DartInput, Screen
 
@@ -173,7 +174,10 @@ class NameEditor:
         return True
 
     def type(self, ch: str) -> bool:
-        """A character from a keyboard, written at the cursor."""
+        """A character from a keyboard, written at the cursor. Every kind of apostrophe
+        is written ``'`` (a Ukrainian layout or a phone types U+2019 or U+02BC; the
+        store takes them as one, and U+2019 was refused)."""
+        ch = fold_apostrophes(ch)
         if len(ch) != 1 or not (ch.isalnum() or ch in SYMBOLS):
             return False
         self.settle()
