@@ -194,14 +194,16 @@ def test_map2header_refuses_a_contact_beyond_sixteen_columns(tmp_path: Path) -> 
 # --- the sketch, built for the Uno with arduino-mk -----------------------------------
 
 
-def build_sketch(dest: Path, board_map: dict[str, object] | None = None) -> Path:
-    """Copy the sketch (without build output) to dest, build it for the Uno: the .elf."""
+def build_sketch(
+    dest: Path, board_map: dict[str, object] | None = None, board: str = "uno"
+) -> Path:
+    """Copy the sketch (without build output) to dest, build it for `board`: the .elf."""
     shutil.copytree(SKETCH, dest, ignore=shutil.ignore_patterns("build-*", "board_map.h"))
     if board_map is not None:
         (dest / "map.json").write_text(json.dumps(board_map))
         run([sys.executable, str(MAP2HEADER), str(dest / "map.json"), "-o", "board_map.h"], dest)
-    run(["make", "BOARD_TAG=uno", "OBJDIR=build-uno"], dest)
-    return dest / "build-uno" / "dartboard.elf"
+    run(["make", f"BOARD_TAG={board}", f"OBJDIR=build-{board}"], dest)
+    return dest / f"build-{board}" / "dartboard.elf"
 
 
 def flash_bytes(hex_file: Path) -> int:
@@ -312,6 +314,34 @@ def test_the_uno_firmware_with_a_learned_map_sends_segments_in_simavr(
         Raw(5, 5),
         Hit(Dart(BULL, 2)),
     ]
+
+
+@pytest.fixture(scope="module")
+def scan_rate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """hardware/firmware/test/scan_rate.c built: full matrix scans a second, in simavr."""
+    if not SIM_HEADERS.exists() or shutil.which("cc") is None:
+        pytest.skip(f"simavr headers missing ({SIM_HINT})")
+    exe = tmp_path_factory.mktemp("rate") / "scan_rate"
+    source = FIRMWARE / "test" / "scan_rate.c"
+    run(["cc", "-O2", "-Wall", "-I/usr/include/simavr", "-o", str(exe), str(source), "-lsimavr"])
+    return exe
+
+
+@needs_arduino_mk
+@pytest.mark.parametrize(
+    ("board", "mcu", "row0"),
+    [("uno", "atmega328p", "D 2"), ("leonardo", "atmega32u4", "D 1")],  # D2 on each
+)
+def test_the_firmware_scans_the_matrix_often_enough_to_see_a_dart(
+    tmp_path: Path, scan_rate: Path, board: str, mcu: str, row0: str
+) -> None:
+    # The debounce counts are in scans (3 to press, 50 to release) and assume about
+    # 2000 scans a second: a dart's contact lasts a few ms. A loop that waits (the
+    # Pro Micro's `if (Serial)` sleeps 10 ms each time) scans 90 times a second, and
+    # a dart then needs 30 ms on its segment to count: most are lost.
+    elf = build_sketch(tmp_path / "dartboard", board=board)
+    out = run([str(scan_rate), str(elf), mcu, *row0.split(), "400"])
+    assert int(out) >= 1000, f"{board}: {out.strip()} scans a second"
 
 
 # --- udev rules -----------------------------------------------------------------------

@@ -167,8 +167,10 @@ void loop() {
 
 #if defined(USBCON)
   // Pro Micro: USB serial does not reset the board when the kiosk opens the port, so
-  // say HELLO again then, or the kiosk never sees one.
-  const bool open = static_cast<bool>(Serial);
+  // say HELLO again then, or the kiosk never sees one. Serial.dtr(), not `if (Serial)`:
+  // the core's operator bool sleeps 10 ms every call, which cut the scan rate from
+  // ~1400 to ~90 a second and lost most darts.
+  const bool open = Serial.dtr();
   if (open && !portWasOpen) sendHello();
   portWasOpen = open;
 #endif
