@@ -43,7 +43,8 @@ static avr_t* avr;
 static press_t presses[64];
 static int npresses;
 static double cycles_per_ms;
-static uint8_t ddr[3]; /* DDRB, DDRC, DDRD as last written (from the direction IRQ) */
+static uint8_t ddr[3];  /* DDRB, DDRC, DDRD as last written (from the direction IRQ) */
+static uint8_t out[3];  /* PORTB, PORTC, PORTD as last written */
 static avr_irq_t* col_irq[NCOLS];
 static avr_irq_t* button_irq[NBUTTONS];
 static int col_level[NCOLS], button_level[NBUTTONS];
@@ -51,12 +52,17 @@ static int uart_fd = 1;
 
 static int port_index(char port) { return port - 'B'; }
 
-/* Rows idle as inputs with PORT 0 and are pulled LOW by switching them to outputs, so
- * "driven LOW" is simply "is an output". */
-static int row_driven_low(pin_t p) { return (ddr[port_index(p.port)] >> p.bit) & 1; }
+/* A row pulls its contacts' columns LOW only when it is an output with its PORT bit 0.
+ * The firmware idles rows as inputs with PORT 0 and drives one by making it an output;
+ * a row made an output with PORT 1 (say, left INPUT_PULLUP) drives HIGH and closes
+ * nothing, as on the real membrane. */
+static int row_driven_low(pin_t p) {
+  const int i = port_index(p.port);
+  return ((ddr[i] & ~out[i]) >> p.bit) & 1;
+}
 
 /* Recomputes every column and button level; run whenever the firmware has changed a
- * pin direction, i.e. at every row step of every scan. */
+ * pin direction or a PORT register, i.e. at every row step of every scan. */
 static void settle(void) {
   const double now = (double)avr->cycle / cycles_per_ms;
   int col_want[NCOLS], button_want[NBUTTONS];
@@ -86,6 +92,12 @@ static int dirty;
 static void direction_changed(struct avr_irq_t* irq, uint32_t value, void* param) {
   (void)irq;
   ddr[(intptr_t)param] = (uint8_t)value;
+  dirty = 1;
+}
+
+static void port_written(struct avr_irq_t* irq, uint32_t value, void* param) {
+  (void)irq;
+  out[(intptr_t)param] = (uint8_t)value;
   dirty = 1;
 }
 
@@ -156,6 +168,8 @@ int main(int argc, char** argv) {
   for (char port = 'B'; port <= 'D'; ++port) {
     avr_irq_t* dir = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), IOPORT_IRQ_DIRECTION_ALL);
     avr_irq_register_notify(dir, direction_changed, (void*)(intptr_t)port_index(port));
+    avr_irq_t* reg = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), IOPORT_IRQ_REG_PORT);
+    avr_irq_register_notify(reg, port_written, (void*)(intptr_t)port_index(port));
   }
 
   const double end_ms = atof(argv[2]);
