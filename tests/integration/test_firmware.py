@@ -274,7 +274,12 @@ def simulate(sim: Path, elf: Path, ms: int, *script: str) -> list[BoardEvent]:
         timeout=120,
         check=True,
     ).stdout
-    return [parse_line(line) for line in out.splitlines(keepends=True)]
+    # Protocol v1 as sent, before the kiosk's lenient parse: every line ends in "\n"
+    # (a last line without one would wait in the kiosk for the next), none over 64 bytes.
+    assert out.endswith(b"\n"), out[-80:]
+    lines = out.split(b"\n")[:-1]
+    assert all(0 < len(line) <= 64 and b"\r" not in line for line in lines), lines
+    return [parse_line(line + b"\n") for line in lines]
 
 
 @needs_arduino_mk
