@@ -102,6 +102,16 @@ def test_a_draw_at_the_round_limit_shares_first_place_and_says_why(tmp_path: Pat
         assert "Draw!" in d.texts
         assert "Round limit (1) reached: a draw" in d.texts
         assert "1. Anna" in d.texts and "1. Boris" in d.texts
+
+
+def test_a_draw_of_some_players_only_names_them(tmp_path: Path) -> None:
+    # Three players, two level at the round limit: "Draw!" alone did not say who drew.
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d, names=("Anna", "Boris", "Chen"), round_limit=1)
+        send(d, board, ["T20", "BTN NEXT", "T20", "BTN NEXT", "S1", "BTN NEXT"])
+        d.wait_screen("results")
+        assert "Draw: Anna & Boris" in d.texts, d.texts
+        assert "1. Anna" in d.texts and "1. Boris" in d.texts and "3. Chen" in d.texts
         d.kiosk.set_language("ru")
         d.screen.dirty = True
         d.settle()

@@ -177,6 +177,8 @@ class ResultsScreen(Screen):
         t = self.t
         wins = t("win!") if self.team_won else t("wins!")
         title = f"{self.winner_text} {wins}" if self.winner_text else t("Draw!")
+        if not self.winner_text and self.line.drawn:  # (some drew, the others below)
+            title = f"{t('Draw')}: {' & '.join(self.line.drawn)}"
         p.text(
             title,
             12 * u,
