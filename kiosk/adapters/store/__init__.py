@@ -49,6 +49,7 @@ from kiosk.adapters.store.schema import (
     SchemaTooNewError,
     StoreError,
     connect,
+    copy_whole,
     default_db_path,
 )
 from kiosk.domain.replay import SeatResult, new_game, replay
@@ -95,28 +96,11 @@ def _file_ids(path: Path) -> FileIds:
     return tuple(ids)
 
 
-def _copy_whole(conn: sqlite3.Connection, target: Path, *, journal: str = "") -> None:
-    """A whole, consistent copy of ``conn``'s database at ``target``, written beside it
-    and renamed, so it is there only once whole (``journal``: the copy's journal mode,
-    if it is to be other than the original's)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    part = target.with_name(target.name + ".part")
-    part.unlink(missing_ok=True)
-    dst = sqlite3.connect(part, isolation_level=None)
-    try:
-        conn.backup(dst)
-        if journal:
-            dst.execute(f"PRAGMA journal_mode = {journal}")
-    finally:
-        dst.close()
-    os.replace(part, target)
-
-
 def _whole_copy(conn: sqlite3.Connection, target: Path) -> sqlite3.Connection:
     """A whole copy of ``conn``'s database at ``target``, opened for the store to go on
     in: a rollback journal and every commit synced, so the file alone holds every
     commit."""
-    _copy_whole(conn, target, journal="DELETE")
+    copy_whole(conn, target, journal="DELETE")
     wait_ms = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
     out = sqlite3.connect(target, isolation_level=None, timeout=wait_ms / 1000)
     try:
@@ -208,7 +192,7 @@ class Store:
     def keep_copy(self, target: Path) -> None:
         """A whole, consistent copy of what this store has open (read through its own
         connection: a deleted file's games too) at ``target``, there only once whole."""
-        _copy_whole(self.db.conn, target)
+        copy_whole(self.db.conn, target)
 
     def close(self) -> None:
         if self.file_moved():

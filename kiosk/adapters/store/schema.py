@@ -289,23 +289,37 @@ def migrate(
     return found
 
 
+def copy_whole(conn: sqlite3.Connection, target: Path, *, journal: str = "") -> None:
+    """A whole, consistent copy of ``conn``'s database at ``target``, written beside it
+    and renamed, so it is there only once whole (a power cut during the copy leaves a
+    part, never taken for the copy; the part and its journal are cleared at the next).
+    ``journal``: the copy's journal mode, if it is to be other than the original's."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    for leftover in (part, part.with_name(part.name + "-journal")):
+        leftover.unlink(missing_ok=True)
+    dst = sqlite3.connect(part, isolation_level=None)
+    try:
+        conn.backup(dst)
+        if journal:
+            dst.execute(f"PRAGMA journal_mode = {journal}")
+    finally:
+        dst.close()
+    os.replace(part, target)
+
+
 def _backup_whole(path: Path, version: int) -> None:
     """A copy of the database at ``path`` (version ``version``) beside it, unless there
-    is one: ``kiosk.sqlite3.schema-v1.bak``, there only once it is whole: made beside it
-    and renamed (a power cut during the copy left a part, which the next start took for
-    the backup and then migrated without one). Called under the migration's write lock
-    (two programs migrating the file at once never write one part together), it reads
-    what was last committed through a connection of its own: the write-ahead log lets
-    it, where the connection holding the lock cannot be a backup's source."""
+    is one: ``kiosk.sqlite3.schema-v1.bak``, there only once whole (a part taken for the
+    backup was then migrated without one). Called under the migration's write lock (two
+    programs migrating the file at once never write one part together), it reads what
+    was last committed through a connection of its own: the write-ahead log lets it,
+    where the connection holding the lock cannot be a backup's source."""
     backup_path = path.with_name(f"{path.name}.schema-v{version}.bak")
     if backup_path.exists():
         return
-    part = backup_path.with_name(backup_path.name + ".part")
-    for leftover in (part, part.with_name(part.name + "-journal")):
-        leftover.unlink(missing_ok=True)
-    with closing(sqlite3.connect(path)) as src, closing(sqlite3.connect(part)) as dst:
-        src.backup(dst)
-    os.replace(part, backup_path)
+    with closing(sqlite3.connect(path)) as src:
+        copy_whole(src, backup_path)
     sync_folder(path.parent)  # (on the disk before the migration's commit is)
 
 
