@@ -148,6 +148,19 @@ def test_a_board_unplugged_mid_game_shows_a_banner_and_the_game_resumes(tmp_path
         assert [str(x) for x in game.darts_this_turn] == ["T20", "S19"]
 
 
+def test_a_board_unplugged_while_darts_are_pulled_still_shows_the_round(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path, size=(800, 480)) as (d, board):
+        start_game(d, names=("Bartholomew Featherstone", "Boris"))
+        send(d, board, ["T20", "S19", "D18"])  # the turn on hold: "Remove darts, then +"
+        with board._lock:
+            board._unplug()
+        d.wait_for(lambda: any(t.startswith("Board disconnected") for t in d.texts), what="banner")
+        # The banner lies over the header's round: the line under the board says it.
+        texts = d.texts
+        status = texts.index("Remove darts, then + (next player)")
+        assert texts[status + 1] == "Round 1 / 20", texts
+
+
 def test_a_serial_board_never_found_is_said_so_not_reconnecting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -234,15 +234,16 @@ def _footer(p: theme.Painter, screen: CricketScreen, x0: float, x1: float, top: 
         # (the cameras see the darts pulled and pass the turn: no + to press)
         status, colour = t("Pull your darts: the turn passes"), theme.ACCENT
     elif session.hold is not None:
-        status, colour = t("Remove darts, then + (next player)"), theme.ACCENT
+        # A banner (the board lost: darts typed meanwhile) lies over the header and its
+        # round: the round is said here while it does.
+        rnd = f"\n{round_text(screen)[0]}" if banner_up(screen.kiosk) else ""
+        status, colour = t("Remove darts, then + (next player)") + rnd, theme.ACCENT
         if not _left_rows(p, status, sizes, x1 - after)[2]:
             # Beside the on-screen board: what + does is said on the line below.
-            status = t("Remove darts, then +")
+            status = t("Remove darts, then +") + rnd
     else:
         status, colour = f"{t('Darts left')}: {game.darts_left}", theme.TEXT
-        if banner_up(screen.kiosk):
-            # A banner (the board lost: darts typed meanwhile) lies over the header and
-            # its round: the round is said here while it does.
+        if banner_up(screen.kiosk):  # (as above)
             rnd, rnd_colour = round_text(screen)
             status = f"{status}\n{rnd}"
             colour = rnd_colour if rnd_colour == theme.ACCENT else colour
