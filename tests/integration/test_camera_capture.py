@@ -141,6 +141,39 @@ def test_a_camera_not_found_at_first_then_plugged_in_and_lost_is_reconnecting(mo
     ]
 
 
+class _SilentWebcam:
+    """A node that opens and gives no picture (a UVC camera's metadata node)."""
+
+    def get(self, prop: int) -> float:
+        return 30.0
+
+    def read(self) -> tuple[bool, object]:
+        return False, None
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_that_opens_but_gives_no_pictures_is_said_so_once_not_every_second(
+    monkeypatch, caplog
+):
+    # It was "connected", then "lost", at every try: the banner came and went each
+    # second and the log grew two lines a second, for ever.
+    import kiosk.adapters.camera.capture as capture
+
+    tries = []
+    monkeypatch.setattr(capture, "open_capture", lambda *a: tries.append(1) or _SilentWebcam())
+    statuses = []
+    r = CameraReader("/dev/video1", lambda f, i, t: None, lambda s, d: statuses.append((s, d)),
+                     retry_interval=0.05, name="camera 1")  # fmt: skip
+    r.start()
+    assert wait(lambda: len(tries) >= 5)  # still tried again: it may start giving them
+    r.stop()
+    assert statuses == [("lost", "opens but gives no pictures: /dev/video1")]
+    logged = [m for m in caplog.messages if "no pictures" in m]
+    assert len(logged) == 1 and "Find cameras" in logged[0], logged
+
+
 def test_a_video_file_not_there_or_not_a_video_is_named_and_looked_at_only_now_and_then(
     tmp_path,
 ):

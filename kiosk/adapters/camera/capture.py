@@ -19,8 +19,14 @@ SOURCE", not "reconnecting" (nothing was connected: a number or link that names 
 camera here, or a camera not plugged in), and the log says what to check; a node that is
 there and does not open (another program holds the camera) is "cannot open", lost then
 reconnecting: it is plugged in, and opens once let go. A camera not found is still
-tried every ``retry_interval`` (plugged in, it scores). Once it has opened, losing it
-is "lost", then "reconnecting", as ever.
+tried every ``retry_interval`` (plugged in, it scores). Once it has given pictures,
+losing it is "lost", then "reconnecting", as ever.
+A camera is "connected" at its first picture, not when it opens: one that opens and
+gives none (a UVC camera's second, metadata node; a stream that answers and sends
+nothing) is ``lost`` with "opens but gives no pictures: SOURCE", said and logged once
+while it stays so, and tried again every ``retry_interval``. (It was said connected,
+then lost, every second: the banner came and went, and the log grew two lines a
+second.) A failure repeated is logged once, not at every try.
 
 Statuses go to ``on_status(state, detail)`` on a change only: "connected", "lost",
 "reconnecting" (the vocabulary of the serial reader's ``Status``).
@@ -48,6 +54,8 @@ FILE_NOT_FOUND = "file not found"
 NOT_A_VIDEO = "not a video OpenCV can read"
 # Why a camera named by an index or a /dev name that never opened gives no pictures.
 CAMERA_NOT_FOUND = "camera not found"
+# Why a camera that opens gives no pictures (this, ": ", the source).
+NO_PICTURES = "opens but gives no pictures"
 FILE_RETRY_S = 10.0  # such a file is looked at again this often (it may appear)
 
 # What "fixed" means to the V4L2 backend: 1 = manual exposure (3 = auto), and the
@@ -290,7 +298,8 @@ class CameraReader:
         self.frames = 0  # frames delivered since start
         self._state: str | None = None
         self._file_why: str | None = None  # why the file named does not open, last said
-        self._seen = False  # the camera opened once (then a failure is "reconnecting")
+        self._seen = False  # the camera gave a picture once (then a failure is "reconnecting")
+        self._logged: str | None = None  # the last failure logged (a repeat is not logged)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -357,9 +366,7 @@ class CameraReader:
                     continue
                 self._file_why = None
                 first = False
-                self._seen = True
-                self._status("connected", str(self.source))
-                try:
+                try:  # (says "connected" at its first picture)
                     reason = self._pump(cap)
                 finally:
                     cap.release()
@@ -375,7 +382,14 @@ class CameraReader:
                     log.exception("%s: reader failed", self.name)
                 failed = True
                 reason = f"camera reader failed ({type(e).__name__}: {e}; see log)"
-            log.warning("%s: lost %s: %s", self.name, self.source, reason)
+            if reason != self._logged:
+                self._logged = reason
+                advice = ""
+                if reason.startswith(NO_PICTURES):
+                    advice = (" (a camera's second, metadata node gives none: Settings -> "
+                              "Find cameras lists the cameras that do); tried again every "
+                              f"{self.retry_interval:.0f} s")  # fmt: skip
+                log.warning("%s: lost %s: %s%s", self.name, self.source, reason, advice)
             self._status("lost", reason)
             self._stop.wait(self.retry_interval)
 
@@ -385,6 +399,7 @@ class CameraReader:
         period = 1.0 / fps if 1 <= fps <= 240 else 1 / 30
         if paced:
             self.clock.due(self.frames, period)  # the rig's first video starts the clock
+        pictures = False  # since this opening
         while not self._stop.is_set():
             ok, frame = cap.read()
             if not ok or frame is None:
@@ -394,7 +409,13 @@ class CameraReader:
                 if not ok or frame is None:
                     if os.path.isfile(str(self.source)):
                         return VIDEO_ENDED
+                    if not pictures:
+                        return f"{NO_PICTURES}: {self.source}"
                     return "no frame (unplugged, or the stream stopped)"
+            if not pictures:
+                pictures = self._seen = True
+                self._logged = None
+                self._status("connected", str(self.source))
             # The frame's time, by which the cameras' views are grouped: when it was
             # taken (a recorded video: its time in the video, however late it is read)
             now = self.clock.stamp(self.frames, period) if paced else time.monotonic()
