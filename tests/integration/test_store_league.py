@@ -161,6 +161,31 @@ def test_standings_per_night_and_per_season(store, clock):
     ]
 
 
+def test_a_past_nights_table_keeps_the_ratings_it_ended_with(store, clock):
+    # A night's and a season's table showed each player's rating now: last week's
+    # table changed with every game played since.
+    first = store.league.tonight()
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True, night_id=first.id), 0)
+    win_cricket(store.start_game("cricket", ["Ann", "Cy"], rated=True, night_id=first.id), 0)
+    after_first = {n: rating(store, n) for n in ("Ann", "Bob", "Cy")}
+    clock.now += timedelta(days=7)
+    second = store.league.tonight()
+    win_cricket(store.start_game("cricket", ["Ann", "Bob"], rated=True, night_id=second.id), 1)
+    assert rating(store, "Ann") < after_first["Ann"] and rating(store, "Bob") > after_first["Bob"]
+    night1 = {s.name: s.rating for s in store.league.standings(night_id=first.id)}
+    assert night1 == pytest.approx(after_first)
+    night2 = {s.name: s.rating for s in store.league.standings(night_id=second.id)}
+    assert night2 == pytest.approx({n: rating(store, n) for n in ("Ann", "Bob")})
+    store.league.start_season("Spring 2025")
+    clock.now += timedelta(days=7)
+    win_cricket(store.start_game("cricket", ["Cy", "Bob"], rated=True), 0)
+    season = {s.name: s.rating for s in store.league.standings(season_id=first.season_id)}
+    assert season == pytest.approx({**night2, "Cy": after_first["Cy"]})
+    assert rating(store, "Cy") > after_first["Cy"]  # (now: the new season's game counted)
+    exported = {r["name"]: r["rating"] for r in store.league.export("2025")["standings"]}
+    assert exported == pytest.approx(season, abs=0.01)
+
+
 def test_a_game_after_midnight_belongs_to_the_evening_before():
     late = datetime(2025, 3, 5, 1, 30).astimezone()
     assert night_date(late).isoformat() == "2025-03-04"

@@ -86,7 +86,7 @@ class Standing:
     best_cricket_mpr: float | None = None
     best_formula_game: int | None = None
     best_formula_rounds: int | None = None
-    rating: float = 0.0
+    rating: float = 0.0  # after the player's last game in the table (``_rating_after``)
 
     def as_row(self) -> dict[str, Any]:
         """The fields, rounded to 2 places (an exact half up, as a spreadsheet: see
@@ -474,16 +474,35 @@ class League:
             (arg,),
         ).fetchall()
         table: dict[int, Standing] = {}
+        games: dict[int, list[int]] = {}
         for pid, name, game_id, kind, outcome, stats_json in rows:
             s = table.setdefault(int(pid), Standing(int(pid), str(name)))
             _count(s, int(game_id), str(kind), str(outcome), _stats(stats_json))
+            games.setdefault(int(pid), []).append(int(game_id))
         for s in table.values():
             s.cricket_mpr = s.cricket_marks * 3 / s.cricket_darts if s.cricket_darts else 0.0
             s.formula_avg_points = s.formula_points / s.formula_rounds if s.formula_rounds else 0.0
             if s.formula_finished:
                 s.formula_avg_rounds = s.formula_finish_rounds / s.formula_finished
-            s.rating = self._players.rating(s.player_id)
+            s.rating = self._rating_after(s.player_id, games[s.player_id])
         return sorted(table.values(), key=standing_key)
+
+    def _rating_after(self, player_id: int, game_ids: Sequence[int]) -> float:
+        """The player's rating after the last of ``game_ids`` to be rated: a table's
+        rating as it was at its end. (A past night's table showed the rating now, so it
+        changed with every later game.) Read by the (player, game) index, in chunks
+        under SQLite's limit of variables."""
+        latest: tuple[int, float] | None = None
+        for k in range(0, len(game_ids), 500):
+            chunk = game_ids[k : k + 500]
+            row = self._db.conn.execute(
+                f"""SELECT id, after FROM ratings WHERE player_id = ?
+                    AND game_id IN ({",".join("?" * len(chunk))}) ORDER BY id DESC LIMIT 1""",
+                (player_id, *chunk),
+            ).fetchone()
+            if row is not None and (latest is None or int(row[0]) > latest[0]):
+                latest = (int(row[0]), float(row[1]))
+        return self._players.rating(player_id) if latest is None else latest[1]
 
     def export(self, season_name: str) -> dict[str, Any]:
         """A season for the league secretary: its table, each night's table, its games

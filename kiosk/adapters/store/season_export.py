@@ -3,10 +3,12 @@
 - ``standings``: the season's table, one row per player, in ``STANDING_COLUMNS``:
   position (level rows share one), played / won / lost / drawn, Cricket MPR, formula
   average points per round and average rounds to finish, the best game of each kind
-  (its number and night), the rating now and its change over the season's games.
+  (its number and night), the rating after the player's last game of the season (so
+  a past season's figures stay as they were) and its change over the season's games.
   An average over no games is None, not 0.
-- ``nights``: each league night's date and its own table (same columns, the change
-  over that night's games); a night with no result (its only game abandoned) is none.
+- ``nights``: each league night's date and its own table (same columns, the rating
+  after that night and its change over that night's games); a night with no result
+  (its only game abandoned) is none.
 - ``games``: every finished rated game in ``GAME_COLUMNS`` order of keys, with its night,
   players by seat, the score of each (Cricket points / formula final score), the winner
   (names; two for a team) and ``result``: "won" (someone won), "drawn", or "lost" (all
