@@ -211,8 +211,39 @@ install_service() {
     install -m 0644 "$repo/systemd/darts-kiosk.service" "$UNIT"
     systemctl daemon-reload
     systemctl enable darts-kiosk.service
+    start_service
+}
+
+# How long the install waits to see the scoreboard up: a Pi loads cv2 and numpy from
+# its SD card (10-40 s), and READY=1 comes with the first frame (TimeoutStartSec=120).
+START_WAIT_S=${START_WAIT_S:-120}
+
+# The scoreboard started, and what came of it said. Not a failure of the install:
+# everything is in place by now, and a Pi installed over SSH before its screen is
+# plugged in starts the scoreboard once it is (systemd tries again every 2 s). A
+# blocking restart ended the install in an error, after up to 120 s, in that case.
+start_service() {
+    local unit=darts-kiosk.service state sub job waited=0
     # restart, not start: a rerun after an update must run the new code.
-    systemctl restart darts-kiosk.service
+    systemctl restart --no-block "$unit"
+    while ((waited < START_WAIT_S * 2)); do
+        sleep 0.5
+        waited=$((waited + 1))
+        state=$(systemctl show -p ActiveState --value "$unit")
+        sub=$(systemctl show -p SubState --value "$unit")
+        job=$(systemctl show -p Job --value "$unit")
+        if [[ $state == failed || $sub == auto-restart ]]; then
+            say "warning: everything is installed, but the scoreboard did not start; systemd tries again every 2 s."
+            say "with no screen plugged in that is expected: it starts once one is. Its last lines (all: journalctl -u darts-kiosk -e):"
+            journalctl -u "$unit" -n 8 --no-pager -o cat 2>/dev/null | sed 's/^/    /' || true
+            return 0
+        fi
+        if [[ $state == active && -z $job ]]; then
+            say "the scoreboard is running"
+            return 0
+        fi
+    done
+    say "warning: everything is installed, but the scoreboard is still starting after ${START_WAIT_S} s: journalctl -u darts-kiosk -f shows how it goes"
 }
 
 do_install() {

@@ -174,6 +174,69 @@ def run_blank(function: str, cmdline: Path) -> str:
     return result.stdout.strip()
 
 
+FAKE_SYSTEMCTL = r"""#!/usr/bin/env bash
+# systemctl as seen by install.sh: the unit's states, one line a poll, from $DIR/states
+echo "$*" >>"$DIR/calls"
+[[ $1 == show ]] || exit 0
+n=$(cat "$DIR/n" 2>/dev/null || echo 0)
+if [[ $3 == ActiveState ]]; then n=$((n + 1)); echo "$n" >"$DIR/n"; fi
+line=$(sed -n "${n}p" "$DIR/states"); [[ -n $line ]] || line=$(tail -n 1 "$DIR/states")
+read -r active sub job <<<"$line"
+case $3 in
+    ActiveState) echo "$active" ;;
+    SubState) echo "$sub" ;;
+    Job) [[ $job == - ]] || echo "$job" ;;
+esac
+"""
+
+
+def start_service(tmp_path: Path, states: list[str], wait_s: int = 30) -> tuple[int, str, str]:
+    """install.sh's ``start_service`` against a fake systemctl whose unit goes through
+    ``states`` ("ActiveState SubState Job", Job "-" for none): (exit status, what it
+    said, the systemctl calls)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(FAKE_SYSTEMCTL)
+    (bin_dir / "journalctl").write_text(
+        "#!/bin/sh\necho 'pygame.error: no available video device'\n"
+    )
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    (tmp_path / "states").write_text("\n".join(states) + "\n")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "DIR": str(tmp_path), "START_WAIT_S": str(wait_s)}
+    script = f'source "{INSTALL}"; start_service'
+    result = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, timeout=60, env=env
+    )
+    calls = (tmp_path / "calls").read_text()
+    return result.returncode, result.stdout + result.stderr, calls
+
+
+def test_install_says_the_scoreboard_runs_once_its_restart_is_done(tmp_path: Path) -> None:
+    # The old process still active while the restart is queued is not taken for the new.
+    states = ["active running 41", "activating start 41", "activating start 41", "active running -"]
+    status, said, calls = start_service(tmp_path, states)
+    assert status == 0 and "the scoreboard is running" in said
+    assert "restart --no-block darts-kiosk.service" in calls
+    assert (tmp_path / "n").read_text().strip() == "4"  # (not before the restart was done)
+
+
+def test_install_with_no_screen_ends_well_and_says_why_the_scoreboard_did_not_start(
+    tmp_path: Path,
+) -> None:
+    # A blocking restart waited up to 120 s, then ended the install in an error, though
+    # everything was installed (a Pi set up over SSH before its screen is plugged in).
+    status, said, _ = start_service(tmp_path, ["activating start 7", "activating auto-restart -"])
+    assert status == 0, said
+    assert "everything is installed, but the scoreboard did not start" in said
+    assert "no available video device" in said and "journalctl -u darts-kiosk" in said
+
+
+def test_install_does_not_wait_for_ever_for_a_slow_start(tmp_path: Path) -> None:
+    status, said, _ = start_service(tmp_path, ["activating start 7"], wait_s=1)
+    assert status == 0 and "still starting after 1 s" in said
+
+
 @pytest.mark.parametrize(
     ("before", "after"),
     [
