@@ -9,8 +9,8 @@ reset) and status details.
 
 A port that cannot be opened at start (a wrong path, a board not plugged in, a board
 the kiosk holds while it runs: stop the kiosk first) prints ``status lost``, says why
-on stderr and exits 1; with ``--wait`` the monitor keeps trying until the board
-appears. Once connected it never gives up: an unplug shows
+on stderr and exits 1; with ``--wait`` it says why once and keeps trying until the
+board appears (or the kiosk lets it go). Once connected it never gives up: an unplug shows
 ``status lost`` and a replug ``status connected``. Ctrl-C stops it (exit 130), SIGTERM
 too (exit 0).
 """
@@ -106,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     reader.start()
     try:
         connected = False
+        said_why = False  # (why the board does not open yet, said once)
         while True:
             try:
                 item = events.get(timeout=0.5)  # a timeout so Ctrl-C is seen
@@ -118,12 +119,21 @@ def run(args: argparse.Namespace) -> int:
                 if item.state == "connected" and not connected and not args.wait:
                     print(header, file=sys.stderr, flush=True)
                 connected = connected or item.state == "connected"
-                if not connected and not args.wait:
+                if not connected and (not args.wait or not said_why):
+                    # Why, once: with --wait, a board the kiosk holds was waited for
+                    # with nothing said but "status lost".
                     why = item.detail or "cannot open " + port
+                    then = (
+                        "; waiting for it (Ctrl-C to stop)"
+                        if args.wait
+                        else "; --wait to wait for it"
+                    )
                     print(held(NAME, port) if is_held(why) else f"board-monitor: {why}",
-                          "; --wait to wait for it", sep="", file=sys.stderr)  # fmt: skip
-                    code = 1
-                    break
+                          then, sep="", file=sys.stderr, flush=True)  # fmt: skip
+                    said_why = True
+                    if not args.wait:
+                        code = 1
+                        break
     except KeyboardInterrupt:
         code = 130
     except _Terminated:

@@ -5,8 +5,11 @@ not "no board found" (real ptys; the by-id folder is the test's own)."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,46 @@ def test_with_no_board_at_all_it_is_still_no_board_found(
         assert main(["board-monitor"]) == 1
     err = capsys.readouterr().err
     assert "no board found" in err and STOP not in err, err
+
+
+def test_waiting_for_a_board_the_kiosk_holds_says_why_then_connects_once_let_go(
+    by_id: Path, tmp_path: Path
+) -> None:
+    # With --wait it waited with nothing said but "status lost": no word of the kiosk.
+    with VirtualBoard(ping_interval=0.2) as board:
+        board.start()
+        link = by_id / "usb-Arduino_Uno_85734323-if00"
+        link.symlink_to(board.path)
+        events = Events()
+        kiosk = BoardReader(str(link), events)
+        kiosk.start()
+        events.status("connected")
+        out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+        with out.open("w") as o, err.open("w") as e:
+            monitor = subprocess.Popen(
+                [sys.executable, "-m", "kiosk", "board-monitor", "--wait", "--port", str(link)],
+                stdout=o,
+                stderr=e,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+            )
+        try:
+            assert wait_for(lambda: "waiting for it" in err.read_text()), err.read_text()
+            said = err.read_text()
+            assert "in use" in said and STOP in said, said
+            assert said.count("waiting for it") == 1  # once, not at every try
+            kiosk.stop()  # the kiosk stopped: the monitor opens the board
+            assert wait_for(lambda: "status connected" in out.read_text()), out.read_text()
+        finally:
+            kiosk.stop()
+            monitor.terminate()
+            monitor.wait(timeout=10)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
