@@ -2,7 +2,9 @@
 
 Uses SQLite's online backup API, so a game in play goes on; the copy is written to a
 temporary file beside PATH, checked (``PRAGMA integrity_check``) and then renamed into
-place, so PATH is never a half-written file. PATH may be a directory.
+place, so PATH is never a half-written file. PATH may be a directory. With
+``--force`` over an older file, the ``-wal``, ``-shm`` and ``-journal`` files SQLite
+left beside it go too: SQLite would take them for the new copy's.
 
 A backup holds an exclusive ``flock`` on the folder it writes in: two backups into one
 folder go one after the other (a dated name taken in the same second gets a number),
@@ -113,13 +115,13 @@ def _copy(source: Path, target: Path, force: bool) -> int:
             )
             return 1
         if found:
-            os.replace(whole, target)
+            _put_in_place(whole, target)
             tmp.unlink()
         else:
-            os.replace(tmp, target)
+            _put_in_place(tmp, target)
         with suppress(OSError):  # (the copy is made; a folder that cannot be synced
             sync_folder(target.parent)  # is left to the file system's own time)
-    except (StoreError, sqlite3.Error, OSError, _NoRoom) as e:
+    except (StoreError, sqlite3.Error, OSError, _NoRoom, _Stale) as e:
         for leftover in (tmp, whole):
             _unlink_with_companions(leftover)
         # (the source's open fails as a StoreError; the copy's own errors are the target's)
@@ -204,6 +206,31 @@ def _unlink_with_companions(path: Path) -> None:
 
 class _NoRoom(Exception):
     """The copy's disk is full (not the database's trouble)."""
+
+
+class _Stale(Exception):
+    """A file left beside the target by the database there before cannot be removed."""
+
+
+def _put_in_place(copy: Path, target: Path) -> None:
+    """``copy`` renamed to ``target``, without what SQLite keeps beside a database under
+    its name (``-journal``, ``-wal``, ``-shm``): those are the old file's (a program
+    that wrote to the last backup and was killed, a backup deleted by hand without
+    them), and SQLite takes them for the new file's when it opens it, replaying the old
+    write-ahead log or journal over the copy: a damaged backup. Removed before the
+    rename, not after: a power cut between leaves the old file without them (it was
+    being written over), never the new one with them."""
+    for suffix in ("-journal", "-wal", "-shm"):
+        stale = target.with_name(target.name + suffix)
+        try:
+            stale.unlink(missing_ok=True)
+        except OSError as e:
+            raise _Stale(
+                f"{stale} is left from the file there before and cannot be removed"
+                f" ({e.strerror or e}): SQLite would take it for the backup's own; remove"
+                " it, or back up to another name"
+            ) from None
+    os.replace(copy, target)
 
 
 def _source(path: Path) -> tuple[sqlite3.Connection, StoreError | None]:

@@ -315,3 +315,43 @@ def test_a_folder_that_cannot_be_locked_keeps_the_copies_being_written_there(tmp
     assert main(["backup", "--db", str(db), f"{share}/"]) == 0
     assert writing.exists()
     assert len([p for p in share.iterdir() if p.name.startswith("kiosk-")]) == 1
+
+
+WRITE_THEN_DIE = """
+import os, signal, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA wal_autocheckpoint = 0")  # (what it wrote stays in its -wal)
+conn.execute("UPDATE players SET name = 'Written into the old copy'")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.parametrize("how", ["--force", "deleted by hand"])
+def test_a_new_backup_never_takes_the_old_ones_write_ahead_log(tmp_path, how):
+    # A program that wrote to last week's backup was killed: its -wal and -shm stay
+    # beside the file. The new backup put in its place took them for its own, and
+    # SQLite replayed last week's changes over it: a damaged backup.
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 5)
+    copy = tmp_path / "copy.sqlite3"
+
+    def backup(*more: str) -> None:
+        argv = [sys.executable, "-m", "kiosk", "backup", "--db", str(db), str(copy), *more]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+
+    backup()
+    done = subprocess.run([sys.executable, "-c", WRITE_THEN_DIE, str(copy)], timeout=60)
+    assert done.returncode == -signal.SIGKILL
+    wal = copy.with_name(copy.name + "-wal")
+    assert wal.stat().st_size > 0
+    with Store.open(db) as store:  # (a player more since)
+        store.players.add("Player 005")
+    if how == "--force":
+        backup("--force")
+    else:
+        copy.unlink()  # (rm copy.sqlite3: its -wal and -shm stay)
+        backup()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("copy")) == [copy.name]
+    assert integrity(copy) == "ok"
+    assert names(copy) == names(db) == {f"Player {i:03d}" for i in range(6)}
