@@ -106,7 +106,9 @@ def _copy(source: Path, target: Path, force: bool) -> int:
         why = rebuilt(tmp, whole) if found else ""
         if found and why:
             kept = _damaged_name(target)
-            os.replace(tmp, kept)
+            _put_in_place(tmp, kept)
+            with suppress(OSError):  # (on the disk with its name, as a backup is)
+                sync_folder(kept.parent)
             print(
                 f"darts-kiosk backup: the database is damaged: {why}; what could be read is"
                 f" copied to {kept} (not a good backup): keep it, and the last good backup,"

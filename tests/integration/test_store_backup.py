@@ -355,3 +355,23 @@ def test_a_new_backup_never_takes_the_old_ones_write_ahead_log(tmp_path, how):
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("copy")) == [copy.name]
     assert integrity(copy) == "ok"
     assert names(copy) == names(db) == {f"Player {i:03d}" for i in range(6)}
+
+
+def test_a_damaged_copy_kept_is_on_the_disk_with_its_name_when_the_command_ends(
+    tmp_path, monkeypatch, capsys
+):
+    # (as a good backup is: after a power cut the folder names the damaged copy, not
+    # its hidden part, which the next backup into that folder would delete)
+    db = tmp_path / "kiosk.sqlite3"
+    league(db)
+    damage_a_table(db)
+    copy = tmp_path / "stick" / "copy.sqlite3"
+    copy.parent.mkdir()
+    kept = copy.parent / "copy.damaged.sqlite3"
+    synced: list[tuple[Path, bool]] = []
+    monkeypatch.setattr(
+        backup_command, "sync_folder", lambda folder: synced.append((folder, kept.exists()))
+    )
+    assert main(["backup", "--db", str(db), str(copy)]) == 1
+    assert str(kept) in capsys.readouterr().err
+    assert synced == [(copy.parent, True)]
