@@ -25,7 +25,7 @@ from kiosk.adapters.store import schema
 from kiosk.adapters.store.schema import DB_NAME
 from kiosk.config import ConfigError, load_config
 
-__all__ = ["ConfigError", "add_db_arguments", "db_path", "trouble", "utf8_text"]
+__all__ = ["ConfigError", "add_db_arguments", "db_path", "nothing_to_read", "trouble", "utf8_text"]
 
 # systemd's StateDirectory=darts-kiosk (systemd/darts-kiosk.service).
 INSTALLED_STATE = Path("/var/lib/darts-kiosk")
@@ -97,6 +97,20 @@ def db_path(
     if path.is_dir():
         raise ConfigError(f"{path} is a directory, not a database file (--data-dir DIR for that)")
     return path
+
+
+def nothing_to_read(db: Path) -> str:
+    """Why a command that reads the database (``players list``, ``league standings``,
+    ``export``, ``backup``) has nothing to read at ``db``, or "": no file there, or an
+    empty one (0 bytes: made by ``touch``, or a copy cut short). Opened as the kiosk
+    opens it, an empty file becomes a kiosk database, and is listed as a kiosk with no
+    players: only the commands that add (``players add``, ``league season start``)
+    make a database of it."""
+    if not db.exists():
+        return f"no database at {db}"
+    if db.is_file() and db.stat().st_size == 0:
+        return f"{db} is an empty file (0 bytes), not a kiosk database: nothing to read in it"
+    return ""
 
 
 def _check_service_user(folder: Path) -> None:

@@ -39,7 +39,7 @@ from kiosk.adapters.store import StoreError
 from kiosk.adapters.store.read_only import connect_read_only
 from kiosk.adapters.store.rebuild import problems, rebuilt
 from kiosk.adapters.store.schema import connect
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble
+from kiosk.commands._db import ConfigError, add_db_arguments, db_path, nothing_to_read, trouble
 
 NAME = "backup"
 HELP = "copy the database to PATH (safe while the kiosk runs)"
@@ -253,8 +253,8 @@ def _refused(source: Path, target: Path, force: bool) -> str:
     """Why the copy is not made ("" when it is): a target that is there (without
     ``--force``), that is the database itself, or that is not a file (a device, a
     folder's link: it would be replaced by a file)."""
-    if not source.exists():
-        return f"no database at {source}"
+    if why := nothing_to_read(source):
+        return why
     if not target.parent.is_dir():
         return f"no directory {target.parent} for {target}"
     if not target.exists():

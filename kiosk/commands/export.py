@@ -35,7 +35,14 @@ from typing import Any
 from kiosk.adapters.files import write_text_atomically
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.season_export import GAME_COLUMNS, STANDING_COLUMNS
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
+from kiosk.commands._db import (
+    ConfigError,
+    add_db_arguments,
+    db_path,
+    nothing_to_read,
+    trouble,
+    utf8_text,
+)
 
 NAME = "export"
 HELP = "export a season's standings and games as CSV or JSON"
@@ -103,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"darts-kiosk export: {e}", file=sys.stderr)
         return 2
-    if not db.exists():
-        print(f"darts-kiosk export: no database at {db}", file=sys.stderr)
+    if why := nothing_to_read(db):
+        print(f"darts-kiosk export: {why}", file=sys.stderr)
         return 1
     try:
         with Store.open(db) as store:

@@ -17,7 +17,8 @@
   do not change.
 
 The database is the kiosk's (``--db``, ``--data-dir``, or ``--config FILE``'s
-``data_dir``, as ``kiosk.commands._db`` says). Only ``season start`` makes a new file.
+``data_dir``, as ``kiosk.commands._db`` says). Only ``season start`` makes a new file
+(or a database of an empty one).
 """
 
 from __future__ import annotations
@@ -30,7 +31,14 @@ from datetime import date, datetime
 
 from kiosk.adapters.store import LeagueError, Store, StoreError
 from kiosk.adapters.store.league import MAX_MOVE, NightGame, Standing, night_date, positions
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
+from kiosk.commands._db import (
+    ConfigError,
+    add_db_arguments,
+    db_path,
+    nothing_to_read,
+    trouble,
+    utf8_text,
+)
 from kiosk.domain.figures import fixed
 
 NAME = "league"
@@ -77,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         return _fail(str(e), 2)
     starting = args.action == "season" and args.season_action == "start"
-    if not starting and not db.exists():
-        return _fail(f"no database at {db}")
+    if not starting and (why := nothing_to_read(db)):
+        return _fail(why)
     try:
         with Store.open(db) as store:
             if args.action == "season":

@@ -2,9 +2,9 @@
 
 The database is the kiosk's (see ``kiosk.commands._db``: ``--db``, ``--data-dir`` or
 the settings' ``data_dir``, ``--config FILE`` as the kiosk's). Only ``add`` and
-``import`` make a new database file; the other actions on a missing one say so rather
-than leave an empty file behind (a mistyped path would otherwise look like a kiosk
-with no players).
+``import`` make a new database file; the other actions on a missing or empty (0 bytes)
+one say so rather than leave an empty database behind (a mistyped path would
+otherwise look like a kiosk with no players).
 """
 
 from __future__ import annotations
@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 
 from kiosk.adapters.store import PlayerError, Store, StoreError
-from kiosk.commands._db import ConfigError, add_db_arguments, db_path, trouble, utf8_text
+from kiosk.commands._db import (
+    ConfigError,
+    add_db_arguments,
+    db_path,
+    nothing_to_read,
+    trouble,
+    utf8_text,
+)
 from kiosk.commands._roster_text import CP1251, RosterTextError, roster_text
 from kiosk.domain.figures import fixed
 
@@ -63,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"darts-kiosk players: {e}", file=sys.stderr)
         return 2
-    if args.action not in CREATES and not db.exists():
-        print(f"darts-kiosk players: no database at {db}", file=sys.stderr)
+    if args.action not in CREATES and (why := nothing_to_read(db)):
+        print(f"darts-kiosk players: {why}", file=sys.stderr)
         return 1
     roster = ""
     if args.action == "import":  # (read first: a roster it cannot read makes no database)

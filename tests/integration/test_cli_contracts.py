@@ -465,6 +465,31 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(
     assert db.read_bytes() == text
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["players", "list"],
+        ["players", "rename", "Ann", "Annie"],
+        ["league", "season", "list"],
+        ["league", "standings"],
+        ["export", "--season", "S"],
+        ["backup", "out.sqlite3"],
+    ],
+)
+def test_a_command_that_reads_an_empty_file_says_so_and_leaves_it_empty(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # A 0-byte file (touch, a copy cut short) was made a kiosk database by a command
+    # that only reads, and listed as a kiosk with no players.
+    db = tmp_path / "kiosk.sqlite3"
+    db.touch()
+    fails_cleanly(kiosk(tmp_path, *command, "--db", str(db)), str(db), "empty")
+    assert [p.name for p in tmp_path.iterdir()] == [db.name] and db.stat().st_size == 0
+    # (a command that adds makes it a database, as it makes a missing one)
+    assert kiosk(tmp_path, "players", "add", "Ann", "--db", str(db)).returncode == 0
+    assert kiosk(tmp_path, "players", "list", "--db", str(db)).stdout.split() == ["Ann", "1500.0"]
+
+
 def test_a_directory_given_as_the_database_is_refused_in_one_line(tmp_path: Path) -> None:
     fails_cleanly(kiosk(tmp_path, "players", "list", "--db", str(tmp_path)), "directory")
 
