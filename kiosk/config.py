@@ -452,6 +452,10 @@ def load_config(
     skip = _Skip(mistakes, every)
     if path is not None and path.is_dir():
         raise ConfigError(f"{path}: a folder, not a settings file")
+    if path is not None and path.exists() and not path.is_file():
+        # (/dev/null, a named pipe: there, but no settings file; "no such file" was not
+        # true, and a pipe would be read for as long as it is open)
+        raise ConfigError(f"{path}: not a regular file (a device or a pipe), not a settings file")
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such file")
     merged: dict[str, dict[str, Any]] = {}

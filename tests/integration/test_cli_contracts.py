@@ -544,6 +544,26 @@ def test_the_printed_defaults_load_back_and_a_wrong_value_names_file_key_and_cho
     fails_cleanly(kiosk(tmp_path, "config", "--check", "typo.toml"), "typo.toml", "languag")
 
 
+@pytest.mark.parametrize("what", ["/dev/null", "a named pipe"])
+@pytest.mark.parametrize(
+    "command",
+    [["players", "list", "--config"], ["config", "--check"], ["--window", "--config"]],
+)
+def test_a_settings_file_that_is_a_device_or_a_pipe_is_not_called_missing(
+    tmp_path: Path, what: str, command: list[str]
+) -> None:
+    # It said "no such file" of /dev/null, which is there.
+    if what == "/dev/null":
+        path = "/dev/null"
+    else:
+        path = str(tmp_path / "settings.pipe")
+        os.mkfifo(path)
+    r = kiosk(tmp_path, *command, path)
+    assert r.returncode == 2, r
+    fails_cleanly(r, path, "not a regular file")
+    assert "no such file" not in r.stderr
+
+
 # -- last: the background table ---------------------------------------------------------------
 
 
