@@ -445,6 +445,19 @@ def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) ->
     fails_cleanly(kiosk(tmp_path, "backup", str(tmp_path / "no" / "dir.sqlite3")), "no")
 
 
+def test_a_name_too_long_is_refused_with_its_start_not_echoed_whole(tmp_path: Path) -> None:
+    # A pasted paragraph was echoed whole in the refusal: a screenful of stderr.
+    name = "Aleksandr Konstantinovich Ivanov the Third " * 200
+    r = kiosk(tmp_path, "players", "add", name)
+    fails_cleanly(r, "at most 24 characters", "'Aleksandr Konstantinovic'...", "has 8599")
+    assert len(r.stderr) < 120, r.stderr
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"name\nAnn\n{name}\n", encoding="utf-8")
+    r = kiosk(tmp_path, "players", "import", str(roster))
+    assert r.returncode == 1 and len(r.stderr) < 120, r.stderr
+    assert r.stderr.startswith("line 3: a name has at most 24 characters: 'Aleksandr"), r.stderr
+
+
 @pytest.mark.parametrize(
     "command",
     [

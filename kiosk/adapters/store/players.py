@@ -92,7 +92,11 @@ def clean_name(name: object) -> str:
     if not text:
         raise PlayerError("a name cannot be empty")
     if len(text) > MAX_NAME:
-        raise PlayerError(f"a name has at most {MAX_NAME} characters: {text!r}")
+        # Its first MAX_NAME characters, not all of it (a cell of a roster, a paste: a
+        # screenful), and where it would be cut: what fits is what to type.
+        raise PlayerError(
+            f"a name has at most {MAX_NAME} characters: {text[:MAX_NAME]!r}... has {len(text)}"
+        )
     if any(unicodedata.category(c).startswith("C") for c in text):
         raise PlayerError(f"a name cannot hold control characters: {text!r}")
     return text
