@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import os
 import pkgutil
+import shlex
 import signal
 import sqlite3
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any, NoReturn
 
 import kiosk
 import kiosk.commands
@@ -26,6 +29,58 @@ def _command_modules() -> list[ModuleType]:
     return sorted(mods, key=lambda m: str(m.NAME))
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser (and its actions'). argparse takes a name that starts with
+    "-" (``players add -x``) for an option it does not know, and then says only that
+    the name is missing; a value so (``export --season -x``), that it is missing. Said
+    so, with the command line that works: the names after ``--``, the value joined to
+    its option (``--season=-x``)."""
+
+    _given: list[str]
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        given = args[0] if args else kwargs.get("args")
+        self._given = list(sys.argv[1:] if given is None else given)
+        return super().parse_known_args(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        super().error(message + self._dash_hint(message))
+
+    def _dash_hint(self, message: str) -> str:
+        given = getattr(self, "_given", [])
+        if message.endswith(": expected one argument") and message.startswith("argument "):
+            options = message.removeprefix("argument ").split(":")[0].split("/")
+            for opt, value in itertools.pairwise(given):
+                if opt in options and value.startswith("-"):
+                    return (f"; a value that starts with '-' is joined to its option:"
+                            f" {shlex.quote(f'{opt}={value}')}")  # fmt: skip
+            return ""
+        if not message.startswith("the following arguments are required"):
+            return ""
+        kept: list[str] = []  # the options it knows, with their values, as typed
+        words: list[str] = []
+        rest = iter(given)
+        for arg in rest:
+            if arg == "--":
+                words += rest
+                break
+            action = self._option_string_actions.get(arg.split("=", 1)[0])
+            if action is None or not arg.startswith("-"):
+                words.append(arg)
+                continue
+            kept.append(arg)
+            if "=" not in arg and action.nargs != 0:
+                kept.append(next(rest, ""))
+        dashed = [w for w in words if w.startswith("-")]
+        if not dashed:
+            return ""
+        works = shlex.join([*kept, "--", *words])
+        return (
+            f"; {dashed[0]} is not one of its options: a name (or another argument) that"
+            f" starts with '-' goes after --, as in: {self.prog} {works}"
+        )
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(
         prog="darts-kiosk",
@@ -36,7 +91,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
         ),
     )
     parser.add_argument("--version", action="version", version=f"darts-kiosk {kiosk.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     commands: dict[str, ModuleType] = {}
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)

@@ -445,6 +445,27 @@ def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) ->
     fails_cleanly(kiosk(tmp_path, "backup", str(tmp_path / "no" / "dir.sqlite3")), "no")
 
 
+def test_a_name_that_starts_with_a_dash_is_refused_with_the_command_that_works(
+    tmp_path: Path,
+) -> None:
+    # argparse takes -x for an option and said only "the following arguments are
+    # required: name": the owner was not told that -- lets a name start with "-".
+    def refused_saying(r: subprocess.CompletedProcess[str], works: str) -> None:
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r
+        assert r.stderr.splitlines()[-1].endswith(f"as in: darts-kiosk {works}"), r.stderr
+
+    refused_saying(kiosk(tmp_path, "players", "add", "-x"), "players add -- -x")
+    assert kiosk(tmp_path, "players", "add", "--", "-x").stdout == "added -x\n"
+    db = str(tmp_path / "state" / "darts-kiosk" / "kiosk.sqlite3")
+    r = kiosk(tmp_path, "players", "rename", "-x", "--db", db, "-Zed")
+    refused_saying(r, f"players rename --db {db} -- -x -Zed")
+    assert kiosk(tmp_path, "players", "rename", "--db", db, "--", "-x", "-Zed").returncode == 0
+    r = kiosk(tmp_path, "export", "--season", "-S")
+    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(": --season=-S"), r.stderr
+    fails_cleanly(kiosk(tmp_path, "export", "--season=-S"), "no season called '-S'")
+    assert kiosk(tmp_path, "players", "list").stdout.split() == ["-Zed", "1500.0"]
+
+
 def test_a_name_too_long_is_refused_with_its_start_not_echoed_whole(tmp_path: Path) -> None:
     # A pasted paragraph was echoed whole in the refusal: a screenful of stderr.
     name = "Aleksandr Konstantinovich Ivanov the Third " * 200
