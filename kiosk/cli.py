@@ -107,6 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     net under them."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     name = args_list[0] if args_list and not args_list[0].startswith("-") else "kiosk"
+    if sys.stdout is None and name != "kiosk":
+        # (``players list >&-``: Python's print() to no stdout prints nothing, and the
+        # command ended with 0 as if it had listed the players; the kiosk logs to stderr
+        # without it)
+        print(f"darts-kiosk {name}: standard output is closed (>&-): what it prints would be"
+              " lost; run it with its output open (> /dev/null to throw it away)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     _printable_anywhere()
     # Before any command loads OpenCV, which reads its size limit once, when it loads:
     # a picture too large for memory is then refused from its header, in any format.

@@ -97,3 +97,35 @@ def test_output_piped_to_a_reader_that_left_ends_quietly(
     finally:
         os.close(write)
     assert (r.returncode, r.stderr) == (141, "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["players", "list"],
+        ["players", "add", "Bob"],
+        ["league", "season", "list"],
+        ["export", "--season", "Spring"],
+        ["backup", "copy.sqlite3"],
+        ["solve", "3489"],
+    ],
+)
+def test_output_closed_is_an_error_said_on_stderr_not_a_silent_success(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``darts-kiosk players list >&-``: print() with no stdout prints nothing, and the
+    command ended with 0 as if it had listed the players. Nothing is done."""
+    assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
+    assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
+    r = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "kiosk", *command],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        timeout=30,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "standard output is closed" in r.stderr, r.stderr
+    assert not (tmp_path / "copy.sqlite3").exists()
+    assert kiosk(tmp_path, "players", "list").stdout.split() == ["Ann", "1500.0"]
