@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import io
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -134,6 +136,19 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # (the reader of the output has gone: see kiosk.cli)
     except OSError as e:
-        print(f"darts-kiosk export: {e}", file=sys.stderr)
+        print(f"darts-kiosk export: {_not_written(args.out, e)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _not_written(out: Path | None, e: OSError) -> str:
+    """Why the export could not be written, as the other commands say a disk's trouble:
+    in words, not as "[Errno 28] No space left on device"."""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        if out is None:
+            return f"the disk that standard output goes to is full ({e.strerror})"
+        folder = Path(os.path.realpath(out)).parent
+        return (f"the disk holding {folder} is full ({e.strerror}, writing {out.name}): free"
+                " some space there or export to another disk (a file there before is as it"
+                " was)")  # fmt: skip
+    return f"{out or 'standard output'}: cannot write it: {e.strerror or e}"

@@ -3,10 +3,12 @@
 import csv
 import io
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
+from contextlib import closing, contextmanager, suppress
 
 import pytest
 from test_store_support import win_cricket
@@ -129,8 +131,49 @@ def test_an_export_that_cannot_be_written_whole_leaves_last_weeks_file_whole(db,
         text=True,
     )
     assert done.returncode == 1 and "darts-kiosk export:" in done.stderr, done.stderr
+    assert f"{out}: cannot write it: File too large" in done.stderr, done.stderr
     assert out.read_bytes() == last_week
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("kiosk.")] == [out.name]
+
+
+@contextmanager
+def full_disk(folder):
+    """A small disk of its own mounted at ``folder``, filled up (a USB stick with no
+    room left). Needs root and mount (skipped without them)."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("needs root and mount to make a small disk")
+    folder.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                          capture_output=True, check=False)  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip(f"no tmpfs to mount: {made.stderr!r}")
+    try:
+        (folder / "last-week.csv").write_text("scope,name\n", encoding="utf-8")
+        with suppress(OSError), (folder / "holiday.jpg").open("wb") as f:
+            while True:  # (until the disk is full)
+                f.write(b"\xff" * 4096)
+                f.flush()
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_an_export_to_a_full_disk_says_the_disk_is_full_in_words(db, tmp_path):
+    # It said "[Errno 28] No space left on device", as no other command says it.
+    league_with_a_game(db)
+    argv = [sys.executable, "-m", "kiosk", "export", "--db", str(db), "--season", "Spring"]
+    done = subprocess.run([*argv, "--out", "/dev/full"], capture_output=True, text=True)
+    assert done.returncode == 1 and "Errno" not in done.stderr, done.stderr
+    assert "the disk holding /dev is full" in done.stderr
+    with full_disk(tmp_path / "stick") as stick:
+        out = stick / "last-week.csv"
+        done = subprocess.run([*argv, "--out", str(out)], capture_output=True, text=True)
+        assert done.returncode == 1 and "Errno" not in done.stderr, done.stderr
+        assert done.stderr.startswith(
+            f"darts-kiosk export: the disk holding {stick} is full (No space left on device,"
+            " writing last-week.csv): free some space there or export to another disk"
+        ), done.stderr
+        assert out.read_text(encoding="utf-8") == "scope,name\n"
 
 
 def test_exporting_an_unknown_season_says_so(db, capsys):
