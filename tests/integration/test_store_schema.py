@@ -425,3 +425,27 @@ def test_the_backup_before_a_migration_is_on_the_disk_before_the_migration_is(
     connect(path).close()
     assert synced == [(tmp_path, True, 1)]
     assert version(path) == SCHEMA_VERSION
+
+
+def test_the_copies_the_store_keeps_are_on_the_disk_with_their_names(tmp_path, monkeypatch, caplog):
+    # The copy the kiosk keeps of a database deleted under it (and the one it goes on
+    # in) was renamed into place with no sync of its folder: a power cut just after
+    # could lose its name, and with it every game since the file was deleted.
+    from kiosk.adapters.store import Store
+
+    synced: list[tuple[Path, bool]] = []
+    kept = tmp_path / "kept" / "copy.sqlite3"
+    monkeypatch.setattr(schema, "sync_folder", lambda f: synced.append((f, kept.exists())))
+    with Store.open(tmp_path / "kiosk.sqlite3") as store:
+        store.players.add("Anna")
+        store.keep_copy(kept)
+        assert synced == [(kept.parent, True)]
+
+        def refused(folder: Path) -> None:
+            raise OSError(22, "Invalid argument")  # (a file system that cannot sync one)
+
+        monkeypatch.setattr(schema, "sync_folder", refused)
+        store.keep_copy(kept)  # the copy is made all the same, and the log says so
+    assert "could not be synced" in caplog.text
+    with Store.open(kept) as copy:
+        assert [p.name for p in copy.players.roster()] == ["Anna"]

@@ -15,6 +15,7 @@ Connections use ``isolation_level=None``: the store opens its own ``BEGIN IMMEDI
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sqlite3
@@ -25,6 +26,8 @@ from pathlib import Path
 
 from kiosk.adapters.files import sync_folder
 from kiosk.domain.names import fold
+
+log = logging.getLogger("kiosk.store")
 
 DB_NAME = "kiosk.sqlite3"
 APP_DIR = "darts-kiosk"
@@ -289,10 +292,14 @@ def migrate(
     return found
 
 
-def copy_whole(conn: sqlite3.Connection, target: Path, *, journal: str = "") -> None:
+def copy_whole(
+    conn: sqlite3.Connection, target: Path, *, journal: str = "", must_sync: bool = False
+) -> None:
     """A whole, consistent copy of ``conn``'s database at ``target``, written beside it
     and renamed, so it is there only once whole (a power cut during the copy leaves a
     part, never taken for the copy; the part and its journal are cleared at the next).
+    The folder is synced after the rename, so a power cut after does not lose the name;
+    a folder that cannot be synced raises only if ``must_sync`` (else it is logged).
     ``journal``: the copy's journal mode, if it is to be other than the original's."""
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
@@ -306,6 +313,13 @@ def copy_whole(conn: sqlite3.Connection, target: Path, *, journal: str = "") -> 
     finally:
         dst.close()
     os.replace(part, target)
+    try:
+        sync_folder(target.parent)
+    except OSError as e:
+        if must_sync:
+            raise
+        log.warning("the folder of %s could not be synced (a power cut now may lose its "
+                    "name): %s", target, e)  # fmt: skip
 
 
 def _backup_whole(path: Path, version: int) -> None:
@@ -318,9 +332,8 @@ def _backup_whole(path: Path, version: int) -> None:
     backup_path = path.with_name(f"{path.name}.schema-v{version}.bak")
     if backup_path.exists():
         return
-    with closing(sqlite3.connect(path)) as src:
-        copy_whole(src, backup_path)
-    sync_folder(path.parent)  # (on the disk before the migration's commit is)
+    with closing(sqlite3.connect(path)) as src:  # (on the disk before the migration's commit is)
+        copy_whole(src, backup_path, must_sync=True)
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> str:
