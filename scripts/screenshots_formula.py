@@ -60,6 +60,7 @@ def all_screens(shot: Shots) -> None:
         d.settle()
         d.pad("\n000*0\n\n0000\n\n0000\n\n00+0+0\n")
         d.wait_screen("formula-end")
+        d.screen.seen()  # (read: the key line offers Enter, as players see it after 2 s)
         shot.take(d, "formula-end-perfect")
     with kiosk(shot) as d:
         start_cricket(d.kiosk, CricketSetup(names=("Anna", "Boris")))

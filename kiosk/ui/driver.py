@@ -6,8 +6,9 @@ drawing run exactly as on a bar; ``wait_for`` runs the loop until a condition ho
 Keys come at a person's pace where that matters: before each Enter the driver lets
 what came before show, and the screen then on top is seen (``Screen.seen``: formula
 darts drops an Enter pressed within ``ENTER_GUARD_S`` of the next player's name, as a
-double press or a bouncing key; a person reads the name first). ``hasty=True`` presses
-at machine speed, as such a finger does, and is what the guard's tests use.
+double press or a bouncing key; an end screen one within ``REMATCH_GUARD_S``, meant
+for the game just over; a person reads the screen first). ``hasty=True`` presses at
+machine speed, as such a finger does, and is what the guards' tests use.
 """
 
 from __future__ import annotations

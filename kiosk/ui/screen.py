@@ -109,8 +109,9 @@ class Screen:
     def seen(self) -> None:
         """A person has looked at this screen long enough to mean the next key: on a
         screen that drops an Enter pressed too soon after it appeared (formula darts'
-        next player named, ``ENTER_GUARD_S``), as if that time had passed. ``Driver``
-        calls it before each Enter it presses at a person's pace."""
+        next player named, ``ENTER_GUARD_S``; an end screen's rematch,
+        ``REMATCH_GUARD_S``), as if that time had passed. ``Driver`` calls it before
+        each Enter it presses at a person's pace."""
 
     def draw(self, p: Painter) -> None:
         raise NotImplementedError

@@ -102,6 +102,7 @@ def test_enter_pressed_twice_to_play_again_does_not_start_the_new_games_clock(
         screen.update(screen.clock + 10)  # type: ignore[attr-defined]
         d.settle()
         assert d.screen.name == "formula-end"
+        d.screen.seen()  # (the end read: its Enter is taken, ``REMATCH_GUARD_S``)
         d.pad("\n\n", hasty=True)
         session = d.game()
         assert d.screen.name == "formula" and session is not None

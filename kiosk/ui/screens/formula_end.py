@@ -3,8 +3,10 @@ rounds used up, ended from the game menu), a duel's result; every round with the
 solver's best formula.
 
 Keys: Enter plays again (new digits), ``/`` ``4`` ``.`` or Esc to the menu. After a
-side game, any key or dart goes back (a dart, the board's buttons and the match's
-questions to the Cricket match, as during the side game).
+side game, Enter plays another, any other key or dart goes back (a dart, the board's
+buttons and the match's questions to the Cricket match, as during the side game).
+Enter is taken ``REMATCH_GUARD_S`` after the screen appeared (the key line offers it
+then): one meant for the last move must not start the next game unseen.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from kiosk.ui.i18n import fill
 from kiosk.ui.screen import DartInput, Screen
 from kiosk.ui.screens.formula_rounds import short_names
 from kiosk.ui.screens.formula_view import shown_formula
-from kiosk.ui.screens.results import RESULTS_IDLE_S, back_to_attract_when_idle
+from kiosk.ui.screens.results import RESULTS_IDLE_S, RematchGuard, back_to_attract_when_idle
 
 DRAWN = (Termination.BOTH_ZERO, Termination.DRAW)
 # The rounds table: its rows end above the keys' line (in % of the height), and each
@@ -82,15 +84,25 @@ class FormulaEndScreen(Screen):
         self.session = session
         self.side = side
         self.idle_since = time.monotonic()
+        self.rematch = RematchGuard()
         if side is None and session.over:  # for the attract screen, as said here
             kiosk.add_result(formula_line(session.game))
 
     def update(self, now: float) -> None:
+        if self.rematch.update(now):
+            self.dirty = True  # (Enter offered on the key line)
         if self.side is None:  # (a side game's end waits over the match)
             back_to_attract_when_idle(self.kiosk, self.idle_since, now)
 
     def wake_at(self) -> float | None:
-        return None if self.side is not None else self.idle_since + RESULTS_IDLE_S
+        times = [self.rematch.wake_at()]
+        if self.side is None:
+            times.append(self.idle_since + RESULTS_IDLE_S)
+        return min((t for t in times if t is not None), default=None)
+
+    def seen(self) -> None:
+        self.rematch.seen()
+        self.dirty = True
 
     def process_event(self, event: Any) -> None:
         self.idle_since = time.monotonic()
@@ -104,14 +116,17 @@ class FormulaEndScreen(Screen):
         from kiosk.ui.screens.main_menu import MainMenu
 
         if event.name == "enter":
-            start_formula(self.kiosk, rematch_setup(self.session.setup))
+            if self.rematch.taken(self.name):
+                start_formula(self.kiosk, rematch_setup(self.session.setup))
         elif event.name in ("menu", "cancel", "back") or event.char == "4":
             self.kiosk.stack.reset(MainMenu(self.kiosk))
 
     def back_to_side(self, event: Any) -> None:
-        """After a side game: Enter plays another, any other key returns to Cricket. The
-        match's own inputs go to it as during the side game: a dart (back to the
-        scoreboard with it), its questions, darts pulled, the board's buttons."""
+        """After a side game: Enter plays another (once taken, ``REMATCH_GUARD_S``: before,
+        it does nothing, nor goes back: the end is there to be read), any other key
+        returns to Cricket. The match's own inputs go to it as during the side game: a
+        dart (back to the scoreboard with it), its questions, darts pulled, the board's
+        buttons."""
         from kiosk.ui.screens.formula_play import FormulaSideGame, is_board_button
 
         stack = self.kiosk.stack
@@ -122,8 +137,9 @@ class FormulaEndScreen(Screen):
                 stack.pop()
 
         if isinstance(event, KeyAction) and event.name == "enter":
-            stack.pop()
-            stack.replace(FormulaSideGame(self.kiosk, cricket, self.side.side_player))
+            if self.rematch.taken(self.name):
+                stack.pop()
+                stack.replace(FormulaSideGame(self.kiosk, cricket, self.side.side_player))
         elif isinstance(event, DartInput):
             back()
             cricket.process_event(event)
@@ -160,10 +176,14 @@ class FormulaEndScreen(Screen):
             p.text(scores, 4.4 * u, (w / 2, y_scores * u), theme.TEXT, anchor="center",
                    style="bold", max_width=w * 0.94)  # fmt: skip
         self._table(p, top * u, lines)
-        if self.side is not None:
+        # Enter offered once it is taken (``REMATCH_GUARD_S``)
+        live = self.rematch.live
+        if self.side is not None and live:
             foot = t("Enter: another side game · any other key: back to Cricket")
+        elif self.side is not None:
+            foot = t("Any key but Enter: back to Cricket")
         else:
-            foot = t("Enter: play again · / or 4: menu")
+            foot = t("Enter: play again · / or 4: menu") if live else t("/ or 4: menu")
         p.text(foot, 3.4 * u, (w / 2, 95 * u), theme.DIM, anchor="center", max_width=w * 0.94)
 
     def _lines(self, initials: bool = False) -> list[tuple[str, ...]]:

@@ -1,5 +1,6 @@
 """The winner and every player's figures. Enter: rematch (the one who threw second
-starts it, as legs alternate); ``/``: menu; ``-``: undo (back to the scoreboard, the
+starts it, as legs alternate), taken ``REMATCH_GUARD_S`` after the results appeared
+(the Rematch button is lit then); ``/``: menu; ``-``: undo (back to the scoreboard, the
 last dart taken back: a wrong winning dart can be fixed);
 ``*``: correct a dart in place (a misread seen only now, in any turn: the game is
 scored again, and its results come back, or the game goes on if it no longer ends),
@@ -8,6 +9,7 @@ alone for ``RESULTS_IDLE_S``, they go to the attract screen."""
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Callable
@@ -25,6 +27,8 @@ from kiosk.ui.screen import Click, DartInput, Screen
 from kiosk.ui.screens.results_table import COLUMNS, Row, draw_table
 from kiosk.ui.screens.results_table import mark_turns_text as mark_turns_text
 from kiosk.ui.widgets import Button, widths_by_need
+
+log = logging.getLogger("kiosk.ui")
 
 # The engine's reasons (English, with names and numbers in them) -> a msgid template
 # and its fields; a team's names take the plural verb. Fields named ``how``/``why``
@@ -57,6 +61,57 @@ def reason_text(t: Callable[[str], str], reason: str, team: bool = False) -> str
 # game is finished in the store then (the league's standings and exports count it),
 # not only when someone next presses a key. Time enough to undo or correct a dart.
 RESULTS_IDLE_S = 600.0
+
+
+# Enter on an end screen (a rematch, play again, another side game) is taken only this
+# long (s) after the screen appeared. Players press Enter all game: a dart typed, a
+# finished turn passed on, a formula submitted. One meant for the last dart or move
+# comes a second or two after it, as the player sees it counted and reaches the key, and
+# by then the end screen is up (1.5 s after Cricket's winning dart, ``FINISH_DELAY``;
+# 1 s after a formula game's last move, ``END_DELAY``): it started the next game, the
+# results unseen. Two seconds drop such a press up to 3-3.5 s after the last dart, where
+# formula darts' ``ENTER_GUARD_S`` (0.5 s) only drops a double press or a bouncing key.
+# A group that wants a rematch reads the winner and the figures first, which takes
+# longer; the offer (the Rematch button lit, "Enter: play again") shows once Enter is
+# taken. Undo and the correction are not held back: a bounce-out is taken back at once.
+REMATCH_GUARD_S = 2.0
+
+
+class RematchGuard:
+    """Whether an end screen takes Enter yet (``REMATCH_GUARD_S`` after it appeared).
+    ``update(now)`` from the loop moves it on (a test passes a later ``now`` rather than
+    sleep; the screen redraws its offer then); a key reads it at the time it came."""
+
+    def __init__(self) -> None:
+        self.shown_at = time.monotonic()
+        self.live = False
+
+    @property
+    def live_at(self) -> float:
+        return self.shown_at + REMATCH_GUARD_S
+
+    def update(self, now: float) -> bool:
+        """True when Enter has just become taken (the offer is to be drawn)."""
+        if self.live or now < self.live_at:
+            return False
+        self.live = True
+        return True
+
+    def taken(self, screen: str) -> bool:
+        """An Enter now starts the next game; else it is dropped, and logged."""
+        now = time.monotonic()
+        self.update(now)
+        if not self.live:
+            log.info("keys: Enter %.2f s after the %s screen appeared, not taken (meant for "
+                     "the game just over)", now - self.shown_at, screen)  # fmt: skip
+        return self.live
+
+    def seen(self) -> None:
+        """The screen has been read (``Screen.seen``): Enter is taken from now."""
+        self.live = True
+
+    def wake_at(self) -> float | None:
+        return None if self.live else self.live_at
 
 
 def back_to_attract_when_idle(kiosk: Any, idle_since: float, now: float) -> None:
@@ -108,6 +163,7 @@ class ResultsScreen(Screen):
         self.line = cricket_line(game)
         kiosk.add_result(self.line)
         self.idle_since = time.monotonic()
+        self.rematch = RematchGuard()
         self.buttons = [
             Button("enter", "Rematch"),
             Button("menu", "Menu"),
@@ -116,10 +172,17 @@ class ResultsScreen(Screen):
         ]
 
     def update(self, now: float) -> None:
+        if self.rematch.update(now):
+            self.dirty = True  # (the Rematch button lit)
         back_to_attract_when_idle(self.kiosk, self.idle_since, now)
 
     def wake_at(self) -> float | None:
-        return self.idle_since + RESULTS_IDLE_S
+        idle = self.idle_since + RESULTS_IDLE_S
+        return min(idle, self.rematch.wake_at() or idle)
+
+    def seen(self) -> None:
+        self.rematch.seen()
+        self.dirty = True
 
     def process_event(self, event: Any) -> None:
         self.idle_since = time.monotonic()
@@ -140,7 +203,8 @@ class ResultsScreen(Screen):
         from kiosk.ui.screens.main_menu import MainMenu
 
         if event.name == "enter":
-            start_cricket(self.kiosk, self.session.setup.rematch())
+            if self.rematch.taken(self.name):
+                start_cricket(self.kiosk, self.session.setup.rematch())
         elif event.name in ("menu", "cancel", "back"):
             self.kiosk.stack.reset(MainMenu(self.kiosk))
         elif event.name == "undo":
@@ -234,5 +298,7 @@ class ResultsScreen(Screen):
                                 room)  # fmt: skip
         left = w * 0.03
         for b, bw in zip(self.buttons, widths, strict=True):
-            b.draw(p, pygame.Rect(int(left), int(86 * u), int(bw), int(9 * u)), labels[b.action])
+            rect = pygame.Rect(int(left), int(86 * u), int(bw), int(9 * u))
+            # (Rematch greyed until Enter is taken: ``REMATCH_GUARD_S``)
+            b.draw(p, rect, labels[b.action], active=b.action != "enter" or self.rematch.live)
             left += bw + u
