@@ -3,12 +3,13 @@
 Inputs go in the way devices put them (the inbox), so the loop, the screens and the
 drawing run exactly as on a bar; ``wait_for`` runs the loop until a condition holds.
 
-Keys come at a person's pace where that matters: before each Enter the driver lets
-what came before show, and the screen then on top is seen (``Screen.seen``: formula
-darts drops an Enter pressed within ``ENTER_GUARD_S`` of the next player's name, as a
-double press or a bouncing key; an end screen one within ``REMATCH_GUARD_S``, meant
-for the game just over; a person reads the screen first). ``hasty=True`` presses at
-machine speed, as such a finger does, and is what the guards' tests use.
+Keys come at a person's pace where that matters: before each Enter (and each ``.``)
+the driver lets what came before show, and the screen then on top is seen
+(``Screen.seen``: formula darts drops an Enter, or a ``.`` on a round's result, pressed
+within ``ENTER_GUARD_S`` of that screen, as a double press or a bouncing key; an end
+screen drops an Enter within ``REMATCH_GUARD_S``, one meant for the game just over; a
+person reads the screen first). ``hasty=True`` presses at machine speed, as such a
+finger does, and is what the guards' tests use.
 """
 
 from __future__ import annotations
@@ -99,8 +100,9 @@ class Driver:
         self.screen.seen()
 
     def _put(self, action: KeyAction, hasty: bool) -> None:
-        """One key in the inbox; an Enter after the screen was read, unless ``hasty``."""
-        if action.name == "enter" and not hasty:
+        """One key in the inbox; an Enter or a ``.`` (Backspace) after the screen was
+        read, unless ``hasty``."""
+        if action.name in ("enter", "back") and not hasty:
             self.read_screen()
         self.running.inbox.put(action, source="keypad")
 

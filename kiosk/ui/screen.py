@@ -111,7 +111,7 @@ class Screen:
         screen that drops an Enter pressed too soon after it appeared (formula darts'
         next player named, ``ENTER_GUARD_S``; an end screen's rematch,
         ``REMATCH_GUARD_S``), as if that time had passed. ``Driver`` calls it before
-        each Enter it presses at a person's pace."""
+        each Enter (and ``.``) it presses at a person's pace."""
 
     def draw(self, p: Painter) -> None:
         raise NotImplementedError

@@ -71,6 +71,23 @@ def test_enter_pressed_twice_alone_leaves_the_rounds_result_up(tmp_path: Path) -
         assert session.phase == "playing" and session.deadline is not None
 
 
+def test_a_dot_pressed_with_the_submitting_enter_leaves_the_rounds_result_up(
+    tmp_path: Path,
+) -> None:
+    """Training: ``.`` on a round's result takes the formula back. Beside Enter on the
+    keypad (Backspace above it on a keyboard), it came with the Enter that submitted,
+    and took the formula back before its result was seen."""
+    with kiosk_on_board(tmp_path) as (d, _board):
+        session = start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        d.pad("\n0+0+0-0")  # 3+4+8-9: 6 points
+        d.pad("\n.", hasty=True)
+        assert session.phase == "round_done" and session.game.score("Anna") == 495
+        assert any(t.startswith("best: ") for t in d.texts), d.texts
+        d.pad(".")  # read, then .: the formula taken back, as ever
+        assert session.phase == "playing" and session.game.score("Anna") == 501
+
+
 def test_an_enter_as_the_clock_runs_out_does_not_start_the_next_players(tmp_path: Path) -> None:
     """Anna's Enter meant for her last-second formula comes as her time runs out: it
     lands on Boris's hand-over, and is not taken there."""

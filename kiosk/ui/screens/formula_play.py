@@ -14,7 +14,9 @@ game waits there, its clock stopped, and opening it again brings it back as it w
 Enter on a screen that waits for it (the next player named, a round's result, a
 game's first screen) counts only ``ENTER_GUARD_S`` after that screen appeared: the
 Enter that submitted a formula, pressed twice or bouncing, must not start the next
-player's clock before they have the keypad, nor skip the round's result.
+player's clock before they have the keypad, nor skip the round's result. Nor does ``.``
+on a round's result (training: the formula taken back) count sooner: pressed with that
+Enter, it took the formula back before its result was seen.
 """
 
 from __future__ import annotations
@@ -95,17 +97,20 @@ class FormulaScreen(Screen):
         return self.shown_at + ENTER_GUARD_S
 
     def seen(self) -> None:
-        """The screen has been read (``Driver``, for a person's pace): an Enter now is
-        taken, as if ``ENTER_GUARD_S`` had gone by since it appeared."""
+        """The screen has been read (``Driver``, for a person's pace): an Enter (or ``.``
+        on a round's result) now is taken, as if ``ENTER_GUARD_S`` had gone by since it
+        appeared."""
         self.shown_at = min(self.shown_at, self.now() - ENTER_GUARD_S)
 
-    def _enter_too_soon(self) -> bool:
+    def _too_soon(self, key: str) -> bool:
+        """Enter (or ``.`` on a round's result) before ``enter_taken_from``: logged."""
         taken_from = self.enter_taken_from()
         now = self.now()
         if taken_from is None or now >= taken_from:
             return False
-        log.info("keys: Enter %.2f s after the %s screen appeared, not taken (pressed twice, "
-                 "or bouncing)", now - self.shown_at, self.session.phase)  # fmt: skip
+        log.info("keys: %s %.2f s after the %s screen appeared, not taken (pressed with the "
+                 "Enter before, or bouncing)", key, now - self.shown_at,
+                 self.session.phase)  # fmt: skip
         return True
 
     def now(self) -> float:
@@ -170,8 +175,13 @@ class FormulaScreen(Screen):
             self.menu()
         elif kind == fk.FORWARD:
             return
-        elif kind == fk.SUBMIT and self._enter_too_soon():
+        elif kind == fk.SUBMIT and self._too_soon("Enter"):
             return  # the Enter meant for the screen before: this one was not seen yet
+        elif kind == fk.DELETE and s.phase == ROUND_DONE and self._too_soon("."):
+            # The delete key with the Enter that submitted (beside it on a keypad,
+            # Backspace above it on a keyboard), or a last edit's key bouncing: it took
+            # the formula back, its result unseen, as a second Enter would skip it.
+            return
         elif s.phase == READY:
             if kind == fk.SUBMIT:
                 s.begin(self.now())
