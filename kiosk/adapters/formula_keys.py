@@ -12,14 +12,16 @@ the formula screen draws it (the keypad's own shape)::
 
 - ``0`` inserts the round's next digit; pressed again it joins the next one on:
   with 3489, ``0 0`` is ``34``.
-- ``+ - * /`` are themselves; ``.`` (or Backspace) deletes the last token (``pow(``
-  is one token); Enter submits.
+- ``+ - * /`` are themselves; ``.`` (or Backspace) deletes the last key's token
+  (``pow(`` from ``8`` is one token); Enter submits.
 - ``1`` is a hint in training (one per round); ``4`` opens the menu (leave the game).
 - ``2`` and ``3`` do nothing but remind the player that ``0`` gives the next digit.
 
 A full keyboard types the formula as text: its main-row digits are digits (the key
 table tells them apart from the keypad's: ``KeyAction.pad``), letters make ``pow`` and
-``sqrt``, ``(`` ``)`` ``,`` ``/`` are themselves, Esc is the menu.
+``sqrt``, ``(`` ``)`` ``,`` ``/`` are themselves, Esc is the menu. Each key is a token
+of its own, a letter too: Backspace takes back one letter, as a keyboard does, and
+letters count towards the formula's ``MAX_TOKENS`` keys like any other.
 
 NumLock off changes nothing (SDL2 still sends the keypad's own keys); a keypad that
 sends its navigation keys instead (End for 1, the arrows for 2 4 6 8...) gets the
@@ -29,6 +31,7 @@ same tokens, so on the formula screen the arrow keys mean 8 ``pow(``, 2, 4 menu 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,16 +127,24 @@ def token_of(action: Any) -> Token | None:
     return token_for(str(action.name), str(getattr(action, "char", "")), is_pad(action))
 
 
-FUNCTIONS = ("pow", "sqrt")
+# The keys a formula holds: a keypad formula needs at most 4 digits and a few
+# operators and brackets around each; a keyboard's letters are a key each. Without a
+# bound on letters, a word typed on a keyboard grew without end (the preview reads it
+# every frame) and one Backspace took all of it.
 MAX_TOKENS = 48
+
+# A formula taken back (``FormulaEditor.load``) as the keypad types it: a function
+# with its bracket is one token, as one key (``8``, ``5``) makes it.
+_KEYPAD_TOKEN = re.compile(r"pow\(|sqrt\(|\S", re.IGNORECASE)
 
 
 class FormulaEditor:
-    """The formula being typed, as tokens (``34`` is two digit tokens, ``pow(`` one).
+    """The formula being typed, as tokens: one a key (``34`` is two digit tokens,
+    ``pow(`` from the keypad's ``8`` one, ``pow(`` typed on a keyboard four), so
+    delete takes back the last key, whichever it was.
 
     ``digits`` is the round's number: ``NEXT_DIGIT`` inserts the digit after those
-    already typed. Keyboard letters gather into one word token, and ``(`` after
-    ``pow``/``sqrt`` joins it, so Backspace takes a whole ``pow(`` back as on the keypad.
+    already typed.
     """
 
     def __init__(self, digits: int) -> None:
@@ -164,11 +175,9 @@ class FormulaEditor:
         self.tokens = []
 
     def load(self, text: str) -> None:
-        """Start again from ``text`` (a formula taken back), tokens as if typed."""
-        self.tokens = []
-        for ch in text:
-            if ch.strip():
-                self.apply(Token(TEXT, ch))
+        """Start again from ``text`` (a formula taken back), tokens as the keypad would
+        have typed it (``pow(`` one token), spaces left out."""
+        self.tokens = _KEYPAD_TOKEN.findall(text)[:MAX_TOKENS]
 
     def apply(self, token: Token) -> bool:
         """Edit with ``token``; False if it changed nothing."""
@@ -187,12 +196,5 @@ class FormulaEditor:
             return True
         if token.kind != TEXT or not token.text:
             return False
-        text = token.text
-        last = self.tokens[-1] if self.tokens else ""
-        if text.isalpha() and last.isalpha():
-            self.tokens[-1] = last + text
-        elif text == "(" and last.lower() in FUNCTIONS:
-            self.tokens[-1] = last.lower() + "("
-        else:
-            self.tokens.append(text)
+        self.tokens.append(token.text)
         return True

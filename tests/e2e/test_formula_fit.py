@@ -46,6 +46,27 @@ def test_a_key_refused_because_the_formula_is_full_is_said(tmp_path: Path) -> No
         assert not any(t.startswith("Formula full") for t in d.texts)
 
 
+def test_letters_typed_on_a_keyboard_fill_the_formula_and_backspace_takes_one_back(
+    tmp_path: Path,
+) -> None:
+    # A keyboard's letters were one token the cap did not count: they ran on without
+    # end, and one Backspace took them all.
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9999,)))
+        d.settle()
+        d.pad("\n")
+        d.keyboard("x" * MAX_TOKENS)
+        editor = d.screen.editor  # type: ignore[attr-defined]
+        assert editor.text == "x" * MAX_TOKENS
+        assert not any(t.startswith("Formula full") for t in d.texts)
+        d.keyboard("x")  # one more: not taken, and that is said, with the keyboard's key
+        assert editor.text == "x" * MAX_TOKENS
+        assert "Formula full: delete with Backspace or press Enter" in d.texts, d.texts
+        d.keyboard("\b")
+        assert editor.text == "x" * (MAX_TOKENS - 1)
+        assert not any(t.startswith("Formula full") for t in d.texts)
+
+
 def test_the_formula_full_note_is_translated(tmp_path: Path) -> None:
     with kiosk_on_board(tmp_path, config=Config(language="uk")) as (d, _board):
         start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(9999,)))

@@ -42,15 +42,42 @@ def test_the_boards_buttons_are_not_editing_keys() -> None:
     assert token_for("menu", "") == Token(fk.MENU)
 
 
-def test_a_keyboard_types_brackets_commas_and_function_names() -> None:
-    editor = FormulaEditor(3489)
-    for ch in "POW(":
-        token = token_of(kp.action_for(0, ch))
-        assert token is not None
+def keyboard(editor: FormulaEditor, text: str) -> None:
+    """``text`` typed on a keyboard, through the key table (Backspace as ``\\b``)."""
+    for ch in text:
+        code = kp.K_BACKSPACE if ch == "\b" else ord(ch.lower()) if ch.isalpha() else 0
+        action = kp.action_for(code, "" if ch == "\b" else ch)
+        assert action is not None, ch
+        token = token_of(action)
+        assert token is not None, ch
         editor.apply(token)
-    assert editor.tokens == ["pow("]
-    editor.apply(Token(fk.DELETE))
-    assert editor.text == ""
+
+
+def test_a_keyboard_types_brackets_commas_and_function_names_a_key_at_a_time() -> None:
+    editor = FormulaEditor(3489)
+    keyboard(editor, "POW(")
+    assert editor.text == "pow("
+    keyboard(editor, "\b")  # Backspace takes back the bracket, as a keyboard does
+    assert editor.text == "pow"
+    keyboard(editor, "\b\b")
+    assert editor.text == "p"
+
+
+def test_backspace_after_a_mistyped_word_takes_back_one_letter_not_the_word() -> None:
+    # One Backspace took the whole word: "sqrtt" typo'd, and all of it was gone.
+    editor = FormulaEditor(3489)
+    keyboard(editor, "sqrtt\b(")
+    assert editor.text == "sqrt("
+
+
+def test_letters_count_towards_the_formulas_keys_and_stop_there() -> None:
+    # Letters gathered into one token the cap never counted: a word grew without end.
+    editor = FormulaEditor(3489)
+    keyboard(editor, "x" * (fk.MAX_TOKENS + 50))
+    assert editor.full and len(editor.text) == fk.MAX_TOKENS
+    assert not editor.apply(Token(fk.TEXT, "x"))
+    keyboard(editor, "\b")
+    assert len(editor.text) == fk.MAX_TOKENS - 1
 
 
 def test_main_row_digits_are_digits_when_the_key_table_tells_them_apart() -> None:
@@ -112,6 +139,8 @@ def test_a_formula_taken_back_comes_back_as_tokens() -> None:
     assert editor.tokens[0] == "pow(" and editor.text == "pow(3,4)+89"
     editor.apply(Token(fk.DELETE))
     assert editor.text == "pow(3,4)+8" and editor.next_digit == "9"
+    editor.load("sqrt( 34 )*pow(8, 9)")  # (spaces left out: the keypad types none)
+    assert editor.tokens[:2] == ["sqrt(", "3"] and "pow(" in editor.tokens
 
 
 @pytest.mark.parametrize("typed", ["2^5+78", "2.5*78", "25%78", "25+78!"])

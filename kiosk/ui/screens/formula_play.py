@@ -195,9 +195,11 @@ class FormulaScreen(Screen):
             elif kind == fk.DELETE:
                 self.take_back()
         elif s.phase == PLAYING:
-            self.edit(token)
+            self.edit(token, fk.is_pad(event))
 
-    def edit(self, token: fk.Token) -> None:
+    def edit(self, token: fk.Token, pad: bool = True) -> None:
+        """A key while the digits are shown; ``pad``: from the keypad (else a keyboard,
+        whose delete key is Backspace)."""
         s = self.session
         if token.kind == fk.SUBMIT:
             fb = s.submit(self.editor.text, self.now())
@@ -229,7 +231,10 @@ class FormulaScreen(Screen):
                 self.message, self.message_until = "", None  # (a tip typed past is stale)
         elif self.editor.full and token.kind in (fk.TEXT, fk.NEXT_DIGIT):
             # Said, not a key that does nothing: the formula holds fk.MAX_TOKENS keys.
-            self.say(self.t("Formula full: delete with . or press Enter"), bad=True)
+            if pad:
+                self.say(self.t("Formula full: delete with . or press Enter"), bad=True)
+            else:  # (a keyboard's . is a sign of the formula: its delete is Backspace)
+                self.say(self.t("Formula full: delete with Backspace or press Enter"), bad=True)
             self.play([fs.SOUND_REFUSED])
 
     def take_back(self) -> None:
