@@ -4,6 +4,9 @@ A real database file (WAL, synchronous=FULL: one fsync per commit) on a real dis
 (default: a temporary directory in /var/tmp, not a tmpfs; ``--dir`` to choose). Plays
 Cricket darts through ``LiveGame.dart`` (engine push + committed event) and, for the
 comparison, the same darts on the engine alone. Prints median and p99 in milliseconds.
+Then the save of a formula being typed (``LiveGame.save_draft``: one row written over,
+committed; the session makes one at most every ``DRAFT_SAVE_EVERY`` s) and how much it
+adds to the write-ahead log each time.
 
     .venv/bin/python bench/store.py [--darts 500] [--dir PATH]
 """
@@ -57,6 +60,9 @@ def main() -> None:
                 live.dart(DARTS[i % len(DARTS)])
                 stored.append((time.perf_counter() - t0) * 1000)
             assert not live.is_over()
+            store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # (the log empty)
+            drafts = draft_saves(store, args.darts)
+            per_save = path.with_name(path.name + "-wal").stat().st_size / len(drafts)
         engine = CricketGame(["Ann", "Bob"], round_limit=0)
         alone: list[float] = []
         for i in range(args.darts):
@@ -68,6 +74,21 @@ def main() -> None:
     median = statistics.median(stored) - statistics.median(alone)
     p99 = percentile(stored, 99) - percentile(alone, 99)
     print(f"added by the commit:               median {median:7.3f} ms   p99 {p99:7.3f} ms")
+    figures("formula typed, saved", drafts)
+    print(f"written to the write-ahead log:    {per_save / 1024:.1f} KiB a save")
+
+
+def draft_saves(store: Store, count: int) -> list[float]:
+    """``count`` saves of a formula being typed, a key more each time (ms each)."""
+    live = store.start_game("formula", ["Ann"], {"mode": "training"})
+    keys = ["3", "4", "+", "pow(", "8", ",", "9", ")"]
+    ms: list[float] = []
+    for i in range(count):
+        t0 = time.perf_counter()
+        live.save_draft(0, keys[: 1 + i % len(keys)])
+        ms.append((time.perf_counter() - t0) * 1000)
+    live.abandon()
+    return ms
 
 
 if __name__ == "__main__":

@@ -21,6 +21,12 @@ see :meth:`attach`.
 The clock survives a restart: while a player's clock runs, the session saves the time
 left with ``log.save_clock`` about once a second (from :meth:`update`, never on an
 input); a resumed session (``budget``) gives the player that time when they press Enter.
+The formula being typed survives a restart too (``note_draft``): the screen hands the
+session its keys after each change, and the session saves them with ``log.save_draft``
+at once, or, when it saved less than ``DRAFT_SAVE_EVERY`` ago, the latest keys once that
+time is up (from :meth:`update`). It is never an event: a resumed session
+(``draft``) gives the keys back to the editor of the turn they were typed in
+(:meth:`draft_for`), where the player still has to send them.
 The clock itself is ``kiosk.ui.formula_clock.TurnClock``; the values (``FormulaSetup``,
 ``Preview``, ``Feedback``, ``move_text``) are in ``kiosk.ui.formula_values`` and
 importable from here too.
@@ -64,6 +70,7 @@ from kiosk.ui.formula_clock import WARN_AT, TurnClock
 from kiosk.ui.formula_values import RULE_FIELDS, Feedback, FormulaSetup, Preview, move_text
 
 if TYPE_CHECKING:
+    from kiosk.adapters.store.games import Draft
     from kiosk.ui.games import GameLog
 
 __all__ = [
@@ -93,6 +100,13 @@ FormulaRecorder = Callable[[GameEvent], None]
 
 READY, PLAYING, ROUND_DONE, OVER = "ready", "playing", "round_done", "over"
 
+# s between two saves of the formula being typed. A save is one commit of one small row
+# (WAL, synchronous=FULL: a 4 KiB page appended to the log and an fsync), 0.25 ms on a
+# desktop's SSD (bench/store.py) and a few ms on a Pi's SD card, on the display loop. A
+# key typed after a pause is saved as it is typed; a burst of keys costs one save every
+# half second, not one a key (a cut loses at most the last half second of typing).
+DRAFT_SAVE_EVERY = 0.5
+
 # Sounds: the clips in kiosk/assets/sounds (the clock's own two, then Cricket's)
 SOUND_WARN, SOUND_TIMEOUT = "tick", "timeup"
 SOUND_ACCEPTED, SOUND_GOAL, SOUND_REFUSED, SOUND_WIN = "hit", "close", "undo", "win"
@@ -114,9 +128,11 @@ class FormulaSession:
         *,
         log: GameLog | None = None,
         budget: tuple[int, float] | None = None,
+        draft: Draft | None = None,
     ) -> None:
         """``log``: the game's log (a new ``MemoryGame`` if None); a resumed game's log
-        already holds its events, and ``budget`` is its saved clock (seat, seconds)."""
+        already holds its events, ``budget`` is its saved clock (seat, seconds) and
+        ``draft`` the formula that was being typed, not sent (``draft_for``)."""
         if setup.seed is None:
             # The store replays a game from its settings: the draw needs a fixed seed.
             setup = replace(setup, seed=random.SystemRandom().randrange(2**31))
@@ -143,6 +159,11 @@ class FormulaSession:
         # result and the game's end show, not a full clock nobody has.
         self.left_at_answer: float | None = None
         self.revision = 0
+        # A resumed turn's formula typed and not sent; the keys typed since and not yet
+        # saved (seat, keys), and when keys were last saved (``note_draft``).
+        self._draft_back = draft if draft is not None and draft.seq == self.log.seq else None
+        self._draft_pending: tuple[int, tuple[str, ...]] | None = None
+        self._draft_saved_at: float | None = None
         self._next_player(0.0)
 
     # -- the log -------------------------------------------------------------------
@@ -198,6 +219,45 @@ class FormulaSession:
             return
         seat = self.players.index(self.player)
         self.turn_clock.save(self.log, seat, self.remaining(now), now, force)
+
+    def draft_for(self, player: str | None) -> tuple[str, ...]:
+        """The keys ``player`` had typed in this turn, not sent, when the game was saved
+        (a resumed game), once; () if none. Only for the turn they were typed in: the
+        player's seat, no event since."""
+        draft, self._draft_back = self._draft_back, None
+        if draft is None or player is None or player not in self.players:
+            return ()
+        if draft.seat != self.players.index(player) or draft.seq != self.log.seq:
+            self._draft_back = draft  # (another player's turn first: not theirs)
+            return ()
+        return draft.tokens
+
+    def note_draft(self, tokens: tuple[str, ...], now: float) -> None:
+        """The keys typed in this turn, changed: saved now, or by ``update`` once
+        ``DRAFT_SAVE_EVERY`` has gone by since the last save (``draft_due``)."""
+        if self.phase != PLAYING or self.player is None or self.player == self.computer:
+            return
+        self._draft_pending = (self.players.index(self.player), tuple(tokens))
+        due = self.draft_due
+        if due is not None and now >= due:
+            self._save_draft(now)
+
+    @property
+    def draft_due(self) -> float | None:
+        """When keys typed and not yet saved are to be saved (None: none wait)."""
+        if self._draft_pending is None:
+            return None
+        return 0.0 if self._draft_saved_at is None else self._draft_saved_at + DRAFT_SAVE_EVERY
+
+    def _save_draft(self, now: float) -> None:
+        pending, self._draft_pending = self._draft_pending, None
+        if pending is None:
+            return
+        self._draft_saved_at = now
+        try:
+            self.log.save_draft(*pending)
+        except Exception as e:  # never stops the game; the log's failure raises the banner
+            log.warning("formula typed not saved: %s", e)
 
     # -- questions -------------------------------------------------------------------
 
@@ -373,7 +433,11 @@ class FormulaSession:
         return Feedback(True, sounds + after)
 
     def update(self, now: float) -> list[str]:
-        """Run the clock: the sounds to play (warning at 10 s, timeout at 0)."""
+        """Run the clock: the sounds to play (warning at 10 s, timeout at 0); keys typed
+        and not yet saved are saved once due."""
+        due = self.draft_due
+        if due is not None and now >= due and self.phase == PLAYING:
+            self._save_draft(now)
         if self.phase != PLAYING or self.turn_clock.deadline is None:
             return []
         sounds: list[str] = []
@@ -437,6 +501,7 @@ class FormulaSession:
         if not ok or not isinstance(move, Move):
             return None
         log.info("%s takes back %r", move.player, move.formula)
+        self._draft_pending = None  # (the undo's commit deleted the stored one)
         self.player, self.phase, self.shown_round = move.player, PLAYING, None
         self.hint = None  # the round's one hint stays used (``_hinted``)
         self.turn_clock.start(now, self.time_limit)
@@ -456,6 +521,9 @@ class FormulaSession:
     # -- inside ----------------------------------------------------------------------
 
     def _after_move(self, now: float) -> list[str]:
+        # The move's commit deleted the stored draft: keys typed for the turn it ended
+        # must not be saved after it, for the next one.
+        self._draft_pending = self._draft_back = None
         deadline = self.turn_clock.deadline
         if deadline is not None:  # (none: the computer's move, a concede between turns)
             self.left_at_answer = max(0.0, deadline - now)

@@ -106,6 +106,10 @@ class GameLog(Protocol):
 
     def save_clock(self, seat: int, remaining_s: float) -> None: ...
 
+    def save_draft(self, seat: int, tokens: Sequence[str]) -> None:
+        """The formula typed and not sent (its keys; none: forgotten). Never an event."""
+        ...
+
     def is_over(self) -> bool: ...
 
     def finish(self) -> Any: ...
@@ -351,10 +355,12 @@ class GameKeeper:
         from kiosk.ui.formula_session import FormulaSession, FormulaSetup
 
         budget = self.store.games.clock(record.id)
+        draft = self.store.games.draft(record.id)
         return FormulaSession(
             FormulaSetup.from_settings(names, settings),
             log=live,
             budget=budget,
+            draft=draft,
         )
 
     def ends_lost(self, record: GameRecord) -> bool:

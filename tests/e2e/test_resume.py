@@ -237,6 +237,57 @@ def test_a_formula_round_resumes_with_the_time_that_was_left(tmp_path: Path) -> 
         assert 67 <= resumed.remaining(time.monotonic()) <= 71
 
 
+def typed_then_power_cut(tmp_path: Path, keys: str) -> None:
+    """A solo game on 3489: Enter, ``keys`` typed and not sent, and the power goes."""
+    with kiosk_on_board(tmp_path) as (d, _board):
+        start_formula(d.kiosk, FormulaSetup(names=("Anna",), digits=(3489, 3001)))
+        d.settle()
+        d.pad("\n" + keys)
+        store = d.kiosk.store
+        assert store is not None
+        typed = tuple(d.screen.editor.tokens)  # type: ignore[attr-defined]
+        # (the last keys of a burst are saved within DRAFT_SAVE_EVERY: the loop wakes)
+        d.wait_for(lambda: (draft := store.games.draft(1)) is not None and
+                   draft.tokens == typed, what="the formula typed saved")  # fmt: skip
+
+
+def test_a_formula_typed_and_not_sent_at_a_power_cut_is_still_typed_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    typed_then_power_cut(tmp_path, "00+0")  # 34+8
+    assert stored_events(tmp_path) == []  # kept, and never as a formula sent
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        resumed = d.screen.session  # type: ignore[attr-defined]
+        assert resumed.phase == READY and "34+8" not in d.texts  # the digits still hidden
+        d.look()
+        d.press("\n")
+        assert resumed.phase == PLAYING
+        assert d.screen.editor.text == "34+8"  # type: ignore[attr-defined]
+        assert "34+8" in d.texts
+        assert "Typed before the restart, not sent yet: press Enter to send it" in d.texts
+        assert stored_events(tmp_path) == []
+        d.pad("0\n")  # the last digit, and sent: as if the power had stayed on
+        assert stored_events(tmp_path) == [(1, "formula", '{"formula":"34+89","seat":0}')]
+        assert resumed.game.score("Anna") == 424
+
+
+def test_a_double_enter_at_the_restart_shows_the_formula_typed_and_does_not_send_it(
+    tmp_path: Path,
+) -> None:
+    typed_then_power_cut(tmp_path, "00+00")  # 34+89, whole, and not sent
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        d.look()
+        d.read_screen()  # (the first Enter is meant: the player has read whose turn it is)
+        d.press("\n\n", hasty=True)  # the second Enter of a double press, or a bounce
+        assert d.screen.session.phase == PLAYING  # type: ignore[attr-defined]
+        assert d.screen.editor.text == "34+89"  # type: ignore[attr-defined]
+        assert stored_events(tmp_path) == []  # seen first, sent only when meant
+        d.pad("\n")
+        assert stored_events(tmp_path) == [(1, "formula", '{"formula":"34+89","seat":0}')]
+
+
 def test_a_resumed_duel_does_not_show_the_first_answers_score_before_the_second_answers(
     tmp_path: Path,
 ) -> None:

@@ -187,6 +187,57 @@ def test_a_formula_answer_takes_its_turns_clock_with_it_in_one_commit(db):
         assert store.games.clock(live.id) is None
 
 
+def test_a_formula_typed_and_not_sent_is_kept_for_its_turn_and_is_never_an_event(db):
+    from kiosk.adapters.store import Draft
+
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        live = store.start_game("formula", ["Ann"], {"mode": "training",
+                                                     "digits": [3489, 3001]})  # fmt: skip
+        live.save_draft(0, ["3", "4", "+", "pow("])
+    with Store.open(db) as store:
+        assert store.games.draft(live.id) == Draft(0, 0, ("3", "4", "+", "pow("))
+        assert store.games.events(live.id) == []  # not a formula sent
+        assert store.games.replay(live.id).score("Ann") == 501
+        resumed = store.resume(live.id)
+        resumed.save_draft(0, [])  # all deleted again: nothing to bring back
+        assert store.games.draft(live.id) is None
+
+
+def test_an_answer_takes_the_formula_typed_with_it_in_one_commit(db):
+    # Else a cut right after the answer would bring its keys back in the next turn.
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        live = store.start_game("formula", ["Ann"], {"mode": "training",
+                                                     "digits": [5001, 5001, 5001]})  # fmt: skip
+        live.save_draft(0, ["5", "0", "+"])
+        live.submit(0, "50+0*1")
+        assert store.games.draft(live.id) is None
+        live.save_draft(0, ["5"])
+        live.undo()  # (a take-back: the turn is answered again, its keys put back anew)
+        assert store.games.draft(live.id) is None
+        live.save_draft(0, ["5"])
+        live.timeout(0)
+        assert store.games.draft(live.id) is None
+        live.save_draft(0, ["5"])
+        live.abandon()
+        assert store.games.draft(live.id) is None
+
+
+def test_a_formula_typed_before_events_it_did_not_see_is_not_given_back(db):
+    with Store.open(db) as store:
+        store.players.add("Ann")
+        live = store.start_game("formula", ["Ann"], {"mode": "training",
+                                                     "digits": [5001, 5001]})  # fmt: skip
+        live.submit(0, "50+0*1")
+        store.db.conn.execute(  # (as no kiosk writes it: a draft from before the answer)
+            "INSERT INTO game_drafts VALUES (?, 0, 0, '[\"5\"]', 'x')", (live.id,)
+        )
+        assert store.games.draft(live.id) is None
+        store.db.conn.execute("UPDATE game_drafts SET seq = 1, tokens = '{}'")
+        assert store.games.draft(live.id) is None  # nor one that is not a list of keys
+
+
 WRITER = textwrap.dedent(
     """
     import sys

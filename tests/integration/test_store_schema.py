@@ -307,6 +307,33 @@ def test_a_version_3_file_migrates_keeping_its_events_append_only_and_takes_conc
     assert (tmp_path / "kiosk.sqlite3.schema-v3.bak").exists()
 
 
+def test_a_version_6_file_migrates_and_keeps_a_formula_typed_apart_from_its_events(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=6).close()
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute(
+            "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
+        )
+        raw.execute(
+            "INSERT INTO games (id, kind, variant, settings, mode, started_at) VALUES"
+            """ (1, 'formula', 'classic', '{"mode": "training", "digits": [3001, 9839]}',"""
+            " 'training', 'x')"
+        )
+        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
+        payload = '{"seat": 0, "formula": "300*1"}'
+        raw.execute("INSERT INTO game_events VALUES (1, 1, 'formula', ?, 'x')", (payload,))
+        raw.commit()
+    with Store.open(path) as store:
+        assert version(path) == SCHEMA_VERSION
+        live = store.resume(1)
+        live.save_draft(0, ["9", "8", "+"])  # a v7 table
+        assert store.games.draft(1) is not None
+        assert [e.kind for e in store.games.events(1)] == ["formula"]
+        live.submit(0, "98+3*9")
+        assert store.games.draft(1) is None
+    assert (tmp_path / "kiosk.sqlite3.schema-v6.bak").exists()
+
+
 def _another_opens_it_after(monkeypatch, path, calls):
     """After the ``calls``-th read of the schema version, another program opens the new
     file and makes it whole (the kiosk starting as ``players add`` runs); returns what

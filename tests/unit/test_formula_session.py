@@ -334,3 +334,57 @@ def test_the_best_formula_shown_is_never_worse_than_the_players_own() -> None:
     assert session.submit("34+89", 4.0).accepted  # (worse than the solver's: its best)
     best = session.best_for(2, "Ann")
     assert best.formula != "34+89" and best.points > 123
+
+
+def test_a_formula_being_typed_is_saved_at_once_then_at_most_every_half_second() -> None:
+    from kiosk.adapters.store.memory import MemoryGame
+    from kiosk.ui.formula_session import DRAFT_SAVE_EVERY
+
+    session, _ = solo(3489, 3001)
+    memory = session.log
+    assert isinstance(memory, MemoryGame)
+    session.begin(0.0)
+    session.note_draft(("3",), 1.0)  # a key after a pause: saved as it is typed
+    assert memory.draft == (0, 0, ("3",))
+    session.note_draft(("3", "4"), 1.1)  # a burst: the latest keys wait for their time
+    session.note_draft(("3", "4", "+"), 1.2)
+    assert memory.draft == (0, 0, ("3",)) and session.draft_due == 1.0 + DRAFT_SAVE_EVERY
+    session.update(1.3)
+    assert memory.draft == (0, 0, ("3",))
+    session.update(1.0 + DRAFT_SAVE_EVERY)
+    assert memory.draft == (0, 0, ("3", "4", "+")) and session.draft_due is None
+
+
+def test_keys_typed_for_a_turn_are_never_saved_for_the_next_one() -> None:
+    from kiosk.adapters.store.memory import MemoryGame
+
+    session, _ = solo(3489, 3001)
+    memory = session.log
+    assert isinstance(memory, MemoryGame)
+    session.begin(0.0)
+    session.note_draft(("3",), 1.0)
+    session.note_draft(("3", "4", "+", "8", "9"), 1.1)  # waiting for its time ...
+    assert session.submit("34+89", 1.2).accepted  # ... and sent first
+    assert memory.draft is None and session.draft_due is None
+    session.update(5.0)
+    assert memory.draft is None
+    session.next_round(6.0)
+    session.note_draft(("3",), 6.0)  # (keys before the digits show are nobody's)
+    assert session.phase == PLAYING and memory.draft == (0, 1, ("3",))
+
+
+def test_a_resumed_game_gives_the_formula_typed_back_once_to_its_turn_only() -> None:
+    from kiosk.adapters.store import Draft
+    from kiosk.adapters.store.memory import MemoryGame
+
+    setup = FormulaSetup(names=("Anna", "Bob"), mode="duel", digits=(3489, 3001), seed=1)
+    memory = MemoryGame("formula", setup.settings(), setup.names)
+    keys = ("3", "4", "+")
+    session = FormulaSession(setup, log=memory, draft=Draft(1, 0, keys))  # Bob's keys
+    assert session.player == "Anna"  # (round 1: the first seat answers first)
+    assert session.draft_for("Anna") == ()  # another seat's keys are not hers
+    session = FormulaSession(setup, log=memory, draft=Draft(0, 0, keys))
+    assert session.draft_for("Anna") == keys
+    assert session.draft_for("Anna") == ()  # once
+    stale = FormulaSession(setup, log=memory, draft=Draft(0, 3, keys))
+    assert stale.draft_for("Anna") == ()  # typed after events this log does not hold

@@ -31,7 +31,7 @@ from typing import Any, Unpack
 
 from kiosk.adapters.store import results as _results
 from kiosk.adapters.store.db import Db, utc_now
-from kiosk.adapters.store.games import GameError, GameRecord, Games, StartOptions
+from kiosk.adapters.store.games import Draft, GameError, GameRecord, Games, StartOptions
 from kiosk.adapters.store.league import (
     League,
     LeagueError,
@@ -58,6 +58,7 @@ log = logging.getLogger("kiosk.store")
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Draft",
     "GameError",
     "GameRecord",
     "ImportReport",

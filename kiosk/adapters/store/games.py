@@ -44,6 +44,16 @@ class GameRecord:
         return self.mode == "rated"
 
 
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A formula typed and not sent: the keys of the player at ``seat``, typed when the
+    game's log held ``seq`` events. Never an event: only put back in the editor."""
+
+    seat: int
+    seq: int
+    tokens: tuple[str, ...]
+
+
 def _variant(kind: str, settings: Mapping[str, Any]) -> str:
     if kind == "cricket":
         return str(settings.get("variant", "standard"))
@@ -194,6 +204,9 @@ class Games:
                 # The clock saved was for the turn just answered, in this same commit: a
                 # power cut right after it must not give the next turn what it had left.
                 c.execute("DELETE FROM game_clocks WHERE game_id = ?", (game_id,))
+            # A formula typed was for the game as it stood before these events (a formula
+            # sent, a turn run out, an undo): never to come back in another turn.
+            c.execute("DELETE FROM game_drafts WHERE game_id = ?", (game_id,))
         return int(seq)
 
     def events(self, game_id: int) -> list[GameEvent]:
@@ -256,6 +269,7 @@ class Games:
             (status, self._db.now(), game_id),
         )
         c.execute("DELETE FROM game_clocks WHERE game_id = ?", (game_id,))
+        c.execute("DELETE FROM game_drafts WHERE game_id = ?", (game_id,))
 
     def save_clock(self, game_id: int, seat: int, remaining_s: float) -> None:
         """Remembers the time left on a formula clock (call it every second or so)."""
@@ -273,6 +287,45 @@ class Games:
             "SELECT seat, remaining_ms FROM game_clocks WHERE game_id = ?", (game_id,)
         ).fetchone()
         return None if row is None else (int(row[0]), int(row[1]) / 1000)
+
+    def save_draft(self, game_id: int, seat: int, seq: int, tokens: Sequence[str]) -> None:
+        """Remembers the formula the player at ``seat`` is typing (its keys), for the
+        turn after event ``seq``; none typed (``tokens`` empty) forgets it. One small
+        row written over, committed (see ``FormulaSession.note_draft`` for how often)."""
+        with self._db.transaction() as c:
+            if not tokens:
+                c.execute("DELETE FROM game_drafts WHERE game_id = ?", (game_id,))
+                return
+            c.execute(
+                """INSERT INTO game_drafts (game_id, seat, seq, tokens, at) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (game_id) DO UPDATE SET seat = excluded.seat,
+                   seq = excluded.seq, tokens = excluded.tokens, at = excluded.at""",
+                (game_id, seat, seq, json.dumps(list(tokens), separators=(",", ":")),
+                 self._db.now()),
+            )  # fmt: skip
+
+    def draft(self, game_id: int) -> Draft | None:
+        """The formula typed and not sent, as last saved, or None. Only for the turn it
+        was typed in: a draft whose ``seq`` is not the log's length is not returned (the
+        events since would have deleted it; a row that is not a list of keys neither)."""
+        c = self._db.conn
+        row = c.execute(
+            "SELECT seat, seq, tokens FROM game_drafts WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        events = c.execute(
+            "SELECT COUNT(*) FROM game_events WHERE game_id = ?", (game_id,)
+        ).fetchone()[0]
+        try:
+            tokens = json.loads(row[2])
+        except ValueError:
+            return None
+        if int(row[1]) != int(events) or not isinstance(tokens, list):
+            return None
+        if not all(isinstance(t, str) for t in tokens):
+            return None
+        return Draft(int(row[0]), int(row[1]), tuple(tokens))
 
 
 def _team_of_seat(settings: Mapping[str, Any], seats: int) -> list[int | None]:

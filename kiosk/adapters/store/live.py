@@ -12,6 +12,7 @@ kiosk whose database cannot be opened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kiosk.adapters.store.games import GameError, GameRecord, Games
@@ -123,6 +124,16 @@ class LiveGame:
         except Exception as e:
             self.failure = str(e)
             raise NotSaved(f"clock not saved: {e}") from e
+        self.failure = ""
+
+    def save_draft(self, seat: int, tokens: Sequence[str]) -> None:
+        """Formula: the keys the player at ``seat`` has typed and not sent, committed
+        (never an event: a resumed turn finds them in its editor)."""
+        try:
+            self._games.save_draft(self.record.id, seat, self.seq, tokens)
+        except Exception as e:
+            self.failure = str(e)
+            raise NotSaved(f"formula typed not saved: {e}") from e
         self.failure = ""
 
     def is_over(self) -> bool:

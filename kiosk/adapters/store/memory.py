@@ -40,6 +40,7 @@ class MemoryGame:
         self.engine: Engine = new_game(kind, self.settings, self.players)
         self.events: list[GameEvent] = []
         self.clock: tuple[int, float] | None = None
+        self.draft: tuple[int, int, tuple[str, ...]] | None = None  # seat, seq, keys
         self.status = "playing"
         self.failure = ""  # a memory log never fails to save
         for event in events:
@@ -70,6 +71,7 @@ class MemoryGame:
                 for event in self.events:
                     apply(self.engine, event, self.players)
             raise
+        self.draft = None  # (typed for the game as it was: as the store's log does)
         return result
 
     def dart(self, dart: Dart | str) -> None:
@@ -101,6 +103,9 @@ class MemoryGame:
 
     def save_clock(self, seat: int, remaining_s: float) -> None:
         self.clock = (seat, max(0.0, remaining_s))
+
+    def save_draft(self, seat: int, tokens: Sequence[str]) -> None:
+        self.draft = (seat, self.seq, tuple(tokens)) if tokens else None
 
     def is_over(self) -> bool:
         return self.engine.outcome() is not None

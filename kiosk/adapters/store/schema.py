@@ -229,6 +229,22 @@ def _v5_concede_events(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _v7_drafts(conn: sqlite3.Connection) -> None:
+    # The formula a player is typing, not yet sent (the editor's keys, JSON). Not game
+    # state, never an event and never replayed: it lets a resumed turn find its formula
+    # still typed. ``seq`` is how many events the game had when it was saved: a draft is
+    # for that turn only (each event recorded deletes it in its own commit).
+    conn.execute(
+        """CREATE TABLE game_drafts (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            tokens TEXT NOT NULL,               -- JSON: the keys typed, as the editor holds them
+            at TEXT NOT NULL
+        )"""
+    )
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     _v1_initial,
@@ -237,6 +253,7 @@ MIGRATIONS: list[Migration] = [
     _v4_apostrophes,
     _v5_concede_events,
     _v6_yo,
+    _v7_drafts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -269,7 +269,9 @@ class FormulaPause(GameMenu):
         deadline = self.session.deadline
         if not self._running() or deadline is None:
             return None
-        return next_second(self.game_screen.now(), deadline)
+        due = self.session.draft_due  # (the formula typed, saved by ``update``)
+        tick = next_second(self.game_screen.now(), deadline)
+        return tick if due is None else min(tick, due)
 
 
 def rematch_setup(setup: FormulaSetup) -> FormulaSetup:

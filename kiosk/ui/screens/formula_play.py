@@ -59,6 +59,10 @@ class FormulaScreen(Screen):
         self.clock = time.monotonic()
         self.editor = FormulaEditor(session.game.digits)
         self._editor_for: tuple[int, str | None] = (session.game.round, session.player)
+        # The editor holds a formula typed before a restart, not touched since: it is
+        # not sent by an Enter that only meant to show the digits (``enter_taken_from``).
+        self.restored = False
+        self._take_draft()
         self.message = ""
         self.message_bad = False
         self.message_is_tip = False
@@ -87,10 +91,11 @@ class FormulaScreen(Screen):
         after the screen that waits for it appeared (a player named, a round's result),
         and after the digits appeared while nothing is typed (the second Enter of a
         double press on "Enter to see the digits" would submit an empty formula, and
-        the player hear it refused); None while Enter submits a formula typed, or ends
-        nothing (the game over)."""
+        the player hear it refused) or only a formula typed before a restart (it would
+        be sent unseen); None while Enter submits a formula typed, or ends nothing (the
+        game over)."""
         phase = self.session.phase
-        if phase == PLAYING and not self.editor.text:
+        if phase == PLAYING and (not self.editor.text or self.restored):
             return self.shown_at + ENTER_GUARD_S
         if phase not in (READY, ROUND_DONE):
             return None
@@ -137,8 +142,8 @@ class FormulaScreen(Screen):
             self.finish()
 
     def wake_at(self) -> float | None:
-        times = [t for t in (self.message_until, self.end_at) if t is not None]
         s = self.session
+        times = [t for t in (self.message_until, self.end_at, s.draft_due) if t is not None]
         if s.phase == PLAYING and s.deadline is not None:
             # the next whole second of the countdown (and the 10 s warning on one)
             times.append(next_second(self.clock, s.deadline))
@@ -186,6 +191,10 @@ class FormulaScreen(Screen):
             if kind == fk.SUBMIT:
                 s.begin(self.now())
                 self._sync()
+                if self.restored and self.editor.text:
+                    self.tip(
+                        self.t("Typed before the restart, not sent yet: press Enter to send it")
+                    )
             else:
                 self.say(self.t("Press Enter to see the digits and start the clock"))
         elif s.phase == ROUND_DONE:
@@ -226,6 +235,8 @@ class FormulaScreen(Screen):
         elif token.kind == fk.NEXT_DIGIT and self.editor.next_digit is None:
             self.tip(self.t("All four digits are in"))  # (0 did nothing, and said nothing)
         elif self.editor.apply(token):
+            self.restored = False
+            s.note_draft(tuple(self.editor.tokens), self.now())
             self.error_position = None
             if self.message_bad or self.message_is_tip:
                 self.message, self.message_until = "", None  # (a tip typed past is stale)
@@ -254,6 +265,7 @@ class FormulaScreen(Screen):
         self._sync()
         if move.formula:
             self.editor.load(move.formula)
+            s.note_draft(tuple(self.editor.tokens), self.now())
         self.play(["undo"])
 
     def feedback(self, fb: Feedback) -> None:
@@ -296,9 +308,19 @@ class FormulaScreen(Screen):
         if key != self._editor_for:
             self._editor_for = key
             self.editor = FormulaEditor(s.game.digits)
+            self.restored = False
+            self._take_draft()
             self.error_position = None
             self.refused_text = ""
             self.dirty = True
+
+    def _take_draft(self) -> None:
+        """A resumed game: the formula its player had typed in this turn, not sent, back
+        in the editor (``FormulaSession.draft_for``), to be sent or changed."""
+        tokens = self.session.draft_for(self.session.player)
+        if tokens:
+            self.editor.tokens = list(tokens[: fk.MAX_TOKENS])
+            self.restored = True
 
     # -- drawing ---------------------------------------------------------------------
 
