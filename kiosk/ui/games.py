@@ -35,6 +35,10 @@ A game's life in the database (decided here, documented for the bar):
   correction: one that is over is finished at start, and so is every older game over.
   The newest one not over is offered for resume (``kiosk.ui.screens.resume``); older
   ones in play are abandoned (their events stay in the database).
+- a side game (formula darts while a Cricket player waits) is no game of its own: no
+  result, never offered. It is kept with its Cricket game (``side_log``: a row written
+  over at each change), comes back when that game is resumed (``side_sessions``), and
+  goes when that game ends.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -225,6 +230,58 @@ class GameKeeper:
             game_log = MemoryGame(kind, settings, names)
         self.open.append(game_log)
         return game_log
+
+    # -- side games ----------------------------------------------------------------------
+
+    def side_log(self, cricket_log: GameLog, seat: int, setup: FormulaSetup) -> GameLog | None:
+        """The log of a side game (formula darts while you wait) of the player at ``seat``
+        beside the Cricket game played on ``cricket_log``: a ``KeptGame`` kept with that
+        game in the database (``Games.save_side_game``), or None (a ``MemoryGame``, the
+        session's own) when the Cricket game is not stored. ``setup``'s seed fixed. Never
+        a game of its own: no result, no offer at start, nothing closed here."""
+        game_id = getattr(cricket_log, "id", None)
+        if self.store is None or game_id is None:
+            return None
+        from kiosk.adapters.store.memory import KeptGame
+
+        games = self.store.games
+        keep = partial(games.save_side_game, int(game_id), seat)
+        return KeptGame("formula", setup.settings(), setup.names, keep=keep)
+
+    def side_sessions(
+        self, cricket_log: GameLog, players: Sequence[str]
+    ) -> dict[str, FormulaSession]:
+        """The side games kept beside the Cricket game on ``cricket_log`` (resumed), by
+        player (``players``: the game's, by seat), as they were: their clock's time left
+        and their formula typed. Those over, or that do not replay, are left out."""
+        game_id = getattr(cricket_log, "id", None)
+        if self.store is None or game_id is None:
+            return {}
+        from kiosk.adapters.store.games import Draft
+        from kiosk.adapters.store.memory import KeptGame
+        from kiosk.ui.formula_session import FormulaSession, FormulaSetup
+
+        games = self.store.games
+        try:
+            kept = games.side_games(int(game_id))
+        except Exception as e:
+            log.error("game %s: its side games cannot be read: %s", game_id, e)
+            return {}
+        out: dict[str, FormulaSession] = {}
+        for seat, state in kept.items():
+            try:
+                name = str(players[seat])
+                keep = partial(games.save_side_game, int(game_id), seat)
+                side = KeptGame.from_state(state, (name,), keep)
+                if side.is_over():
+                    continue
+                setup = FormulaSetup.from_settings((name,), dict(side.settings))
+                draft = None if side.draft is None else Draft(*side.draft)
+                out[name] = FormulaSession(setup, log=side, budget=side.clock, draft=draft)
+            except Exception as e:  # (a side game: the match goes on without it)
+                log.error("game %s: the side game of seat %d does not replay: %s",
+                          game_id, seat, e)  # fmt: skip
+        return out
 
     # -- games that end ----------------------------------------------------------------
 

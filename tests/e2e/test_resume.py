@@ -18,6 +18,7 @@ from kiosk_support import (
     db_file,
     kiosk_on_board,
     send,
+    side_game_on_hold,
     start_game,
     stored_events,
 )
@@ -357,6 +358,69 @@ def test_a_side_game_leaves_the_cricket_game_in_play(tmp_path: Path) -> None:
     with Store.open(db_file(tmp_path)) as store:
         assert [g.kind for g in store.games.unfinished()] == ["cricket"]
         assert len(store.games.events(1)) == 4
+
+
+def test_a_side_game_comes_back_with_its_cricket_game_after_a_power_cut(tmp_path: Path) -> None:
+    # It was kept in memory only: the match came back, the side game was gone.
+    with kiosk_on_board(tmp_path) as (d, board):
+        side_game_on_hold(d, board, ["T20", "T20", "T20"])
+        side = d.screen
+        session = side.session  # type: ignore[attr-defined]
+        player = side.side_player  # type: ignore[attr-defined]
+        d.pad("\n0000\n")  # round 1: the four digits as one number
+        d.pad("\n")  # the round's result seen: round 2, its clock running
+        assert session.game.round == 2 and session.phase == PLAYING
+        score, digits = session.game.score(player), str(session.game.digits)
+        d.pad("00")  # two digits typed, not sent ... and the power goes
+        store = d.kiosk.store
+        assert store is not None
+
+        def kept() -> bool:
+            draft = store.games.side_games(1).get(0, {}).get("draft")
+            return draft is not None and draft[2] == [digits[0], digits[1]]
+
+        d.wait_for(kept, what="the side game kept")
+    with Store.open(db_file(tmp_path)) as store:  # never a game of its own
+        assert [(g.id, g.kind) for g in store.games.unfinished()] == [(1, "cricket")]
+        assert [kind for _, kind, _ in stored_events(tmp_path)] == ["dart"] * 3
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        assert d.screen.name == "cricket"
+        open_side_game(d.kiosk, d.screen)
+        d.settle()
+        assert d.screen.name == "formula-side"
+        back = d.screen.session  # type: ignore[attr-defined]
+        assert d.screen.side_player == player  # type: ignore[attr-defined]
+        assert back.game.round == 2 and back.game.score(player) == score
+        assert str(back.game.digits) == digits and back.phase == READY
+        d.pad("\n")
+        assert d.screen.editor.text == digits[:2]  # type: ignore[attr-defined]
+
+
+def test_a_cricket_game_that_ends_takes_its_side_games_with_it(tmp_path: Path) -> None:
+    with kiosk_on_board(tmp_path) as (d, board):
+        side_game_on_hold(d, board, ["T20", "T20", "T20"])
+        d.pad("\n00")
+        store = d.kiosk.store
+        assert store is not None
+        d.wait_for(lambda: bool(store.games.side_games(1)), what="the side game kept")
+    with Store.open(db_file(tmp_path)) as store:
+        store.abandon(1)
+        assert store.games.side_games(1) == {}
+
+
+def test_a_side_game_that_does_not_replay_is_left_out_and_the_match_goes_on(
+    tmp_path: Path,
+) -> None:
+    left_with_one_dart(tmp_path)
+    with Store.open(db_file(tmp_path)) as store:
+        bad = {"settings": {"mode": "training"}, "events": [{"kind": "dart", "payload": {}}]}
+        store.games.save_side_game(1, 1, bad)
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        assert d.screen.name == "cricket"
+        assert d.screen.side_games == {}  # type: ignore[attr-defined]
+        assert d.screen.session.game.marks("Anna", 20) == 3  # type: ignore[attr-defined]
 
 
 def test_a_stored_game_that_does_not_replay_is_set_aside_with_the_reason(tmp_path: Path) -> None:

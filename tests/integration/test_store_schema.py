@@ -334,6 +334,32 @@ def test_a_version_6_file_migrates_and_keeps_a_formula_typed_apart_from_its_even
     assert (tmp_path / "kiosk.sqlite3.schema-v6.bak").exists()
 
 
+def test_a_version_7_file_migrates_and_keeps_side_games_until_their_game_ends(tmp_path):
+    path = tmp_path / "kiosk.sqlite3"
+    connect(path, migrate_to=7).close()
+    with closing(sqlite3.connect(path)) as raw:
+        for pid, name in ((1, "Ann"), (2, "Bob")):
+            raw.execute(
+                "INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, 'x')",
+                (pid, name, name.lower()),
+            )
+        raw.execute(
+            "INSERT INTO games (id, kind, variant, settings, mode, started_at)"
+            " VALUES (1, 'cricket', 'standard', '{}', 'training', 'x')"
+        )
+        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL), (1, 1, 2, NULL)")
+        raw.commit()
+    with Store.open(path) as store:
+        assert version(path) == SCHEMA_VERSION
+        store.games.save_side_game(1, 1, {"settings": {"mode": "training"}, "events": []})
+        assert store.games.side_games(1) == {1: {"settings": {"mode": "training"}, "events": []}}
+        store.resume(1).dart("T20")  # the match's own inputs leave it be
+        assert list(store.games.side_games(1)) == [1]
+        store.abandon(1)
+        assert store.games.side_games(1) == {}
+    assert (tmp_path / "kiosk.sqlite3.schema-v7.bak").exists()
+
+
 def _another_opens_it_after(monkeypatch, path, calls):
     """After the ``calls``-th read of the schema version, another program opens the new
     file and makes it whole (the kiosk starting as ``players add`` runs); returns what

@@ -270,6 +270,7 @@ class Games:
         )
         c.execute("DELETE FROM game_clocks WHERE game_id = ?", (game_id,))
         c.execute("DELETE FROM game_drafts WHERE game_id = ?", (game_id,))
+        c.execute("DELETE FROM side_games WHERE game_id = ?", (game_id,))
 
     def save_clock(self, game_id: int, seat: int, remaining_s: float) -> None:
         """Remembers the time left on a formula clock (call it every second or so)."""
@@ -326,6 +327,34 @@ class Games:
         if not all(isinstance(t, str) for t in tokens):
             return None
         return Draft(int(row[0]), int(row[1]), tuple(tokens))
+
+    def save_side_game(self, game_id: int, seat: int, state: Mapping[str, Any]) -> None:
+        """Keeps the side game of the player at ``seat`` beside game ``game_id`` (a
+        Cricket game in play): ``state`` (JSON: ``KeptGame.state``) written over."""
+        text = json.dumps(dict(state), sort_keys=True, separators=(",", ":"))
+        with self._db.transaction() as c:
+            c.execute(
+                """INSERT INTO side_games (game_id, seat, state, at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (game_id, seat) DO UPDATE SET
+                   state = excluded.state, at = excluded.at""",
+                (game_id, seat, text, self._db.now()),
+            )
+
+    def side_games(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """The side games kept beside game ``game_id``, by seat (a row that is not a
+        JSON object is left out)."""
+        rows = self._db.conn.execute(
+            "SELECT seat, state FROM side_games WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall()
+        out: dict[int, dict[str, Any]] = {}
+        for seat, text in rows:
+            try:
+                state = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(state, dict):
+                out[int(seat)] = state
+        return out
 
 
 def _team_of_seat(settings: Mapping[str, Any], seats: int) -> list[int | None]:

@@ -8,7 +8,8 @@ the events held here always replay to ``engine``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kiosk.adapters.store.live import require_last_dart
@@ -22,6 +23,8 @@ from kiosk.domain.replay import (
     new_game,
     seat_results,
 )
+
+log = logging.getLogger("kiosk.store")
 
 
 class MemoryGame:
@@ -117,3 +120,70 @@ class MemoryGame:
 
     def abandon(self) -> None:
         self.status = "abandoned"
+
+
+class KeptGame(MemoryGame):
+    """A ``MemoryGame`` whose whole state (``state``: settings, events, clock, formula
+    typed) is handed to ``keep`` after each change: a side game kept with the Cricket
+    game beside it (``Games.save_side_game``), which has no log of its own. A keep that
+    fails is logged and the game goes on (it is a side game: the match is what counts)."""
+
+    def __init__(
+        self,
+        kind: str,
+        settings: Mapping[str, Any],
+        players: Sequence[str],
+        events: Sequence[GameEvent] = (),
+        *,
+        keep: Callable[[dict[str, Any]], None],
+    ) -> None:
+        self._keep: Callable[[dict[str, Any]], None] | None = None  # (not while replaying)
+        super().__init__(kind, settings, players, events)
+        self._keep = keep
+
+    @classmethod
+    def from_state(
+        cls,
+        state: Mapping[str, Any],
+        players: Sequence[str],
+        keep: Callable[[dict[str, Any]], None],
+    ) -> KeptGame:
+        """A game back from its kept ``state`` (``ValueError`` and the like if it does not
+        replay)."""
+        events = [GameEvent(str(e["kind"]), dict(e["payload"])) for e in state["events"]]
+        game = cls("formula", dict(state["settings"]), players, events, keep=keep)
+        clock, draft = state.get("clock"), state.get("draft")
+        if clock is not None:
+            game.clock = (int(clock[0]), float(clock[1]))
+        if draft is not None and int(draft[1]) == game.seq:
+            game.draft = (int(draft[0]), int(draft[1]), tuple(str(t) for t in draft[2]))
+        return game
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "settings": self.settings,
+            "events": [{"kind": e.kind, "payload": dict(e.payload)} for e in self.events],
+            "clock": None if self.clock is None else list(self.clock),
+            "draft": None if self.draft is None else [*self.draft[:2], list(self.draft[2])],
+        }
+
+    def _kept(self) -> None:
+        if self._keep is None:
+            return
+        try:
+            self._keep(self.state())
+        except Exception as e:
+            log.error("side game not kept: %s", e)
+
+    def _do(self, *events: GameEvent) -> Any:
+        result = super()._do(*events)
+        self._kept()
+        return result
+
+    def save_clock(self, seat: int, remaining_s: float) -> None:
+        super().save_clock(seat, remaining_s)
+        self._kept()
+
+    def save_draft(self, seat: int, tokens: Sequence[str]) -> None:
+        super().save_draft(seat, tokens)
+        self._kept()

@@ -245,6 +245,24 @@ def _v7_drafts(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v8_side_games(conn: sqlite3.Connection) -> None:
+    # Formula darts played beside a Cricket game ("while you wait"), one a Cricket seat:
+    # the side game's settings, inputs, clock and formula typed, as one JSON row written
+    # over at each change. Not events of the Cricket game (its log and replay stay its
+    # own) and never a game of its own (no results, no offer at start): kept so that a
+    # resumed Cricket game gives each waiting player their side game back. Deleted when
+    # the Cricket game ends.
+    conn.execute(
+        """CREATE TABLE side_games (
+            game_id INTEGER NOT NULL REFERENCES games(id),  -- the Cricket game beside
+            seat INTEGER NOT NULL,              -- whose: their seat in the Cricket game
+            state TEXT NOT NULL,                -- JSON: settings, events, clock, draft
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )"""
+    )
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     _v1_initial,
@@ -254,6 +272,7 @@ MIGRATIONS: list[Migration] = [
     _v5_concede_events,
     _v6_yo,
     _v7_drafts,
+    _v8_side_games,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

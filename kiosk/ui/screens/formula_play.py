@@ -10,6 +10,8 @@ waiting for their turn: darts and the board's NEXT/UNDO buttons go to the Cricke
 screen below (the match goes on, a strip at the top shows it); the waiting player's
 own first dart, the end of the match, or ``4`` brings the scoreboard back. The side
 game waits there, its clock stopped, and opening it again brings it back as it was.
+It is kept with the Cricket game in the database (``GameKeeper.side_log``): a resumed
+match brings each waiting player's side game back too (``side_games_back``).
 
 Enter on a screen that waits for it (the next player named, a round's result, a
 game's first screen) counts only ``ENTER_GUARD_S`` after that screen appeared: the
@@ -356,12 +358,26 @@ class FormulaSideGame(FormulaScreen):
     name = "formula-side"
     top_margin = 9.0
 
-    def __init__(self, kiosk: Any, cricket_screen: Any, player: str | None = None) -> None:
+    def __init__(
+        self,
+        kiosk: Any,
+        cricket_screen: Any,
+        player: str | None = None,
+        session: FormulaSession | None = None,
+    ) -> None:
         """``player``: whose side game (default: the match's waiting player; another
         one after a side game's end is its own player's, who may not be the one the
-        match has waiting by then)."""
+        match has waiting by then). ``session``: a side game kept with the Cricket game
+        and resumed with it (``side_games_back``); else a new one."""
         self.cricket = cricket_screen
         self.side_player = player or waiting_player(cricket_screen.session)
+        if session is None:
+            session = self._new_session(kiosk)
+        super().__init__(kiosk, session)  # training aside: never a result of its own
+        self.last_dart = ""
+        cricket_screen.side_games[self.side_player] = self  # taken up again when reopened
+
+    def _new_session(self, kiosk: Any) -> FormulaSession:
         # The owner's [formula] rules and parameters (as the menu's games), in training
         chosen = getattr(kiosk, "formula_defaults", None)
         setup = FormulaSetup(
@@ -370,9 +386,17 @@ class FormulaSideGame(FormulaScreen):
             rules=getattr(chosen, "rules", "classic"),
             overrides=getattr(chosen, "overrides", ()),
         )
-        super().__init__(kiosk, FormulaSession(setup))  # never recorded: training aside
-        self.last_dart = ""
-        cricket_screen.side_games[self.side_player] = self  # taken up again when reopened
+        session = FormulaSession(setup)
+        # Kept with the Cricket game's saved state, so a power cut does not lose it.
+        keeper = getattr(kiosk, "games", None)
+        cricket = self.cricket.session
+        players = [str(p) for p in cricket.players]
+        if keeper is not None and self.side_player in players:
+            seat = players.index(self.side_player)
+            kept = keeper.side_log(cricket.log, seat, session.setup)
+            if kept is not None:
+                session.attach(kept)
+        return session
 
     def on_enter(self) -> None:
         super().on_enter()
@@ -445,3 +469,15 @@ def waiting_player(cricket: Any) -> str:
     players = list(cricket.players)
     current = str(cricket.game.current_player)
     return str(players[(players.index(current) - 1) % len(players)])
+
+
+def side_games_back(kiosk: Any, cricket_screen: Any) -> None:
+    """A resumed Cricket game's side games, as they were kept with it
+    (``GameKeeper.side_sessions``): each waits on the scoreboard for its player, as
+    when they went to throw, until "Formula darts while you wait" takes it up."""
+    keeper = getattr(kiosk, "games", None)
+    if keeper is None:
+        return
+    cricket = cricket_screen.session
+    for player, session in keeper.side_sessions(cricket.log, list(cricket.players)).items():
+        FormulaSideGame(kiosk, cricket_screen, player, session)

@@ -139,9 +139,12 @@ class ResumeScreen(Screen):
             return False
         if isinstance(session, CricketSession):
             from kiosk.ui.screens.cricket import CricketScreen
+            from kiosk.ui.screens.formula_play import side_games_back
 
             self.kiosk.cricket_defaults = session.setup
-            self.kiosk.stack.reset(CricketScreen(self.kiosk, session))
+            screen = CricketScreen(self.kiosk, session)
+            side_games_back(self.kiosk, screen)  # (formula darts while they waited)
+            self.kiosk.stack.reset(screen)
         else:
             from kiosk.ui.screens.formula_play import FormulaScreen
 
