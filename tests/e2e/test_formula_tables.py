@@ -128,3 +128,39 @@ def test_a_long_formula_in_the_end_table_keeps_its_result_and_the_players_name(
         d.wait_screen("formula-end")
         anna = next((t for t in d.texts if t.startswith("Anna: pow(")), d.texts)
         assert isinstance(anna, str) and anna.endswith(" = 512"), anna
+
+
+MARIANA = "Мар'яна"  # noqa: RUF001
+
+
+@pytest.mark.parametrize(
+    ("size", "digits", "keys", "shown"),
+    [
+        ((1280, 720), 2931, "\n80-060+09\n", f"{MARIANA}: pow(2-9,3+1) = 2401"),
+        ((800, 480), 6707, "\n0*800609\n", f"{MARIANA}: 6\u00d7pow(70,7) = 49412580000000"),
+    ],
+)
+def test_the_end_table_gives_a_players_formula_the_room_the_best_column_does_not_need(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    size: tuple[int, int],
+    digits: int,
+    keys: str,
+    shown: str,
+) -> None:
+    # A league duel in Russian: "<name>: pow(2-9,3… = 2401" at 1280x720, and
+    # "<na>… = 49412580000000" (no formula at all) at 800x480, cut beside a "Best"
+    # column with room to spare: the player's cell also holds their name.
+    from kiosk.config import Config
+
+    sizes = text_sizes(monkeypatch)
+    with kiosk_on_board(tmp_path, size=size, config=Config(language="ru")) as (d, _board):
+        setup = FormulaSetup(names=(MARIANA, "Пётр"), mode="duel", digits=(digits,),
+                             overrides=(("max_rounds", 1),))  # fmt: skip
+        start_formula(d.kiosk, setup)
+        d.settle()
+        d.pad(keys)  # her formula
+        d.pad("\n0+0+0+0\n")  # his
+        d.wait_screen("formula-end")
+        assert shown in d.texts, [t for t in d.texts if ": " in t]
+        assert sizes[shown] >= 3.0, sizes[shown]  # (theme.SMALL: read from the oche)

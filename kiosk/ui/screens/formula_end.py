@@ -31,6 +31,10 @@ DRAWN = (Termination.BOTH_ZERO, Termination.DRAW)
 # is at least ROW_MIN high when the heading can make room for it.
 TABLE_BOTTOM = 91.0
 ROW_MIN = 4.6
+# The player's formula's column, and its share with the best formula's (fractions of the
+# table's width; ``FormulaEndScreen._columns``)
+FORMULA_COLUMN = 0.28
+FORMULA_AND_BEST = 0.70
 
 
 def end_title(game: FormulaGame, t: Any) -> tuple[str, str]:
@@ -210,32 +214,39 @@ class FormulaEndScreen(Screen):
         u, w = p.u, p.w
         t = self.t
         x0, width = w * 0.03, w * 0.94
+        small = theme.SMALL * u
+        row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
+        px = min(row_h * 0.75, 4.2 * u)
+
+        def rooms_of(cols: tuple[float, ...]) -> list[float]:
+            return [((cols[k + 1] if k + 1 < len(cols) else 1.0) - cols[k]) * width - 8
+                    for k in range(len(cols))]  # fmt: skip
+
+        def column_size(k: int, rows: list[tuple[str, ...]], rooms: list[float]) -> float:
+            return min([p.fit(row[k], px, rooms[k]) for row in rows], default=px)
+
+        cols = self._columns(p, lines, px, width)
+        rooms = rooms_of(cols)
+        players = self.session.players
+        if len(players) > 1 and int(column_size(2, lines, rooms)) < int(small):
+            named = lines, cols
+            lines = self._lines(initials=True)  # ("CF: 45+8*9 = 117")
+            cols = self._columns(p, lines, px, width)
+            rooms = rooms_of(cols)
+            if int(column_size(2, lines, rooms)) < int(small) and all(len(q) <= 8 for q in players):
+                lines, cols = named  # (a long formula, not long names: "Anna" is kept)
+                rooms = rooms_of(cols)
         # (each head fits its column at the smallest size a player reads, in English,
         # Ukrainian and Russian, down to 800x480: "Рахунок")
-        cols = (0.0, 0.05, 0.13, 0.41, 0.48, 0.58)
         heads = ("#", t("Digits"), t("Formula"), t("Pts"), t("Score"), t("Best"))
-        rooms = [((cols[k + 1] if k + 1 < len(cols) else 1.0) - cols[k]) * width - 8
-                 for k in range(len(cols))]  # fmt: skip
-        small = theme.SMALL * u
         # One size for the heads, as for each column below
         size = max(small, min(p.fit(head, small, rooms[k]) for k, head in enumerate(heads)))
         for k, head in enumerate(heads):
             p.text(head, size, (x0 + cols[k] * width, top), theme.DIM, max_width=rooms[k])
-        row_h = min(6 * u, (TABLE_BOTTOM * u - top - 3.6 * u) / max(1, len(lines)))
-        px = min(row_h * 0.75, 4.2 * u)
-
-        def column_size(k: int) -> float:
-            return min([p.fit(row[k], px, rooms[k]) for row in lines], default=px)
-
-        players = self.session.players
-        if len(players) > 1 and int(column_size(2)) < int(small):
-            named, lines = lines, self._lines(initials=True)  # ("CF: 45+8*9 = 117")
-            if int(column_size(2)) < int(small) and all(len(q) <= 8 for q in players):
-                lines = named  # (a long formula, not long names: "Anna" is kept)
         # One size down each column, that of its longest cell: a cell shrunk on its own
         # made the "Best" column jump from size to size, row by row. Never below the
         # smallest size a player reads: a cell longer still is shortened.
-        sizes = [max(small, column_size(k)) for k in range(len(cols))]
+        sizes = [max(small, column_size(k, lines, rooms)) for k in range(len(cols))]
         for r, row in enumerate(lines):
             y = top + 3.6 * u + r * row_h
             p.rect((x0, y - 0.3 * u, width, row_h * 0.92), theme.PANEL if r % 2 == 0 else theme.BG)
@@ -246,3 +257,33 @@ class FormulaEndScreen(Screen):
                 )
                 p.text(shown, sizes[k],
                        (x0 + cols[k] * width + 4, y), colour, max_width=rooms[k])  # fmt: skip
+
+    @staticmethod
+    def _columns(
+        p: theme.Painter, lines: list[tuple[str, ...]], px: float, width: float
+    ) -> tuple[float, ...]:
+        """Where the columns start, in fractions of the table's ``width``. The player's
+        formula and the best one share what the other columns leave: 28 % and 42 %
+        while their cells fit there, else in proportion to their longest cells, the
+        player's formula taking up to 42 %, and never less than it needs at the smallest
+        size while the best one fits too (else the best one is shortened first). Its
+        cell also holds whose move it is: a Russian league duel's "<name>: pow(2-9,3…
+        = 2401" was cut at 1280x720 beside a "Best" column half empty."""
+        shared, formula = FORMULA_AND_BEST, FORMULA_COLUMN
+        most = shared - formula  # (the best column keeps at least the formula's 28 %)
+
+        def need(k: int, size: float) -> float:
+            font = p.fonts.get(int(size), "regular")
+            return max((font.size(row[k])[0] + 12 for row in lines), default=0) / width
+
+        mine, best = need(2, px), need(5, px)
+        if mine > formula or best > shared - formula:
+            least_mine, least_best = need(2, theme.SMALL * p.u), need(5, theme.SMALL * p.u)
+            if least_mine + least_best <= shared:
+                share = shared * mine / (mine + best)
+                formula = min(max(share, least_mine), shared - least_best)
+            else:
+                formula = least_mine
+            formula = min(max(formula, FORMULA_COLUMN), most)
+        start = 0.13  # after "#" and the digits
+        return (0.0, 0.05, start, start + formula, start + formula + 0.07, start + formula + 0.17)
