@@ -243,6 +243,29 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
         assert f"Average: {marks * 3 / darts:.2f}" in d.texts and f"{mean:.2f}" not in d.texts
 
 
+def test_after_a_space_the_keypad_picker_wakes_on_the_last_letter_never_a_second_space(
+    tmp_path: Path,
+) -> None:
+    # "Anna", 0 (a space), then 2 to wake the picker for the surname: it woke on the
+    # space just written, so 5 wrote a second one ("Anna  " on screen, which a
+    # keyboard refuses), and the surname's first letter was five presses further on.
+    with kiosk(tmp_path) as d:
+        to_league(d)
+        d.press("4")  # Players
+        d.press("1")  # Add a player
+        keypad(d, "2\n" + "33222\n" + "2\n" + "99888\n")  # Anna (as above)
+        keypad(d, "0")  # a space
+        keypad(d, "2")  # wake the picker: on the last letter, A (a new word: capital)
+        assert "Name: Anna A" in d.texts, [t for t in d.texts if t.startswith("Name")]
+        keypad(d, "2\n")  # B, written
+        assert d.screen.editor.text == "Anna B"  # type: ignore[attr-defined]
+        keypad(d, "\n")  # Enter on the empty place saves
+        assert d.screen.name == "players-list"
+        store = d.kiosk.store
+        assert store is not None
+        assert [p.name for p in store.players.roster()] == ["Anna B"]
+
+
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         saved(d, "Ann", "Bob")

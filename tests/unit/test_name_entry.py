@@ -114,6 +114,20 @@ def test_a_keyboard_space_is_never_leading_or_doubled() -> None:
     assert ed.text == "A "
 
 
+def test_the_picker_writes_no_leading_or_doubled_space_either() -> None:
+    ed = NameEditor()
+    ed.jump_set(-1)  # 7: the symbols, from their first: a space
+    assert ed.wheel[ed.pick or 0] == " "
+    ed.accept()
+    assert ed.text == "" and ed.pick is None
+    ed.step(1)
+    ed.accept()  # A
+    ed.type(" ")
+    ed.jump_set(-1)  # the space again
+    ed.accept()
+    assert ed.text == "A "
+
+
 def test_every_kind_of_apostrophe_typed_is_written_straight() -> None:
     # A curly one (a Ukrainian layout, a phone's) was refused, and the name saved
     # without it: "Dmytro OHara".
@@ -189,11 +203,11 @@ def test_main_keyboard_digits_type_digits_while_keypad_digits_drive_the_picker()
          (kp.K_SPACE, " "), (ord("2"), "2"))  # fmt: skip
     assert screen.editor.text == "Team 2"
     keys(screen, (kp.K_KP_0, "0"), (KP_2, "2"))  # the keypad: a space, wake the picker
-    assert screen.editor.preview() == "Team 2"  # woken on the last thing written: a space
-    keys(screen, (KP_8, "8"), (kp.K_KP_1 + 4, "5"))  # back one: "9", written
-    assert screen.editor.text == "Team 2 9"
+    assert screen.editor.preview() == "Team 2 2"  # woken on the last written, not the space
+    keys(screen, (KP_8, "8"), (kp.K_KP_1 + 4, "5"))  # back one: "1", written
+    assert screen.editor.text == "Team 2 1"
     keys(screen, (kp.K_KP_ENTER, ""))  # Enter on the empty place saves
-    assert saved == ["Team 2 9"]
+    assert saved == ["Team 2 1"]
 
 
 def test_a_keypad_with_numlock_off_still_drives_the_picker() -> None:

@@ -1,7 +1,8 @@
 """Typing a name with the numeric keypad: a letter picker (an arcade high-score entry).
 
 The name is a row of places; the cursor is on one of them. On the empty place after
-the name, 2 / 8 (or + / -) wake the picker and turn it through the letters, Enter (or
+the name, 2 / 8 (or + / -) wake the picker (on the last letter written: never on a
+space, as a second space is never written) and turn it through the letters, Enter (or
 5) writes the letter and moves on; Enter on the empty place saves the name. On a
 letter already written, 2 / 8 change it in place. The keys, laid out as the keypad's
 own arrows:
@@ -67,8 +68,9 @@ class NameEditor:
         self.chars = list(text)
         self.cursor = len(self.chars)
         self.pick: int | None = None  # wheel index shown on the empty place, not written yet
-        # The wheel index the picker wakes at: the last letter written.
-        self.last = self._index_of(self.chars[-1]) if self.chars else 0
+        # The wheel index the picker wakes at: the last letter written (not a space).
+        letters = [c for c in self.chars if c != " "]
+        self.last = self._index_of(letters[-1]) if letters else 0
 
     # -- questions -------------------------------------------------------------------
 
@@ -121,8 +123,14 @@ class NameEditor:
             return True
         i = (self._index_of(self.chars[self.cursor]) + delta) % n
         self.chars[self.cursor] = self._cased(self.wheel[i], self.cursor)
-        self.last = i
+        self._remember(i)
         return True
+
+    def _remember(self, index: int) -> None:
+        """The picker wakes next at ``index``: a letter, never the space (a second space
+        is never written, and the next word starts with a letter)."""
+        if self.wheel[index] != " ":
+            self.last = index
 
     def jump_set(self, delta: int) -> bool:
         """The first letter of the next (previous) alphabet."""
@@ -141,7 +149,7 @@ class NameEditor:
             self.pick = target
         else:
             self.chars[self.cursor] = self._cased(self.wheel[target], self.cursor)
-        self.last = target
+        self._remember(target)
         return True
 
     def accept(self) -> bool:
@@ -152,8 +160,12 @@ class NameEditor:
             return False
         if self.pick is None:
             return True
-        self._insert(self.wheel[self.pick])
-        self.last = self.pick
+        ch = self.wheel[self.pick]
+        if ch == " " and (not self.chars or self.chars[-1] == " "):
+            self.pick = None  # no leading or double space, as ``type`` refuses them
+            return False
+        self._insert(ch)
+        self._remember(self.pick)
         self.pick = None
         return False
 
@@ -184,7 +196,7 @@ class NameEditor:
         if ch == " " and (self.cursor == 0 or self.chars[self.cursor - 1] == " "):
             return False  # no leading or double spaces
         if ch.upper() in self.wheel:
-            self.last = self.wheel.index(ch.upper())
+            self._remember(self.wheel.index(ch.upper()))
         if ch.isupper() and self.cursor > 0 and not self.full:  # Shift: a capital kept
             self.chars.insert(self.cursor, ch)
             self.cursor += 1
