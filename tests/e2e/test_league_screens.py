@@ -33,6 +33,7 @@ def kiosk(
     store: bool = True,
     clock_setting: bool | None = None,
     size: tuple[int, int] = (1280, 720),
+    language: str = "en",
 ) -> Iterator[Driver]:
     options = Options(
         window=True,
@@ -43,7 +44,7 @@ def kiosk(
         store=store,
         clock_setting=clock_setting,
     )
-    running = build(options, Config())
+    running = build(options, Config(language=language))
     d = Driver(running)
     try:
         d.settle()
@@ -264,6 +265,32 @@ def test_after_a_space_the_keypad_picker_wakes_on_the_last_letter_never_a_second
         store = d.kiosk.store
         assert store is not None
         assert [p.name for p in store.players.roster()] == ["Anna B"]
+
+
+@pytest.mark.parametrize(
+    ("language", "keys", "name"),
+    [
+        # 9: five back, wrapping round to the Ukrainian letters; 8: back one, to I
+        ("ru", "985" + "9789995" + "92295" + "35" + "175", "\u0406\u0440\u0438\u043d\u0430"),
+        # 7: the symbols, 8: back one, to Я (the last Cyrillic letter), 9s: five back...
+        ("en", "799995" + "175" + "323335" + "1225" + "195" + "9229995" + "175", "Мар'яна"),  # noqa: RUF001
+    ],
+)
+def test_the_keypad_types_cyrillic_names_the_kiosks_own_alphabet_lacks(
+    tmp_path: Path, language: str, keys: str, name: str
+) -> None:
+    # On a kiosk that speaks Russian the picker had no Ukrainian I (nor Ї Є Ґ): Iryna
+    # could only be typed with the Russian И, another player; one that speaks English
+    # had no Cyrillic at all.
+    with kiosk(tmp_path, size=(800, 480), language=language) as d:
+        to_league(d)
+        d.press("4")  # Players
+        d.press("1")  # Add a player
+        keypad(d, keys + "\n")  # Enter on the empty place saves
+        assert d.screen.name == "players-list", d.texts
+        store = d.kiosk.store
+        assert store is not None
+        assert [p.name for p in store.players.roster()] == [name]
 
 
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:

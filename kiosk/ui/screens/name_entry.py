@@ -21,9 +21,10 @@ The digit keys above are the numeric keypad's (``KeyAction.pad``, NumLock on or 
 A keyboard types letters, digits, space and ``- ' .`` directly: its main-row digits
 are part of the name ("Team 2"), never picker moves, and its N, U and ``-`` are
 letters and a hyphen, not next and undo. Alphabets: Ukrainian or Russian first
-when the kiosk speaks it, then A-Z, digits and ``- ' .``. Letters are capitalised by
-place: the first of each word upper case, the rest lower (the keypad has no shift);
-a keyboard's capital stays a capital wherever it is typed ("McDonald", "DJ").
+when the kiosk speaks it, then A-Z, digits, the other Cyrillic letters and ``- ' .``.
+Letters are capitalised by place: the first of each word upper case, the rest lower
+(the keypad has no shift); a keyboard's capital stays a capital wherever it is typed
+("McDonald", "DJ").
 
 ``NameEditor`` is the pure part (unit-tested); ``NameEntry`` is the screen.
 """
@@ -36,7 +37,7 @@ from typing import Any
 import pygame
 
 from kiosk.adapters.keypad import KeyAction, typed_text
-from kiosk.domain.names import fold_apostrophes
+from kiosk.domain.names import CYRILLIC_ORDER, fold_apostrophes
 from kiosk.ui import theme
 from kiosk.ui.screen import Click, DartInput, Screen
 
@@ -49,10 +50,22 @@ MAX_LEN = 16  # the store takes 24; 16 still fits a scoreboard column at 3 m
 WORD_BREAKS = " -"
 
 
+# The Cyrillic letters of both languages, in one alphabet order (``CYRILLIC_ORDER``,
+# without Belarusian's Ў)
+CYRILLIC = "".join(c for c in CYRILLIC_ORDER.upper() if c in UKRAINIAN + RUSSIAN)
+
+
 def alphabets(language: str) -> list[str]:
-    """The picker's alphabets, in the order 1 / 7 step through them."""
-    local = {"uk": UKRAINIAN, "ru": RUSSIAN}.get(language)
-    return [a for a in (local, LATIN, DIGITS, SYMBOLS) if a]
+    """The picker's alphabets, in the order 1 / 7 step through them: the kiosk's own
+    first, then A-Z and the digits, then the Cyrillic letters its own alphabet lacks
+    (just before the symbols: 7 twice from its first letter). A league in Ukraine
+    plays in both languages: "Євген" on a kiosk that speaks Russian, "Эдуард" on one
+    that speaks Ukrainian, and any Cyrillic name on one that speaks English could not
+    be typed on the keypad at all (a new player's name spelt otherwise is another
+    player)."""
+    local = {"uk": UKRAINIAN, "ru": RUSSIAN}.get(language, "")
+    others = "".join(c for c in CYRILLIC if c not in local)
+    return [a for a in (local, LATIN, DIGITS, others, SYMBOLS) if a]
 
 
 class NameEditor:
