@@ -239,8 +239,9 @@ def _standings(store: Store, season_name: str | None, night: str | None) -> int:
     return 0
 
 
-# F pts: formula points a game; F rnds: rounds to bring the score to 0, on average and
-# the fewest in one game (the best formula game).
+# F pts: formula points a round, on average (the standings screen's "Formula points":
+# 501 in 4 rounds is 125.3, not 501); F rnds: rounds to bring the score to 0, on average
+# and the fewest in one game (the best formula game).
 HEADER = (
     "#", "Player", "P", "W", "L", "D", "MPR", "Best MPR", "F pts", "F rnds", "F best", "Rating"
 )  # fmt: skip
