@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.domain.darts import Dart
+from kiosk.domain.names import fold
 from kiosk.domain.replay import Engine
 from kiosk.ui.i18n import in_every_language
 
@@ -178,7 +179,10 @@ class GameKeeper:
             return (message, self.translate(message))
         return in_every_language(message, self.locale_dir)
 
-    def _generic(self, name: str) -> bool:
+    def placeholder(self, name: str) -> bool:
+        """Whether ``name`` is a seat's default name ("Player 2", "Гравець 2", the
+        computer): a player kept retired for the games it plays, anyone's, never one of
+        the league's (``_start``)."""
         if name.rstrip("'") in self._words("Computer"):
             return True
         m = _GENERIC.match(name)
@@ -188,7 +192,7 @@ class GameKeeper:
         if self.store is None:
             return False
         for name in names:
-            if self._generic(name):
+            if self.placeholder(name):
                 return False
             try:
                 player = self.store.players.find(name)
@@ -211,8 +215,11 @@ class GameKeeper:
                     if found is None:
                         found = self.store.players.add(name)
                     # (retired also when found not: a power cut between the two left it
-                    # a saved player, on every roster for good)
-                    if self._generic(name) and not found.retired:
+                    # a saved player, on every roster for good). A default name merged
+                    # into a player is that player's now, as the owner said: no game
+                    # could be stored while retiring it was tried (it would retire them).
+                    own = fold(found.name) == fold(name)
+                    if self.placeholder(name) and own and not found.retired:
                         self.store.players.retire(name)
                 game_log = self.store.start_game(kind, names, settings, rated=rated)
                 self.problem("")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.ui.driver import Driver
+from kiosk.ui.session import CricketSetup
 from tests.e2e.test_league_screens import kiosk, rated_win, saved, to_league
 
 
@@ -81,4 +82,36 @@ def test_a_merge_the_database_could_not_take_can_be_tried_again(tmp_path: Path) 
         store.players.merge = merge  # type: ignore[method-assign]
         d.press("1")
         assert d.screen.name == "players-list"
+        assert [p.name for p in store.players.roster()] == ["Ann"]
+
+
+def test_a_seats_default_name_is_not_offered_for_a_merge(tmp_path: Path) -> None:
+    # "Player 2" (kept retired for the friendly games played under it) merged into a
+    # player made every later game with default names fail to be stored.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann")
+        d.kiosk.games.cricket_log("cricket", CricketSetup(names=("Player 1", "Player 2")))
+        to_league(d)
+        d.press("4")  # Players
+        d.press("2")  # Show retired players: on
+        labels = [item.label for item in d.screen.items()]  # type: ignore[attr-defined]
+        d.press(str(next(n for n, x in enumerate(labels, 1) if x.startswith("Player 2 "))))
+        assert d.screen.name == "player-actions", d.screen.name
+        offered = [item.label for item in d.screen.items()]  # type: ignore[attr-defined]
+        assert "Merge into another player" not in offered and "Rename" in offered
+        assert [p.name for p in store.players.roster()] == ["Ann"]
+
+
+def test_a_default_name_merged_all_the_same_still_stores_its_games(tmp_path: Path) -> None:
+    # (merged from the command line, or before the screen stopped offering it) It was
+    # "the cricket game cannot be stored: 'Player 2' was merged into 'Ann'", at ERROR,
+    # for every game played with the default names from then on: played in memory only.
+    with kiosk(tmp_path) as d:
+        store = saved(d, "Ann")
+        keeper = d.kiosk.games
+        keeper.close(keeper.cricket_log("cricket", CricketSetup(names=("Player 1", "Player 2"))))
+        store.players.merge("Player 2", "Ann")  # as `darts-kiosk players merge` does
+        game = keeper.cricket_log("cricket", CricketSetup(names=("Player 1", "Player 2")))
+        assert getattr(game, "id", None) is not None  # stored
+        assert not store.games.get(game.id).rated  # a friendly game, as ever
         assert [p.name for p in store.players.roster()] == ["Ann"]

@@ -143,12 +143,17 @@ class PlayerActions(StoreMenu):
 
     def items(self) -> list[Item]:
         retired = bool(self.player and self.player.retired)
-        return [
+        out = [
             Item("Player page", self.page),
             Item("Rename", self.rename),
             Item("Bring back" if retired else "Retire", self.retire),
-            Item("Merge into another player", self.merge),
         ]
+        keeper = getattr(self.kiosk, "games", None)
+        if not (self.player and keeper is not None and keeper.placeholder(self.player.name)):
+            # (a seat's default name, "Player 2", stands for anyone: merged into a
+            # player, every friendly game played under it would then be theirs)
+            out.append(Item("Merge into another player", self.merge))
+        return out
 
     def page(self) -> None:
         from kiosk.ui.screens.player_page import PlayerPage
