@@ -23,7 +23,13 @@ from typing import Any
 from kiosk.adapters import clock
 from kiosk.config import Config
 from kiosk.devices import Devices
-from kiosk.settings_file import SETTING_KEYS, read_after, save_cameras, save_settings
+from kiosk.settings_file import (
+    SETTING_KEYS,
+    put_right,
+    read_after,
+    save_cameras,
+    save_settings,
+)
 from kiosk.store_open import StoreWatch, kept_copies, open_waiting
 from kiosk.store_open import open_store as open_store  # (the tests' and tools' way in)
 from kiosk.store_open import why_not_saved as why_not_saved
@@ -199,6 +205,13 @@ def build(options: Options, config: Config, config_files: tuple[Path, ...] = ())
             save_settings(
                 s, settings_file, sorted(changed), read_after(settings_file, config_files)
             )
+            # A mistake in a setting just written is gone from the file: off the banner
+            still = put_right(kiosk.settings_mistakes, settings_file, changed)
+            if still != kiosk.settings_mistakes:
+                gone = [m for m in kiosk.settings_mistakes if m not in still]
+                log.info("settings mistake put right on the Settings screen: %s", "; ".join(gone))
+                kiosk.settings_mistakes = still
+                kiosk.banner_revision += 1  # (drawn again even where nothing else changed)
 
     from kiosk.adapters.store.schema import DB_NAME
     from kiosk.logging_setup import startup_summary

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -68,6 +69,25 @@ def save_settings(
             data[section] = table
         table[key] = getattr(settings, name)
     _write_settings_file(path, data, changes)
+
+
+def put_right(mistakes: Sequence[str], path: Path, names: Collection[str]) -> tuple[str, ...]:
+    """The settings ``mistakes`` (``load_config``'s) less those the settings screen has
+    just put right: a setting ``names`` that it wrote into ``path``, the file the mistake
+    was in (the banner said "volume = 150, not used" after the screen had saved 50).
+    One in another file stays: that file still has it (``config --check`` says so)."""
+    keys = {SETTING_KEYS[name] for name in names}
+
+    def fixed(mistake: str) -> bool:
+        where, _, rest = mistake.partition(": ")
+        found = re.match(r"(?:\[(\w+)\] )?(\w+) = ", rest)
+        return (
+            found is not None
+            and (found.group(1), found.group(2)) in keys
+            and _same_file(Path(where), path)
+        )
+
+    return tuple(m for m in mistakes if not fixed(m))
 
 
 def save_cameras(

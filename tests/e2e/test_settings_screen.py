@@ -427,3 +427,38 @@ def test_a_change_a_config_file_read_later_would_undo_is_said_not_saved(
     finally:
         running.close()
     assert path.read_text(encoding="utf-8") == "# mine\n"
+
+
+def test_a_settings_mistake_put_right_on_the_screen_leaves_the_banner(tmp_path: Path) -> None:
+    # volume = 150 typed over SSH; the owner then sets the volume on the keypad: the
+    # file says 50, and the banner no longer says 150 is not used. The misspelt key,
+    # which the screen does not touch, is still said.
+    from kiosk.bootstrap import Options, build
+    from kiosk.config import load_config
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text("[sound]\nvolume = 150\n[cricket]\nround_limt = 15\n", encoding="utf-8")
+    mistakes: list[str] = []
+    config = load_config(search_paths=(path,), mistakes=mistakes)
+    options = Options(window=True, size=(1280, 720), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_file=path,
+                      settings_mistakes=tuple(mistakes))  # fmt: skip
+    running = build(options, config, (path,))
+    try:
+        d = Driver(running)
+        d.settle()
+        assert "Settings mistakes, not used: [sound] volume = 150 and 1 more (see the log)" in (
+            d.texts
+        )
+        to_settings(d)
+        d.press("2")  # the volume's screen
+        d.press("5\n")
+        assert d.screen.name == "settings"
+        assert tomllib.loads(path.read_text(encoding="utf-8"))["sound"]["volume"] == 50
+        assert not any("volume = 150" in t for t in d.texts), d.texts
+        assert "Settings mistake, not used: [cricket] round_limt (see the log)" in d.texts
+    finally:
+        running.close()
+    again: list[str] = []
+    load_config(search_paths=(path,), mistakes=again)
+    assert [m.split(": ")[1] for m in again] == ["[cricket] round_limt"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.settings_file import save_cameras, save_settings
+from kiosk.settings_file import put_right, save_cameras, save_settings
 from kiosk.toml_edit import set_values
 from kiosk.ui.context import Settings
 
@@ -273,3 +273,20 @@ def test_a_table_written_inline_is_set_in_place_and_the_owners_comments_stay(
     path.write_text("sound = {volume = 40, fade = 2} # c\n", encoding="utf-8")
     save_settings(Settings("en", 90, "camera"), path, only=["volume"])
     assert path.read_text(encoding="utf-8") == "sound = {volume = 90, fade = 2} # c\n"
+
+
+def test_only_the_mistakes_in_the_settings_written_into_that_file_are_put_right(
+    tmp_path: Path,
+) -> None:
+    user, system = tmp_path / "kiosk.toml", tmp_path / "etc.toml"
+    mistakes = (
+        f"{user}: [sound] volume = 150: must be a whole number from 0 to 100",
+        f'{user}: language = "de": must be one of en, uk, ru',
+        f'{user}: [input] source = "cameras": must be one of auto, serial, camera, virtual',
+        f"{user}: volume: unknown key; allowed: ... (volume goes under [sound])",
+        f"{system}: [sound] volume = 150: must be a whole number from 0 to 100",
+    )
+    assert put_right(mistakes, user, ["volume", "source"]) == (
+        mistakes[1], mistakes[3], mistakes[4],
+    )  # fmt: skip
+    assert put_right(mistakes, user, ["language"]) == mistakes[:1] + mistakes[2:]
