@@ -482,6 +482,65 @@ def load_config(
     return Config(**merged.get("", {}), **sections)
 
 
+def set_again(path: Path, env: Mapping[str, str] = os.environ) -> list[str]:
+    """The settings of ``path`` that a file the kiosk reads after it sets again, so that
+    editing them in ``path`` changes nothing: the system file's, where the user's file
+    (in which the Settings screen keeps the language, volume and input chosen on it)
+    sets them too. One line each, naming that file and the value the kiosk uses."""
+    paths = list(default_search_paths(env))
+    at = next((i for i, p in enumerate(paths) if _same_path(p, path)), None)
+    if at is None:
+        return []
+    try:
+        mine = _keys(_read_file(path))
+    except ConfigError:
+        return []
+    out = []
+    for later in paths[at + 1 :]:
+        if _kind(later) != "file":
+            continue
+        stepped: list[str] = []
+        try:
+            theirs = _keys(_read_file(later))
+            used = load_config(env=env, search_paths=(later,), mistakes=stepped)
+        except ConfigError:
+            continue  # (not read by the kiosk either: it sets nothing)
+        for section, key in sorted(mine & theirs, key=lambda k: (k[0] or "", k[1])):
+            name = key if section is None else f"[{section}] {key}"
+            if any(f": {name} = " in m or f": {name}:" in m for m in stepped):
+                continue  # a mistake there: stepped over, this file's value is used
+            try:
+                value = getattr(used if section is None else getattr(used, section), key)
+            except AttributeError:
+                continue
+            out.append(
+                f"{name} is set again in {later}, which the kiosk reads after this file:"
+                f" it uses {_fmt(value)} from there (the Settings screen keeps its changes"
+                " there); delete that line there for this file's to be used"
+            )
+    return out
+
+
+def _keys(data: Mapping[str, Any]) -> set[tuple[str | None, str]]:
+    """The settings a file sets, as (section or None, key)."""
+    keys: set[tuple[str | None, str]] = set()
+    for key, value in data.items():
+        if key == "input" and isinstance(value, str):  # (the short form of source)
+            keys.add(("input", "source"))
+        elif isinstance(value, dict):
+            keys |= {(key, sub) for sub in value}
+        else:
+            keys.add((None, key))
+    return keys
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
 _DATA_DIR_LINE = re.compile(r"""^\s*["']?data_dir["']?\s*=""", re.MULTILINE)
 
 

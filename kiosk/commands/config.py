@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.config import Config, ConfigError, defaults_toml, load_config
+from kiosk.config import Config, ConfigError, defaults_toml, load_config, set_again
 
 NAME = "config"
 HELP = "print the default settings file, or check one"
@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
             ]
             for warning in _board_map_warnings(config):
                 print(f"darts-kiosk: {args.check}: warning: {warning}", file=sys.stderr)
+            # (the system file edited by hand, its change then not used: the Settings
+            # screen had saved that setting in the user's file, read after it)
+            for note in set_again(args.check):
+                print(f"darts-kiosk: {args.check}: note: {note}", file=sys.stderr)
             if problems:
                 for problem in problems:
                     print(f"darts-kiosk: {problem}", file=sys.stderr)

@@ -564,3 +564,38 @@ def test_a_file_not_in_utf8_names_the_line_or_says_it_is_utf16(tmp_path: Path) -
     wide.write_bytes("[sound]\nvolume = 40\n".encode("utf-16"))
     with pytest.raises(ConfigError, match="saved as UTF-16: save it as UTF-8"):
         load_config(wide, search_paths=())
+
+
+def test_checking_the_system_file_says_which_of_its_settings_the_users_file_sets_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The owner set the volume on the keypad (kept in the user's file), then edited the
+    # system file's volume over SSH: the check said OK, and the restarted kiosk went on
+    # at the keypad's volume without a word.
+    import kiosk.config
+    from kiosk.cli import main
+
+    system = write(tmp_path / "etc" / "kiosk.toml",
+                   'language = "ru"\n[sound]\nvolume = 90\n[cricket]\nround_limit = 15\n'
+                   'variant = "cut-throat"\n')  # fmt: skip
+    user = write(
+        tmp_path / "home" / "darts-kiosk" / "kiosk.toml",
+        '[sound]\nvolume = 40\n[cricket]\nround_limit = 0\nvariant = "no such"\n',
+    )  # (a mistake: stepped over, not said)
+    monkeypatch.setattr(kiosk.config, "SYSTEM_CONFIG", system)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home"))
+    assert main(["config", "--check", str(system)]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == f"{system}: OK"
+    notes = [line for line in err.splitlines() if ": note: " in line]
+    assert notes == [
+        f"darts-kiosk: {system}: note: [cricket] round_limit is set again in {user}, which the"
+        " kiosk reads after this file: it uses 0 from there (the Settings screen keeps its"
+        " changes there); delete that line there for this file's to be used",
+        f"darts-kiosk: {system}: note: [sound] volume is set again in {user}, which the kiosk"
+        " reads after this file: it uses 40 from there (the Settings screen keeps its"
+        " changes there); delete that line there for this file's to be used",
+    ]
+    # The user's own file, or another, is read last: nothing read after it to say
+    assert main(["config", "--check", str(user)]) == 2
+    assert ": note: " not in capsys.readouterr().err
