@@ -80,6 +80,19 @@ def _size(img: pygame.Surface) -> int:
     return img.get_pitch() * img.get_height()
 
 
+def _word_at(text: str, i: int) -> str:
+    """The word (between spaces) that ``text[i]`` is in."""
+    start = text.rfind(" ", 0, i) + 1
+    end = text.find(" ", i)
+    return text[start : len(text) if end < 0 else end]
+
+
+def _lettered(word: str) -> bool:
+    """Letters and hyphens (or apostrophes) only, after any punctuation at its ends: a
+    double-barrelled name, "Александра-Виктория,"."""
+    return all(c.isalpha() or c in "-'\u2019" for c in word.strip(',.:;!?()"«»'))
+
+
 class Painter:
     """Draws on one surface; caches rendered text; remembers every text drawn this
     frame (``texts``) so tests and screenshots can check what a screen shows."""
@@ -157,13 +170,24 @@ class Painter:
     def two_lines(
         self, text: str, px: float, width: float, style: str = "regular", keep: float = 5 / 6
     ) -> list[str]:
-        """A label on one line, or on two (at the space or after the hyphen nearest its
-        middle) when one line would shrink it below ``keep`` of its size (by more than a
-        sixth: "Белая лошадь" in a narrow column, "Александра-" "Виктория" in a name box)."""
+        """A label on one line, or on two (at the space or after the hyphen in a word
+        nearest its middle) when one line would shrink it below ``keep`` of its size (by
+        more than a sixth: "Белая лошадь" in a narrow column, "Александра-" "Виктория" in
+        a name box)."""
         if self.fit(text, px, width, style) >= px * keep:
             return [text]
         cuts = [(i, i + 1) for i, c in enumerate(text) if c == " "]
-        cuts += [(i + 1, i + 1) for i, c in enumerate(text[:-1]) if c == "-" and i > 0]
+        # (a hyphen in a word of letters: one in a date, "2026-12-05", a minus or a
+        # path, "/var/lib/darts-kiosk", cut it in two that read as two things)
+        cuts += [
+            (i + 1, i + 1)
+            for i, c in enumerate(text[:-1])
+            if c == "-"
+            and i > 0
+            and text[i - 1].isalpha()
+            and text[i + 1].isalpha()
+            and _lettered(_word_at(text, i))
+        ]
         if not cuts:
             return [text]
         end, start = min(cuts, key=lambda c: abs(c[0] - len(text) / 2))

@@ -379,3 +379,28 @@ def test_a_date_before_the_last_game_saved_needs_enter_twice(
         d.press("\n")
         d.wait_for(lambda: any(t.startswith("Clock set: ") for t in d.texts), what="set")
         assert f"--no-ask-password set-time {back:%Y-%m-%d %H:%M}:00" in _calls(tmp_path)
+
+
+def test_why_the_clock_was_not_set_keeps_its_dates_whole_on_a_small_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 800x480 in Ukrainian the reason goes on two lines, and was cut after the
+    # hyphen nearest its middle: "годинник показує 2026-12-" / "05 23:40 (...)".
+    from datetime import datetime
+
+    from tests.e2e.test_league_screens import kiosk
+
+    today = datetime.now().strftime("%Y-%m-%d")
+    monkeypatch.setenv("PATH", _timedatectl(tmp_path, TIMEDATED) + os.pathsep + os.environ["PATH"])
+    (tmp_path / "bin" / "saved").write_text(f"{today} 23:40:00\n")  # later than typed
+    with kiosk(tmp_path, clock_setting=True, size=(800, 480)) as d:
+        d.kiosk.set_language("uk")
+        d.press("1")  # attract: any key
+        d.press("4")  # Settings
+        d.press("4")
+        assert d.screen.name == "date-time"
+        d.look()
+        d.press(today.replace("-", "") + "0000\n")
+        d.wait_for(lambda: any("не встановлено" in t for t in d.texts), what="the answer")
+        assert any(t.endswith(today) or f"{today} 23:40" in t for t in d.texts), d.texts
+        assert not any(t.endswith("-") for t in d.texts), d.texts

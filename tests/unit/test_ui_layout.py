@@ -125,3 +125,17 @@ def test_a_long_formula_shows_the_part_that_matters_with_ellipses(
     drawn = (ELLIPSIS if start else "") + text[start:end] + (ELLIPSIS if end < len(text) else "")
     assert drawn == shown
     assert width(drawn) <= 8
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [("Александра-Виктория", ["Александра-", "Виктория"]),  # a name: cut after its hyphen
+     ("Not set: the clock is at 2026-12-05", ["Not set: the clock", "is at 2026-12-05"]),
+     ("Not saved: /var/lib/darts-kiosk/kiosk.toml", ["Not saved:",
+                                                     "/var/lib/darts-kiosk/kiosk.toml"])],
+)  # fmt: skip
+def test_two_lines_cut_a_name_at_its_hyphen_but_never_a_date_or_a_path(
+    fonts: theme.Fonts, text: str, lines: list[str]
+) -> None:
+    p = theme.Painter(pygame.Surface((400, 300)), fonts)
+    assert p.two_lines(text, 40, 200) == lines
