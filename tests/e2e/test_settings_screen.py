@@ -135,6 +135,12 @@ def _kiosk_with_mistakes(tmp_path: Path, config: Config, mistakes: list[str]) ->
         running.close()
 
 
+def said_not_saved(d: Driver, why: str) -> bool:
+    """ "Not saved" and ``why`` at the foot of the screen (on two lines when long)."""
+    shown = " ".join(d.texts)
+    return "Not saved: " in shown and why in shown.partition("Not saved: ")[2]
+
+
 def _kiosk_with_settings_file(tmp_path: Path, text: str) -> tuple[Any, Path]:
     from kiosk.bootstrap import Options, build
 
@@ -208,10 +214,10 @@ def test_a_settings_file_broken_by_hand_is_left_alone_and_the_screen_says_not_sa
         path.write_text("[sound\nvolume = 50\n", encoding="utf-8")  # edited while it runs
         d.pad("2+")
         assert d.kiosk.running and d.screen.name == "volume"
-        assert any(t.startswith("Not saved:") and "not valid TOML" in t for t in d.texts), d.texts
+        assert said_not_saved(d, "not valid TOML"), d.texts
         d.pad("\n")
         assert d.screen.name == "settings"
-        assert any(t.startswith("Not saved:") and "not valid TOML" in t for t in d.texts), d.texts
+        assert said_not_saved(d, "not valid TOML"), d.texts
     finally:
         running.close()
     assert path.read_text(encoding="utf-8") == "[sound\nvolume = 50\n"
@@ -423,7 +429,7 @@ def test_a_change_a_config_file_read_later_would_undo_is_said_not_saved(
         d = Driver(running)
         to_settings(d)
         d.pad("2+")
-        assert any(t.startswith("Not saved:") and "sets volume too" in t for t in d.texts), d.texts
+        assert said_not_saved(d, "sets it too"), d.texts
     finally:
         running.close()
     assert path.read_text(encoding="utf-8") == "# mine\n"
@@ -462,3 +468,39 @@ def test_a_settings_mistake_put_right_on_the_screen_leaves_the_banner(tmp_path: 
     again: list[str] = []
     load_config(search_paths=(path,), mistakes=again)
     assert [m.split(": ")[1] for m in again] == ["[cricket] round_limt"]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("uk", "теж задає це налаштування й читається пізніше: змініть його там"),
+     ("ru", "тоже задаёт эту настройку и читается позже: измените её там")],
+)  # fmt: skip
+def test_not_saved_is_said_in_the_kiosks_language_at_a_size_read_from_the_bar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, said: str
+) -> None:
+    # At 800x480 in Ukrainian it was "Not saved" in Ukrainian, then "/tmp/.../bar.toml
+    # sets volume too, and is read after /tmp/.../kiosk.toml: change it there" in
+    # English, all drawn at 11 px.
+    from kiosk.bootstrap import Options, build
+    from kiosk.ui import theme
+
+    sizes = text_sizes(monkeypatch)
+    path = tmp_path / "kiosk.toml"
+    path.write_text("# mine\n", encoding="utf-8")
+    bar = tmp_path / "bar.toml"  # --config bar.toml: read after the user's file
+    bar.write_text("[sound]\nvolume = 40\n", encoding="utf-8")
+    options = Options(window=True, size=(800, 480), virtual=True, env={},
+                      data_dir=tmp_path / "data", settings_file=path)  # fmt: skip
+    running = build(options, Config(language=language), (path, bar))
+    try:
+        d = Driver(running)
+        to_settings(d)
+        for keys in ("2+", "\n"):  # the volume's screen, then the settings under it
+            d.pad(keys)
+            shown = " ".join(t for t in d.texts if t.strip())
+            assert str(bar) in shown and said in shown, d.texts
+            assert "read after" not in shown and str(path) not in shown
+            lines = [t for t in d.texts if str(bar) in t or said.split()[-1] in t]
+            assert all(sizes[t] >= theme.SMALL for t in lines), [sizes[t] for t in lines]
+    finally:
+        running.close()

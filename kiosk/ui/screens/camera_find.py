@@ -50,7 +50,7 @@ from kiosk.ui import theme
 from kiosk.ui.banner import BANNER_H, strips_at_foot
 from kiosk.ui.screen import DartDoubt, DartInput, Notice, Screen, back_to_the_match
 from kiosk.ui.screens.board_picture import BoardPicture, picture_place
-from kiosk.ui.screens.settings import CLOSE_AFTER_SAVE
+from kiosk.ui.screens.settings import CLOSE_AFTER_SAVE, not_saved
 
 log = logging.getLogger("kiosk.ui")
 
@@ -295,7 +295,7 @@ class CameraFindScreen(Screen):
             self.kiosk.save_cameras(devices, calibrations)
         except (OSError, ValueError) as e:  # ValueError: the file edited into bad TOML
             log.warning("cameras not saved: %s", e)
-            self.message, self.good = f"{self.t('Not saved')}: {e}", False
+            self.message, self.good = not_saved(self.t, e), False
             return
         use = getattr(self.kiosk.devices, "use_cameras", None)
         if use is not None:

@@ -48,6 +48,15 @@ def footer(p: theme.Painter, text: str, colour: tuple[int, ...] = theme.DIM) -> 
     centred(p, text, theme.SMALL, 95, colour, anchor="center", width=0.95)
 
 
+def foot_message(p: theme.Painter, text: str, colour: tuple[int, ...] = theme.BAD) -> None:
+    """A refusal in the footer's place, on two lines where one would shrink it (one
+    naming a file, "Not saved: /var/lib/...", was drawn at 11 px on a 480-line screen)."""
+    px, width = theme.SMALL * p.u, p.w * 0.95
+    lines = p.two_lines(text, px, width, keep=1.0)  # (not shrunk at all: two lines)
+    y = 95 if len(lines) == 1 else 93
+    p.lines(lines, px, (p.w / 2, y * p.u), colour, max_width=width, leading=1.15)
+
+
 @dataclass
 class Item:
     """A menu line. ``label`` is an English msgid (translated when drawn).
@@ -276,10 +285,10 @@ class MenuScreen(Screen):
                     style="bold",
                     max_width=room,
                 )
-        foot = self.message or self.t(
-            "Keypad: number = choose, + / - = move, Enter = select, / = back"
-        )
-        footer(p, foot, theme.BAD if self.message else theme.DIM)
+        if self.message:
+            foot_message(p, self.message)
+        else:
+            footer(p, self.t("Keypad: number = choose, + / - = move, Enter = select, / = back"))
 
 
 def key_of(index: int) -> str:

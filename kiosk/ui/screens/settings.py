@@ -15,12 +15,14 @@ protocol does not promise it, so without it there is no camera item.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.ui import theme
-from kiosk.ui.i18n import LANGUAGES, percent
+from kiosk.ui.i18n import LANGUAGES, fill, percent
 from kiosk.ui.screens.menu import Item, MenuScreen
 
 if TYPE_CHECKING:
@@ -46,6 +48,31 @@ CAMERA_DOWN = {
     "not found": "not found",
 }
 CLOSE_AFTER_SAVE = 1.5  # s "Calibration saved" stays up
+# Why the settings file was not written (``kiosk.settings_file``'s own reasons, in
+# English with the paths) -> a msgid and its fields: the owner reads it from the bar in
+# the kiosk's language, and only the file to put right (the full reason is in the log).
+# The system's own words (a disk that will not take the file) are shown as they are.
+SAVE_REASONS = (
+    (r"(?P<file>.+) sets \w+ too, and is read after .+: change it there",
+     "{file} sets it too and is read later: change it there"),
+    (r"(?P<file>.+) lists the cameras, and is read after .+: list them there",
+     "{file} lists the cameras too and is read later: list them there"),
+    (r"(?P<file>.+) is not valid TOML \(.*\): put it right first",
+     "{file} is not valid TOML: put it right first (see the log)"),
+    (r"(?P<file>.+) is a folder, not a settings file: move it away first",
+     "{file} is a folder, not a settings file: move it away first"),
+)  # fmt: skip
+
+
+def not_saved(t: Callable[[str], str], error: Exception) -> str:
+    """The words "Not saved" and why, in the kiosk's language where the reason is its own."""
+    why = str(error)
+    for pattern, template in SAVE_REASONS:
+        found = re.fullmatch(pattern, why, re.DOTALL)
+        if found is not None:
+            why = fill(t(template), **found.groupdict())
+            break
+    return f"{t('Not saved')}: {why}"
 
 
 class SettingsScreen(MenuScreen):
@@ -127,7 +154,7 @@ class SettingsScreen(MenuScreen):
                 self.kiosk.save_settings(self.kiosk.settings)
             except (OSError, ValueError) as e:  # ValueError: the file edited into bad TOML
                 log.warning("settings not saved: %s", e)
-                self.message = f"{self.t('Not saved')}: {e}"
+                self.message = not_saved(self.t, e)
 
     def date_time(self) -> None:
         from kiosk.ui.screens.date_time import DateTimeScreen

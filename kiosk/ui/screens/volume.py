@@ -21,7 +21,14 @@ from kiosk.adapters.keypad import KeyAction
 from kiosk.ui import theme
 from kiosk.ui.i18n import percent
 from kiosk.ui.screen import Click, DartInput, Notice, Screen, back_to_the_match
-from kiosk.ui.screens.menu import MENU_IDLE_S, centred, footer, idle_back_to_attract, may_idle
+from kiosk.ui.screens.menu import (
+    MENU_IDLE_S,
+    centred,
+    foot_message,
+    footer,
+    idle_back_to_attract,
+    may_idle,
+)
 from kiosk.ui.widgets import Button
 
 STEP = 10  # percent
@@ -101,5 +108,6 @@ class VolumeScreen(Screen):
             b.draw(p, pygame.Rect(int(gap + i * (bw + gap)), int(77 * u), int(bw), int(bh)),
                    t(b.label))  # fmt: skip
         if self.settings.message:  # the settings file could not be written
-            centred(p, self.settings.message, 3.2, 89, theme.BAD, anchor="center", width=0.94)
-        footer(p, t("+ louder, - quieter, 0-9 = 0-90 %, * = 100 %, Enter = done"))
+            foot_message(p, self.settings.message)
+        else:
+            footer(p, t("+ louder, - quieter, 0-9 = 0-90 %, * = 100 %, Enter = done"))
