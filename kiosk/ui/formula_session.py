@@ -377,7 +377,10 @@ class FormulaSession:
 
     def set_aside(self, now: float) -> None:
         """The game waits (a side game while its player throws at the board): the
-        clock stops with its time left, until ``take_up``."""
+        clock stops with its time left, until ``take_up``. Keys typed and not yet saved
+        are saved now: set aside, the game is not updated, and they would wait for it."""
+        if self._draft_pending is not None and self.phase == PLAYING:
+            self._save_draft(now)
         self.turn_clock.pause(now)
 
     def take_up(self, now: float) -> None:

@@ -409,6 +409,30 @@ def test_a_cricket_game_that_ends_takes_its_side_games_with_it(tmp_path: Path) -
         assert store.games.side_games(1) == {}
 
 
+def test_keys_typed_just_before_a_side_game_is_set_aside_are_kept_as_it_goes(
+    tmp_path: Path,
+) -> None:
+    # The last keys of a burst wait half a second to be saved, and a side game set
+    # aside is not updated: had they waited, only reopening it would have saved them.
+    with kiosk_on_board(tmp_path) as (d, board):
+        side_game_on_hold(d, board, ["T20", "T20", "T20"])
+        side = d.screen
+        d.pad("\n")  # the digits, the clock running
+        d.pad("004")  # two digits, the second within half a second; 4 leaves
+        assert d.screen.name == "cricket"
+        typed = list(side.editor.tokens)  # type: ignore[attr-defined]
+        assert len(typed) == 2
+        store = d.kiosk.store
+        assert store is not None
+        assert store.games.side_games(1)[0]["draft"][2] == typed  # ... and the power goes
+    with kiosk_on_board(tmp_path) as (d, _board):
+        d.press("1")
+        open_side_game(d.kiosk, d.screen)
+        d.settle()
+        d.pad("\n")
+        assert d.screen.editor.text == "".join(typed)  # type: ignore[attr-defined]
+
+
 def test_a_side_game_that_does_not_replay_is_left_out_and_the_match_goes_on(
     tmp_path: Path,
 ) -> None:
