@@ -53,7 +53,12 @@ def results_again(kiosk: Any, record: Any) -> bool:
         return False
     assert isinstance(session, CricketSession)  # (``results_come_back``: Cricket only)
     log.info("game %d was over when the kiosk stopped: its results are back", record.id)
+    from kiosk.ui.screens.formula_play import side_games_back
+
     scoreboard = CricketScreen(kiosk, session)
+    # (the side games kept with it: an undo of the winning dart and they go on, as on
+    # a resumed game; they go when the game is finished)
+    side_games_back(kiosk, scoreboard)
     kiosk.cricket_defaults = session.setup  # (as a resumed game: the menus' next game)
     kiosk.stack.reset(scoreboard)
     note = kiosk.t("Back after a restart: - (undo) and * (correct a dart) still work")

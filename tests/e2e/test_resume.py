@@ -17,6 +17,7 @@ from kiosk_support import (
     add_players,
     db_file,
     kiosk_on_board,
+    power_cut_at_the_end,
     send,
     side_game_on_hold,
     start_game,
@@ -429,6 +430,39 @@ def test_keys_typed_just_before_a_side_game_is_set_aside_are_kept_as_it_goes(
         d.press("1")
         open_side_game(d.kiosk, d.screen)
         d.settle()
+        d.pad("\n")
+        assert d.screen.editor.text == "".join(typed)  # type: ignore[attr-defined]
+
+
+def test_side_games_come_back_under_the_results_a_power_cut_left_and_after_an_undo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with power_cut_at_the_end(monkeypatch), kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        open_side_game(d.kiosk, d.screen)  # Boris waits while Anna throws
+        d.settle()
+        assert d.screen.side_player == "Boris"  # type: ignore[attr-defined]
+        d.pad("\n00")
+        typed = list(d.screen.editor.tokens)  # type: ignore[attr-defined]
+        store = d.kiosk.store
+        assert store is not None
+
+        def kept() -> bool:
+            draft = store.games.side_games(1).get(1, {}).get("draft")
+            return draft is not None and draft[2] == typed
+
+        d.wait_for(kept, what="the side game kept")
+        d.pad("4")
+        send(d, board, ANNA_WINS[:14])  # Anna wins with her bull ... and the power goes
+        d.wait_screen("results")
+    with kiosk_on_board(tmp_path) as (d, _board):
+        assert d.screen.name == "results"
+        d.press("-")  # the bull bounced out: the match goes on, and so does the side game
+        assert d.screen.name == "cricket"
+        assert list(d.screen.side_games) == ["Boris"]  # type: ignore[attr-defined]
+        open_side_game(d.kiosk, d.screen)
+        d.settle()
+        assert d.screen.name == "formula-side"
         d.pad("\n")
         assert d.screen.editor.text == "".join(typed)  # type: ignore[attr-defined]
 
