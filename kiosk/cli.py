@@ -51,7 +51,8 @@ class CommandParser(argparse.ArgumentParser):
         if message.endswith(": expected one argument") and message.startswith("argument "):
             options = message.removeprefix("argument ").split(":")[0].split("/")
             for opt, value in itertools.pairwise(given):
-                if opt in options and value.startswith("-"):
+                # (one of its own options: the value was left out, not begun with '-')
+                if opt in options and value.startswith("-") and self._option(value) is None:
                     return (f"; a value that starts with '-' is joined to its option:"
                             f" {shlex.quote(f'{opt}={value}')}")  # fmt: skip
             return ""
@@ -64,7 +65,7 @@ class CommandParser(argparse.ArgumentParser):
             if arg == "--":
                 words += rest
                 break
-            action = self._option_string_actions.get(arg.split("=", 1)[0])
+            action = self._option(arg)
             if action is None or not arg.startswith("-"):
                 words.append(arg)
                 continue
@@ -79,6 +80,16 @@ class CommandParser(argparse.ArgumentParser):
             f"; {dashed[0]} is not one of its options: a name (or another argument) that"
             f" starts with '-' goes after --, as in: {self.prog} {works}"
         )
+
+    def _option(self, arg: str) -> argparse.Action | None:
+        """The option ``arg`` names (``--opt`` or ``--opt=value``), as argparse takes it:
+        also shortened to a start only it has (``--data-d`` for ``--data-dir``)."""
+        name = arg.split("=", 1)[0]
+        action = self._option_string_actions.get(name)
+        if action is None and self.allow_abbrev and name.startswith("--"):
+            found = {a for o, a in self._option_string_actions.items() if o.startswith(name)}
+            action = found.pop() if len(found) == 1 else None
+        return action
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:

@@ -466,6 +466,25 @@ def test_a_name_that_starts_with_a_dash_is_refused_with_the_command_that_works(
     assert kiosk(tmp_path, "players", "list").stdout.split() == ["-Zed", "1500.0"]
 
 
+def test_the_dash_hint_is_not_given_for_a_value_forgotten_or_an_option_shortened(
+    tmp_path: Path,
+) -> None:
+    # A value left out before the next option is not a value that starts with '-'; an
+    # option shortened (argparse takes --data-d for --data-dir) is one of its options.
+    r = kiosk(tmp_path, "export", "--season", "--format", "csv")
+    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(
+        "argument --season: expected one argument"
+    ), r.stderr
+    r = kiosk(tmp_path, "players", "add", "--data-d", str(tmp_path / "data"))
+    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(
+        "the following arguments are required: name"
+    ), r.stderr
+    r = kiosk(tmp_path, "players", "add", "--data-d", str(tmp_path / "data"), "-x")
+    works = f"players add --data-d {tmp_path / 'data'} -- -x"
+    assert r.stderr.splitlines()[-1].endswith(f"as in: darts-kiosk {works}"), r.stderr
+    assert kiosk(tmp_path, *works.split()).stdout == "added -x\n"
+
+
 def test_a_name_too_long_is_refused_with_its_start_not_echoed_whole(tmp_path: Path) -> None:
     # A pasted paragraph was echoed whole in the refusal: a screenful of stderr.
     name = "Aleksandr Konstantinovich Ivanov the Third " * 200
