@@ -232,7 +232,14 @@ start_service() {
         state=$(systemctl show -p ActiveState --value "$unit")
         sub=$(systemctl show -p SubState --value "$unit")
         job=$(systemctl show -p Job --value "$unit")
-        if [[ $state == failed || $sub == auto-restart ]]; then
+        # (a job still queued: the state is the one before the restart, a last try's)
+        if [[ -z $job && $state == failed ]]; then
+            # Not restarted (RestartPreventExitStatus=2: a settings mistake, the journal names it)
+            say "warning: everything is installed, but the scoreboard did not start, and systemd does not try again: put right what its last lines say, then: systemctl restart darts-kiosk"
+            journalctl -u "$unit" -n 8 --no-pager -o cat 2>/dev/null | sed 's/^/    /' || true
+            return 0
+        fi
+        if [[ -z $job && $sub == auto-restart ]]; then
             say "warning: everything is installed, but the scoreboard did not start; systemd tries again every 2 s."
             say "with no screen plugged in that is expected: it starts once one is. Its last lines (all: journalctl -u darts-kiosk -e):"
             journalctl -u "$unit" -n 8 --no-pager -o cat 2>/dev/null | sed 's/^/    /' || true

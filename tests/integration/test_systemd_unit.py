@@ -232,6 +232,26 @@ def test_install_with_no_screen_ends_well_and_says_why_the_scoreboard_did_not_st
     assert "no available video device" in said and "journalctl -u darts-kiosk" in said
 
 
+def test_install_does_not_take_the_state_before_its_restart_for_the_start(
+    tmp_path: Path,
+) -> None:
+    # A unit left failed by the last try keeps that state while the restart job waits
+    # (Job set): it is not "did not start" until no job is left.
+    states = ["failed failed 41", "activating start 41", "active running -"]
+    status, said, _ = start_service(tmp_path, states)
+    assert status == 0 and "the scoreboard is running" in said, said
+    assert "did not start" not in said
+
+
+def test_install_says_a_start_systemd_does_not_try_again_is_not_tried_again(
+    tmp_path: Path,
+) -> None:
+    # Exit status 2 (RestartPreventExitStatus): failed for good, not "again every 2 s".
+    status, said, _ = start_service(tmp_path, ["activating start 7", "failed failed -"])
+    assert status == 0 and "did not start" in said
+    assert "tries again every 2 s" not in said and "systemctl restart darts-kiosk" in said
+
+
 def test_install_does_not_wait_for_ever_for_a_slow_start(tmp_path: Path) -> None:
     status, said, _ = start_service(tmp_path, ["activating start 7"], wait_s=1)
     assert status == 0 and "still starting after 1 s" in said
