@@ -251,12 +251,18 @@ def _source(path: Path) -> tuple[sqlite3.Connection, StoreError | None]:
 
 def _refused(source: Path, target: Path, force: bool) -> str:
     """Why the copy is not made ("" when it is): a target that is there (without
-    ``--force``), that is the database itself, or that is not a file (a device, a
-    folder's link: it would be replaced by a file)."""
+    ``--force``), that is the database itself or its ``-wal``, ``-shm`` or ``-journal``,
+    or that is not a file (a device, a folder's link: it would be replaced by a file)."""
     if why := nothing_to_read(source):
         return why
     if not target.parent.is_dir():
         return f"no directory {target.parent} for {target}"
+    real = Path(os.path.realpath(source))
+    for suffix in ("-wal", "-shm", "-journal"):
+        # (its last games, not yet in the file, may be in the -wal: written over, lost;
+        # a copy by such a name, SQLite would take for the database's own)
+        if Path(os.path.realpath(target)) == real.with_name(real.name + suffix):
+            return f"{target} is a file of the database itself (its {suffix}): name another file"
     if not target.exists():
         return ""
     if not force:

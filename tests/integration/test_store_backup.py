@@ -317,6 +317,27 @@ def test_a_folder_that_cannot_be_locked_keeps_the_copies_being_written_there(tmp
     assert len([p for p in share.iterdir() if p.name.startswith("kiosk-")]) == 1
 
 
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_backup_never_writes_over_a_file_the_database_keeps_beside_it(tmp_path, capsys, suffix):
+    # kiosk.sqlite3-wal (a tab completed one key too far) is no database to --force
+    # over: it holds the kiosk's last games, not yet in kiosk.sqlite3.
+    db = tmp_path / "kiosk.sqlite3"
+    league(db, 3)
+    beside = db.with_name(db.name + suffix)
+    with closing(sqlite3.connect(db, isolation_level=None)) as kiosk:
+        kiosk.execute("PRAGMA wal_autocheckpoint = 0")  # (its writes stay in its -wal)
+        kiosk.execute(
+            "INSERT INTO players (name, name_key, created_at) VALUES ('Late', 'late', 'x')"
+        )
+        if not beside.exists():
+            beside.write_bytes(b"")  # (a rollback journal's name: the kiosk's all the same)
+        held = beside.read_bytes()
+        assert main(["backup", "--db", str(db), str(beside), "--force"]) == 1
+        assert "the database itself" in capsys.readouterr().err
+        assert beside.read_bytes() == held
+        assert "Late" in names(db)
+
+
 WRITE_THEN_DIE = """
 import os, signal, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
