@@ -276,14 +276,21 @@ class FormulaEndScreen(Screen):
             font = p.fonts.get(int(size), "regular")
             return max((font.size(row[k])[0] + 12 for row in lines), default=0) / width
 
+        def need_shortened(k: int, size: float) -> float:
+            # (its start shortened to one letter: "6… = 49412580000000 (+150)")
+            font = p.fonts.get(int(size), "regular")
+            cells = [row[k][:1] + theme.ELLIPSIS + row[k][row[k].rfind(" = "):]
+                     for row in lines if " = " in row[k]]  # fmt: skip
+            return max((font.size(c)[0] + 12 for c in cells), default=0) / width
+
         mine, best = need(2, px), need(5, px)
         if mine > formula or best > shared - formula:
             least_mine, least_best = need(2, theme.SMALL * p.u), need(5, theme.SMALL * p.u)
             if least_mine + least_best <= shared:
                 share = shared * mine / (mine + best)
                 formula = min(max(share, least_mine), shared - least_best)
-            else:
-                formula = least_mine
+            else:  # the best one shortened, but never into its result ("= 49412580…")
+                formula = min(least_mine, shared - need_shortened(5, theme.SMALL * p.u))
             formula = min(max(formula, FORMULA_COLUMN), most)
         start = 0.13  # after "#" and the digits
         return (0.0, 0.05, start, start + formula, start + formula + 0.07, start + formula + 0.17)
