@@ -497,8 +497,8 @@ def set_again(path: Path, env: Mapping[str, str] = os.environ) -> list[str]:
         return []
     out = []
     for later in paths[at + 1 :]:
-        if _kind(later) != "file":
-            continue
+        if _kind(later) != "file" or _same_path(later, path):
+            continue  # (the user's file a link to this one: itself, not a file after it)
         stepped: list[str] = []
         try:
             theirs = _keys(_read_file(later))

@@ -599,3 +599,23 @@ def test_checking_the_system_file_says_which_of_its_settings_the_users_file_sets
     # The user's own file, or another, is read last: nothing read after it to say
     assert main(["config", "--check", str(user)]) == 2
     assert ": note: " not in capsys.readouterr().err
+
+
+def test_a_system_file_that_is_also_the_users_is_not_said_to_be_set_again_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The user's file a link to the system file (or XDG_CONFIG_HOME=/etc): one file,
+    # read twice, and the check said each of its settings was set again in itself.
+    import kiosk.config
+    from kiosk.cli import main
+
+    system = write(tmp_path / "etc" / "darts-kiosk" / "kiosk.toml", "[sound]\nvolume = 90\n")
+    (tmp_path / "home" / "darts-kiosk").mkdir(parents=True)
+    (tmp_path / "home" / "darts-kiosk" / "kiosk.toml").symlink_to(system)
+    monkeypatch.setattr(kiosk.config, "SYSTEM_CONFIG", system)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home"))
+    assert main(["config", "--check", str(system)]) == 0
+    assert ": note: " not in capsys.readouterr().err
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "etc"))  # the very same path
+    assert main(["config", "--check", str(system)]) == 0
+    assert ": note: " not in capsys.readouterr().err
