@@ -128,6 +128,18 @@ def test_the_picker_writes_no_leading_or_doubled_space_either() -> None:
     assert ed.text == "A "
 
 
+def test_after_a_hyphen_or_an_apostrophe_the_picker_wakes_on_the_last_letter() -> None:
+    # As after a space: woken on the "-" just written, 5 wrote a second one
+    # ("Jean--"), and the next letter was far from where the name left off.
+    for typed, shown in (("Jean-", "Jean-N"), ("\u041c\u0430\u0440'", "\u041c\u0430\u0440'\u0440")):
+        ed = NameEditor("", "uk")
+        for ch in typed:
+            ed.type(ch)
+        ed.step(1)
+        assert ed.preview() == shown
+        assert NameEditor(typed, "uk").last == ed.last  # (a name given to edit, too)
+
+
 def test_every_kind_of_apostrophe_typed_is_written_straight() -> None:
     # A curly one (a Ukrainian layout, a phone's) was refused, and the name saved
     # without it: "Dmytro OHara".

@@ -2,7 +2,7 @@
 
 The name is a row of places; the cursor is on one of them. On the empty place after
 the name, 2 / 8 (or + / -) wake the picker (on the last letter written: never on a
-space, as a second space is never written) and turn it through the letters, Enter (or
+space, hyphen, apostrophe or dot) and turn it through the letters, Enter (or
 5) writes the letter and moves on; Enter on the empty place saves the name. On a
 letter already written, 2 / 8 change it in place. The keys, laid out as the keypad's
 own arrows:
@@ -81,8 +81,9 @@ class NameEditor:
         self.chars = list(text)
         self.cursor = len(self.chars)
         self.pick: int | None = None  # wheel index shown on the empty place, not written yet
-        # The wheel index the picker wakes at: the last letter written (not a space).
-        letters = [c for c in self.chars if c != " "]
+        # The wheel index the picker wakes at: the last letter or digit written (not a
+        # space, a hyphen, an apostrophe or a dot: ``_remember``).
+        letters = [c for c in self.chars if c not in SYMBOLS]
         self.last = self._index_of(letters[-1]) if letters else 0
 
     # -- questions -------------------------------------------------------------------
@@ -140,9 +141,10 @@ class NameEditor:
         return True
 
     def _remember(self, index: int) -> None:
-        """The picker wakes next at ``index``: a letter, never the space (a second space
-        is never written, and the next word starts with a letter)."""
-        if self.wheel[index] != " ":
+        """The picker wakes next at ``index``: a letter or digit, never a space, hyphen,
+        apostrophe or dot (a second one is not wanted, and what follows one is a letter:
+        "Jean-Luc", "O'Neil", "J.R.")."""
+        if self.wheel[index] not in SYMBOLS:
             self.last = index
 
     def jump_set(self, delta: int) -> bool:
