@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,10 @@ def by_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-@pytest.fixture
-def kiosk_holds_the_board(by_id: Path) -> Iterator[Path]:
-    """A board in ``by_id``, read by a kiosk's reader (which holds its port)."""
+@contextmanager
+def held_board(by_id: Path) -> Iterator[tuple[Path, BoardReader]]:
+    """A board in ``by_id``, read by a kiosk's reader (which holds its port): its link
+    and the reader."""
     with VirtualBoard(ping_interval=0.2) as board:
         board.start()
         link = by_id / "usb-Arduino_Uno_85734323-if00"
@@ -46,9 +48,16 @@ def kiosk_holds_the_board(by_id: Path) -> Iterator[Path]:
         reader.start()
         try:
             events.status("connected")
-            yield link
+            yield link, reader
         finally:
             reader.stop()
+
+
+@pytest.fixture
+def kiosk_holds_the_board(by_id: Path) -> Iterator[Path]:
+    """A board in ``by_id``, read by a kiosk's reader (which holds its port)."""
+    with held_board(by_id) as (link, _reader):
+        yield link
 
 
 def tool_args(tool: str, tmp_path: Path) -> list[str]:
@@ -98,14 +107,7 @@ def test_waiting_for_a_board_the_kiosk_holds_says_why_then_connects_once_let_go(
     by_id: Path, tmp_path: Path
 ) -> None:
     # With --wait it waited with nothing said but "status lost": no word of the kiosk.
-    with VirtualBoard(ping_interval=0.2) as board:
-        board.start()
-        link = by_id / "usb-Arduino_Uno_85734323-if00"
-        link.symlink_to(board.path)
-        events = Events()
-        kiosk = BoardReader(str(link), events)
-        kiosk.start()
-        events.status("connected")
+    with held_board(by_id) as (link, kiosk):
         out, err = tmp_path / "out.txt", tmp_path / "err.txt"
         with out.open("w") as o, err.open("w") as e:
             monitor = subprocess.Popen(
@@ -123,7 +125,6 @@ def test_waiting_for_a_board_the_kiosk_holds_says_why_then_connects_once_let_go(
             kiosk.stop()  # the kiosk stopped: the monitor opens the board
             assert wait_for(lambda: "status connected" in out.read_text()), out.read_text()
         finally:
-            kiosk.stop()
             monitor.terminate()
             monitor.wait(timeout=10)
 

@@ -274,21 +274,27 @@ def test_a_version_2_file_migrates_and_finds_ratings_without_sorting_each_player
     assert (tmp_path / "kiosk.sqlite3.schema-v2.bak").exists()
 
 
+def _ann_in_a_formula_game(raw: sqlite3.Connection) -> None:
+    """Game 1, Ann's formula training game, her first formula (300*1) in its log: as an
+    older version wrote it."""
+    raw.execute(
+        "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
+    )
+    raw.execute(
+        "INSERT INTO games (id, kind, variant, settings, mode, started_at) VALUES"
+        """ (1, 'formula', 'classic', '{"mode": "training", "digits": [3001, 9839]}',"""
+        " 'training', 'x')"
+    )
+    raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
+    payload = '{"seat": 0, "formula": "300*1"}'
+    raw.execute("INSERT INTO game_events VALUES (1, 1, 'formula', ?, 'x')", (payload,))
+
+
 def test_a_version_3_file_migrates_keeping_its_events_append_only_and_takes_concedes(tmp_path):
     path = tmp_path / "kiosk.sqlite3"
     connect(path, migrate_to=3).close()
     with closing(sqlite3.connect(path)) as raw:
-        raw.execute(
-            "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
-        )
-        raw.execute(
-            "INSERT INTO games (id, kind, variant, settings, mode, started_at) VALUES"
-            """ (1, 'formula', 'classic', '{"mode": "training", "digits": [3001, 9839]}',"""
-            " 'training', 'x')"
-        )
-        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
-        payload = '{"seat": 0, "formula": "300*1"}'
-        raw.execute("INSERT INTO game_events VALUES (1, 1, 'formula', ?, 'x')", (payload,))
+        _ann_in_a_formula_game(raw)
         with pytest.raises(sqlite3.IntegrityError):  # (what version 3 refuses)
             raw.execute("INSERT INTO game_events VALUES (1, 2, 'concede', '{\"seat\": 0}', 'x')")
         raw.commit()
@@ -311,17 +317,7 @@ def test_a_version_6_file_migrates_and_keeps_a_formula_typed_apart_from_its_even
     path = tmp_path / "kiosk.sqlite3"
     connect(path, migrate_to=6).close()
     with closing(sqlite3.connect(path)) as raw:
-        raw.execute(
-            "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')"
-        )
-        raw.execute(
-            "INSERT INTO games (id, kind, variant, settings, mode, started_at) VALUES"
-            """ (1, 'formula', 'classic', '{"mode": "training", "digits": [3001, 9839]}',"""
-            " 'training', 'x')"
-        )
-        raw.execute("INSERT INTO game_players VALUES (1, 0, 1, NULL)")
-        payload = '{"seat": 0, "formula": "300*1"}'
-        raw.execute("INSERT INTO game_events VALUES (1, 1, 'formula', ?, 'x')", (payload,))
+        _ann_in_a_formula_game(raw)
         raw.commit()
     with Store.open(path) as store:
         assert version(path) == SCHEMA_VERSION
