@@ -115,6 +115,13 @@ def start_game(d: Driver, names: tuple[str, ...] = ("Anna", "Boris"), **options:
     assert d.screen.name == "cricket"
 
 
+def left_with_one_dart(tmp_path: Path) -> None:
+    """A kiosk that stops (a power cut, a restart) after a Cricket game's first dart."""
+    with kiosk_on_board(tmp_path) as (d, board):
+        start_game(d)
+        send(d, board, ["T20"])
+
+
 def side_game_on_hold(d: Driver, board: VirtualBoard, darts: list[str]) -> Any:
     """A Cricket game started, Anna's three ``darts`` thrown (her turn on hold), and
     the side game opened over it: the Cricket screen (the side game is ``d.screen``)."""

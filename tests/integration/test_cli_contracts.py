@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import os
 import queue
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -27,6 +25,7 @@ from typing import IO
 import cv2
 import pytest
 import serial
+from cli_support import cli_env, fails_cleanly, kiosk
 
 from kiosk.adapters.camera.synthetic import render_throw
 from kiosk.adapters.serial_board.ports import choose_port
@@ -36,39 +35,6 @@ from kiosk.domain.darts import Dart
 from kiosk.domain.formula.expression import evaluate
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("STATE_DIRECTORY",)}
-    env.update(
-        SDL_VIDEODRIVER="dummy",
-        SDL_AUDIODRIVER="dummy",
-        XDG_STATE_HOME=str(home / "state"),
-        XDG_CONFIG_HOME=str(home / "config"),
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def kiosk(home: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kiosk", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=_env(home),
-        cwd=home,
-    )
-
-
-def fails_cleanly(r: subprocess.CompletedProcess[str], *words: str) -> None:
-    """Non-zero, one line on stderr naming ``words``, no traceback."""
-    assert r.returncode != 0, r
-    assert "Traceback" not in r.stderr, r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 class Proc:
@@ -81,7 +47,7 @@ class Proc:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env=_env(home),
+            env=cli_env(home),
             cwd=home,
         )
         self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
@@ -138,7 +104,7 @@ def solve_all(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(home),
+        env=cli_env(home),
     )
     yield p, out
     if p.poll() is None:
@@ -401,155 +367,6 @@ def test_solve_prints_the_best_formula_for_each_rule_set(tmp_path: Path) -> None
 # -- players, league, export, backup ---------------------------------------------------------
 
 
-def test_players_are_added_listed_renamed_merged_and_imported(tmp_path: Path) -> None:
-    assert kiosk(tmp_path, "players", "add", "Ann").stdout == "added Ann\n"
-    assert kiosk(tmp_path, "players", "add", "Bob").returncode == 0
-    fails_cleanly(kiosk(tmp_path, "players", "add", "ann"), "ann")
-    assert kiosk(tmp_path, "players", "rename", "Bob", "Robert").returncode == 0
-    assert kiosk(tmp_path, "players", "add", "Rob").returncode == 0
-    r = kiosk(tmp_path, "players", "merge", "Rob", "Robert")
-    assert r.returncode == 0, r.stderr
-    roster = tmp_path / "roster.csv"
-    roster.write_text("\ufeffname\nCarl\nDora\nAnn\n", encoding="utf-8")
-    r = kiosk(tmp_path, "players", "import", str(roster))
-    assert r.returncode == 0, r.stderr
-    names = [line.split()[0] for line in kiosk(tmp_path, "players", "list").stdout.splitlines()]
-    assert names == ["Ann", "Carl", "Dora", "Robert"]
-    fails_cleanly(kiosk(tmp_path, "players", "import", "missing.csv"), "missing.csv")
-    (tmp_path / "bin.csv").write_bytes(b"\xff\xfe\x00")
-    fails_cleanly(kiosk(tmp_path, "players", "import", "bin.csv"), "bin.csv")
-    assert (tmp_path / "state" / "darts-kiosk" / "kiosk.sqlite3").exists()
-
-
-def test_league_export_and_backup_work_on_the_kiosks_database(tmp_path: Path) -> None:
-    assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
-    assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
-    assert "Spring" in kiosk(tmp_path, "league", "season", "list").stdout
-    r = kiosk(tmp_path, "export", "--season", "Spring", "--format", "json")
-    assert r.returncode == 0, r.stderr
-    assert set(json.loads(r.stdout)) >= {"season", "standings", "nights", "games"}
-    r = kiosk(tmp_path, "export", "--season", "Spring", "--format", "csv")
-    header = next(csv.reader(r.stdout.splitlines()))
-    assert {"name", "played", "won", "lost", "drawn"} <= set(header)
-    fails_cleanly(kiosk(tmp_path, "export", "--season", "Autumn", "--format", "csv"), "Autumn")
-    copy = tmp_path / "copy.sqlite3"
-    r = kiosk(tmp_path, "backup", str(copy))
-    assert r.returncode == 0, r.stderr
-    con = sqlite3.connect(copy)
-    try:
-        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert con.execute("SELECT count(*) FROM players").fetchone() == (1,)
-    finally:
-        con.close()
-    fails_cleanly(kiosk(tmp_path, "backup", str(copy)), "exists")
-    fails_cleanly(kiosk(tmp_path, "backup", str(tmp_path / "no" / "dir.sqlite3")), "no")
-
-
-def test_a_name_that_starts_with_a_dash_is_refused_with_the_command_that_works(
-    tmp_path: Path,
-) -> None:
-    # argparse takes -x for an option and said only "the following arguments are
-    # required: name": the owner was not told that -- lets a name start with "-".
-    def refused_saying(r: subprocess.CompletedProcess[str], works: str) -> None:
-        assert r.returncode == 2 and "Traceback" not in r.stderr, r
-        assert r.stderr.splitlines()[-1].endswith(f"as in: darts-kiosk {works}"), r.stderr
-
-    refused_saying(kiosk(tmp_path, "players", "add", "-x"), "players add -- -x")
-    assert kiosk(tmp_path, "players", "add", "--", "-x").stdout == "added -x\n"
-    db = str(tmp_path / "state" / "darts-kiosk" / "kiosk.sqlite3")
-    r = kiosk(tmp_path, "players", "rename", "-x", "--db", db, "-Zed")
-    refused_saying(r, f"players rename --db {db} -- -x -Zed")
-    assert kiosk(tmp_path, "players", "rename", "--db", db, "--", "-x", "-Zed").returncode == 0
-    r = kiosk(tmp_path, "export", "--season", "-S")
-    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(": --season=-S"), r.stderr
-    fails_cleanly(kiosk(tmp_path, "export", "--season=-S"), "no season called '-S'")
-    assert kiosk(tmp_path, "players", "list").stdout.split() == ["-Zed", "1500.0"]
-
-
-def test_the_dash_hint_is_not_given_for_a_value_forgotten_or_an_option_shortened(
-    tmp_path: Path,
-) -> None:
-    # A value left out before the next option is not a value that starts with '-'; an
-    # option shortened (argparse takes --data-d for --data-dir) is one of its options.
-    r = kiosk(tmp_path, "export", "--season", "--format", "csv")
-    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(
-        "argument --season: expected one argument"
-    ), r.stderr
-    r = kiosk(tmp_path, "players", "add", "--data-d", str(tmp_path / "data"))
-    assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(
-        "the following arguments are required: name"
-    ), r.stderr
-    r = kiosk(tmp_path, "players", "add", "--data-d", str(tmp_path / "data"), "-x")
-    works = f"players add --data-d {tmp_path / 'data'} -- -x"
-    assert r.stderr.splitlines()[-1].endswith(f"as in: darts-kiosk {works}"), r.stderr
-    assert kiosk(tmp_path, *works.split()).stdout == "added -x\n"
-
-
-def test_a_name_too_long_is_refused_with_its_start_not_echoed_whole(tmp_path: Path) -> None:
-    # A pasted paragraph was echoed whole in the refusal: a screenful of stderr.
-    name = "Aleksandr Konstantinovich Ivanov the Third " * 200
-    r = kiosk(tmp_path, "players", "add", name)
-    fails_cleanly(r, "at most 24 characters", "'Aleksandr Konstantinovic'...", "has 8599")
-    assert len(r.stderr) < 120, r.stderr
-    roster = tmp_path / "roster.csv"
-    roster.write_text(f"name\nAnn\n{name}\n", encoding="utf-8")
-    r = kiosk(tmp_path, "players", "import", str(roster))
-    assert r.returncode == 1 and len(r.stderr) < 120, r.stderr
-    assert r.stderr.startswith("line 3: a name has at most 24 characters: 'Aleksandr"), r.stderr
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["players", "list"],
-        ["players", "add", "Zed"],
-        ["export", "--season", "S", "--format", "json"],
-        ["backup", "out.sqlite3"],
-        ["league", "season", "list"],
-    ],
-)
-def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(
-    tmp_path: Path, command: list[str]
-) -> None:
-    db = tmp_path / "notes.txt"
-    text = b"league notes, not a database\n" * 40
-    db.write_bytes(text)
-    fails_cleanly(kiosk(tmp_path, *command, "--db", str(db)), "notes.txt")
-    assert db.read_bytes() == text
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["players", "list"],
-        ["players", "rename", "Ann", "Annie"],
-        ["league", "season", "list"],
-        ["league", "standings"],
-        ["export", "--season", "S"],
-        ["backup", "out.sqlite3"],
-    ],
-)
-def test_a_command_that_reads_an_empty_file_says_so_and_leaves_it_empty(
-    tmp_path: Path, command: list[str]
-) -> None:
-    # A 0-byte file (touch, a copy cut short) was made a kiosk database by a command
-    # that only reads, and listed as a kiosk with no players.
-    db = tmp_path / "kiosk.sqlite3"
-    db.touch()
-    fails_cleanly(kiosk(tmp_path, *command, "--db", str(db)), str(db), "empty")
-    assert [p.name for p in tmp_path.iterdir()] == [db.name] and db.stat().st_size == 0
-    # (a command that adds makes it a database, as it makes a missing one)
-    assert kiosk(tmp_path, "players", "add", "Ann", "--db", str(db)).returncode == 0
-    assert kiosk(tmp_path, "players", "list", "--db", str(db)).stdout.split() == ["Ann", "1500.0"]
-
-
-def test_a_directory_given_as_the_database_is_refused_in_one_line(tmp_path: Path) -> None:
-    fails_cleanly(kiosk(tmp_path, "players", "list", "--db", str(tmp_path)), "directory")
-
-
-# -- cameras ----------------------------------------------------------------------------------
-
-
 def test_camera_score_prints_a_dart_then_a_board_point_and_refuses_bad_files(
     tmp_path: Path,
 ) -> None:
@@ -649,7 +466,7 @@ def test_under_systemd_a_mistake_in_where_games_are_saved_stops_it_as_an_error_i
     # settings' mistakes are stepped over (the e2e settings tests): never this one.
     bad = tmp_path / "kiosk.toml"
     bad.write_text('data_dir = "games"\n', encoding="utf-8")
-    env = {**_env(tmp_path), "JOURNAL_STREAM": "8:1"}
+    env = {**cli_env(tmp_path), "JOURNAL_STREAM": "8:1"}
     r = subprocess.run(
         [sys.executable, "-m", "kiosk", "--config", str(bad)],
         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
@@ -684,7 +501,7 @@ def test_a_display_that_cannot_be_opened_still_leaves_the_start_up_summary(
 ) -> None:
     # The black-screen case: the journal must say what the kiosk was to do, and why
     # it stopped, not only a traceback.
-    env = {**_env(tmp_path), "SDL_VIDEODRIVER": "no-such-display"}
+    env = {**cli_env(tmp_path), "SDL_VIDEODRIVER": "no-such-display"}
     r = subprocess.run(
         [sys.executable, "-m", "kiosk", "--virtual"],
         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
