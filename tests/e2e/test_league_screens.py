@@ -104,27 +104,6 @@ def rows(d: Driver, names: list[str]) -> list[str]:
     return [t for t in d.texts if t in names]
 
 
-def test_a_player_typed_with_the_keypad_letter_picker_is_saved_and_listed(
-    tmp_path: Path,
-) -> None:
-    with kiosk(tmp_path) as d:
-        to_league(d)
-        d.press("4")  # Players
-        d.press("1")  # Add a player
-        assert d.screen.name == "name-entry"
-        # A (wake) Enter; N = A +5 +5 +1+1+1 Enter; N (wake on the last) Enter;
-        # A = N -5 -5 -1-1-1 Enter; Enter on the empty place saves.
-        keypad(d, "2\n" + "33222\n" + "2\n" + "99888\n")
-        assert "Name: Anna" in d.texts
-        keypad(d, "\n")
-        assert d.screen.name == "players-list"
-        store = d.kiosk.store
-        assert store is not None
-        assert store.players.find("Anna") is not None
-        assert "Anna   ·   1500" in d.texts
-        assert "Added: Anna" in d.texts
-
-
 def test_the_standings_show_the_players_of_finished_rated_games_in_order(
     tmp_path: Path,
 ) -> None:
@@ -244,56 +223,6 @@ def test_the_player_page_form_counts_league_games_and_the_mpr_trend_every_game(
         assert f"Average: {marks * 3 / darts:.2f}" in d.texts and f"{mean:.2f}" not in d.texts
 
 
-def test_after_a_space_the_keypad_picker_wakes_on_the_last_letter_never_a_second_space(
-    tmp_path: Path,
-) -> None:
-    # "Anna", 0 (a space), then 2 to wake the picker for the surname: it woke on the
-    # space just written, so 5 wrote a second one ("Anna  " on screen, which a
-    # keyboard refuses), and the surname's first letter was five presses further on.
-    with kiosk(tmp_path) as d:
-        to_league(d)
-        d.press("4")  # Players
-        d.press("1")  # Add a player
-        keypad(d, "2\n" + "33222\n" + "2\n" + "99888\n")  # Anna (as above)
-        keypad(d, "0")  # a space
-        keypad(d, "2")  # wake the picker: on the last letter, A (a new word: capital)
-        assert "Name: Anna A" in d.texts, [t for t in d.texts if t.startswith("Name")]
-        keypad(d, "2\n")  # B, written
-        assert d.screen.editor.text == "Anna B"  # type: ignore[attr-defined]
-        keypad(d, "\n")  # Enter on the empty place saves
-        assert d.screen.name == "players-list"
-        store = d.kiosk.store
-        assert store is not None
-        assert [p.name for p in store.players.roster()] == ["Anna B"]
-
-
-@pytest.mark.parametrize(
-    ("language", "keys", "name"),
-    [
-        # 9: five back, wrapping round to the Ukrainian letters; 8: back one, to I
-        ("ru", "985" + "9789995" + "92295" + "35" + "175", "\u0406\u0440\u0438\u043d\u0430"),
-        # 7: the symbols, 9s: five back into the Cyrillic letters...; after the
-        # apostrophe the picker wakes on its last letter, and 3 3 3 is the last one
-        ("en", "799995" + "175" + "323335" + "1225" + "3335" + "9229995" + "175", "Мар'яна"),  # noqa: RUF001
-    ],
-)
-def test_the_keypad_types_cyrillic_names_the_kiosks_own_alphabet_lacks(
-    tmp_path: Path, language: str, keys: str, name: str
-) -> None:
-    # On a kiosk that speaks Russian the picker had no Ukrainian I (nor Ї Є Ґ): Iryna
-    # could only be typed with the Russian И, another player; one that speaks English
-    # had no Cyrillic at all.
-    with kiosk(tmp_path, size=(800, 480), language=language) as d:
-        to_league(d)
-        d.press("4")  # Players
-        d.press("1")  # Add a player
-        keypad(d, keys + "\n")  # Enter on the empty place saves
-        assert d.screen.name == "players-list", d.texts
-        store = d.kiosk.store
-        assert store is not None
-        assert [p.name for p in store.players.roster()] == [name]
-
-
 def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Path) -> None:
     with kiosk(tmp_path) as d:
         saved(d, "Ann", "Bob")
@@ -313,17 +242,6 @@ def test_a_rename_on_the_kiosk_shows_in_the_list_and_the_standings(tmp_path: Pat
         d.press("/")
         d.press("2")
         assert rows(d, ["Zoe", "Ann", "Bob"]) == ["Zoe", "Bob"]
-
-
-def test_a_name_already_taken_is_refused_on_the_entry_screen(tmp_path: Path) -> None:
-    with kiosk(tmp_path) as d:
-        store = saved(d, "Bob")
-        to_league(d)
-        d.press("41")
-        d.press("BOB\n")
-        assert d.screen.name == "name-entry"
-        assert "There is already a player with this name" in d.texts
-        assert [p.name for p in store.players.roster()] == ["Bob"]
 
 
 def test_a_league_game_is_chosen_from_saved_players_and_starts_rated(tmp_path: Path) -> None:
@@ -384,42 +302,6 @@ def to_the_first_place(d: Driver) -> None:
     assert d.screen.name == "players"
     d.key("up")
     d.key("up")  # from "Start game" up to place 1
-
-
-def test_a_keyboard_types_a_name_starting_with_n_on_a_place_and_a_hyphen_in_it(
-    tmp_path: Path,
-) -> None:
-    with kiosk(tmp_path) as d:
-        store = saved(d, "Ann")
-        to_the_first_place(d)
-        d.keyboard("nina-uma\n")  # N, U and - are letters and a hyphen here
-        # Not on the roster: asked once (a typo would split a player's record in two).
-        assert "Nina-Uma is not a saved player: Enter again to add" in d.texts
-        assert store.players.find("Nina-Uma") is None
-        d.keyboard("\n")
-        assert d.screen.name == "players"
-        assert "Nina-Uma" in d.texts
-        assert store.players.find("Nina-Uma") is not None
-
-
-def test_a_character_a_name_cannot_hold_is_said_and_the_name_typed_is_kept(
-    tmp_path: Path,
-) -> None:
-    with kiosk(tmp_path) as d:
-        store = saved(d, "Ann")
-        to_the_first_place(d)
-        d.keyboard("ac/")  # a keyboard's "/" threw the name away (it was cancel)
-        assert d.screen.name == "name-entry"
-        assert "/ cannot be used in a name: letters, digits, space, - ' ." in d.texts
-        d.keyboard("dc &")  # and "&" vanished without a word
-        assert "& cannot be used in a name: letters, digits, space, - ' ." in d.texts
-        d.keyboard("+")  # a keyboard's + stepped the letter picker ("Tom+Jerry" went in
-        assert "+ cannot be used in a name: letters, digits, space, - ' ." in d.texts
-        d.keyboard("*")  # as "Tommjerry"), its * saved the name half typed
-        assert d.screen.name == "name-entry"
-        assert "* cannot be used in a name: letters, digits, space, - ' ." in d.texts
-        d.keyboard("\n\n")  # (a new player: Enter twice)
-        assert d.screen.name == "players" and store.players.find("Acdc") is not None
 
 
 def test_a_retired_player_typed_for_a_league_game_is_told_how_to_bring_him_back(
