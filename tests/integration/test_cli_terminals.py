@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_cli_contracts import _env, kiosk
+from cli_support import cli_env, kiosk
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -20,7 +20,7 @@ def test_a_name_the_terminal_cannot_spell_is_escaped_not_a_traceback(tmp_path: P
     r = subprocess.run(
         [sys.executable, "-m", "kiosk", "players", "list"],
         capture_output=True,
-        env={**_env(tmp_path), "PYTHONIOENCODING": "latin-1"},
+        env={**cli_env(tmp_path), "PYTHONIOENCODING": "latin-1"},
         cwd=tmp_path,
         timeout=30,
     )
@@ -50,7 +50,7 @@ def test_a_name_typed_on_a_terminal_that_is_not_utf8_is_refused_in_words(
         [sys.executable, "-m", "kiosk", *command],
         capture_output=True,
         text=True,
-        env=_env(tmp_path),
+        env=cli_env(tmp_path),
         cwd=tmp_path,
         timeout=30,
     )
@@ -79,7 +79,7 @@ def test_output_piped_to_a_reader_that_left_ends_quietly(
     ``cat`` would (141, as killed by SIGPIPE), without "[Errno 32] Broken pipe"."""
     assert kiosk(tmp_path, "players", "add", "Ann").returncode == 0
     assert kiosk(tmp_path, "league", "season", "start", "Spring").returncode == 0
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     if buffered:
         del env["PYTHONUNBUFFERED"]
     read, write = os.pipe()
@@ -121,7 +121,7 @@ def test_output_closed_is_an_error_said_on_stderr_not_a_silent_success(
         ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "kiosk", *command],
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(tmp_path),
+        env=cli_env(tmp_path),
         cwd=tmp_path,
         timeout=30,
     )
