@@ -488,7 +488,7 @@ def set_again(path: Path, env: Mapping[str, str] = os.environ) -> list[str]:
     (in which the Settings screen keeps the language, volume and input chosen on it)
     sets them too. One line each, naming that file and the value the kiosk uses."""
     paths = list(default_search_paths(env))
-    at = next((i for i, p in enumerate(paths) if _same_path(p, path)), None)
+    at = next((i for i, p in enumerate(paths) if same_path(p, path)), None)
     if at is None:
         return []
     try:
@@ -497,7 +497,7 @@ def set_again(path: Path, env: Mapping[str, str] = os.environ) -> list[str]:
         return []
     out = []
     for later in paths[at + 1 :]:
-        if _kind(later) != "file" or _same_path(later, path):
+        if _kind(later) != "file" or same_path(later, path):
             continue  # (the user's file a link to this one: itself, not a file after it)
         stepped: list[str] = []
         try:
@@ -534,7 +534,8 @@ def _keys(data: Mapping[str, Any]) -> set[tuple[str | None, str]]:
     return keys
 
 
-def _same_path(a: Path, b: Path) -> bool:
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file, through links (else: the same path)."""
     try:
         return a.resolve() == b.resolve()
     except OSError:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.adapters.files import write_text_atomically
-from kiosk.config import SYSTEM_CONFIG
+from kiosk.config import SYSTEM_CONFIG, same_path
 from kiosk.toml_edit import Change, set_values, toml_key, toml_value
 from kiosk.ui.context import Settings
 
@@ -84,7 +84,7 @@ def put_right(mistakes: Sequence[str], path: Path, names: Collection[str]) -> tu
         return (
             found is not None
             and (found.group(1), found.group(2)) in keys
-            and _same_file(Path(where), path)
+            and same_path(Path(where), path)
         )
 
     return tuple(m for m in mistakes if not fixed(m))
@@ -121,17 +121,10 @@ def read_after(settings_file: Path, config_files: Sequence[Path]) -> list[Path]:
     given as one): what they set wins over what the settings screen saves. Without the
     user's file yet, it would be read after the system file, before the rest."""
     files = list(config_files)
-    at = next((i for i, f in enumerate(files) if _same_file(f, settings_file)), None)
+    at = next((i for i, f in enumerate(files) if same_path(f, settings_file)), None)
     if at is None:
-        at = 0 if files and _same_file(files[0], SYSTEM_CONFIG) else -1
-    return [f for f in files[at + 1 :] if not _same_file(f, settings_file)]
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return a == b
+        at = 0 if files and same_path(files[0], SYSTEM_CONFIG) else -1
+    return [f for f in files[at + 1 :] if not same_path(f, settings_file)]
 
 
 def _settings_file(path: Path) -> dict[str, Any]:
